@@ -1,0 +1,1 @@
+"""The ``riven`` command line. Each module here registers one group of commands."""

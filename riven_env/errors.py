@@ -1,0 +1,64 @@
+"""The error hierarchy of RIVEN Lab.
+
+Every error a user can cause with bad data or a bad decision derives from
+:class:`RivenError`. Messages name the file, field or value at fault and what was
+allowed, so that a designer can fix the data without reading a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class RivenError(Exception):
+    """Base class of every error RIVEN Lab raises on purpose."""
+
+
+class RulesDataError(RivenError):
+    """A rules data file (TOML) holds a bad value; the message names the key."""
+
+
+class ProfileError(RivenError):
+    """A model profile is invalid (for example a hero that breaks the creation rules)."""
+
+
+class TerrainError(RivenError):
+    """Terrain or table geometry is malformed; the message names the piece and the problem."""
+
+
+class ScenarioError(RivenError):
+    """A scenario file is invalid; the message names the file, the field path and what was allowed."""
+
+    def __init__(self, message: str, *, file: str | None = None, field: str | None = None):
+        self.file = file
+        self.field = field
+        where = ": ".join(part for part in (file, field) if part)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class IllegalActionError(RivenError):
+    """A decision is not legal in the current state; the message lists the legal ones."""
+
+    def __init__(self, decision: object, legal: Iterable[object] = (), reason: str = ""):
+        self.decision = decision
+        self.legal = list(legal)
+        shown = ", ".join(str(d) for d in self.legal[:40])
+        more = f" (+{len(self.legal) - 40} more)" if len(self.legal) > 40 else ""
+        why = f" ({reason})" if reason else ""
+        super().__init__(f"illegal decision {decision}{why}; legal decisions: [{shown}{more}]")
+
+
+class AgentSpecError(RivenError):
+    """An agent name given on the command line or in a config cannot be resolved."""
+
+
+class MissingExtraError(RivenError, ImportError):
+    """An optional dependency is missing; the message names the extra that installs it."""
+
+    def __init__(self, extra: str, module: str, feature: str):
+        self.extra = extra
+        self.module = module
+        super().__init__(
+            f"{feature} needs the optional package '{module}', which is not installed. "
+            f'Install the extra: pip install "riven-lab[{extra}]"'
+        )
