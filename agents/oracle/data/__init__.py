@@ -1,0 +1,1 @@
+"""Data of the Enemy Oracle (``profiles.toml``); a package so that setuptools ships it."""

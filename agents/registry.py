@@ -1,0 +1,56 @@
+"""Make agents from the names used on the command line and in configs.
+
+Names: ``oracle`` (each model's scenario Oracle profile), ``oracle:PROFILE`` (one profile
+for the whole side), ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N simulations per
+decision), ``ppo:PATH`` (a trained MaskablePPO policy; loading a model file unpickles it,
+so load only files from trusted sources).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from agents.base import Agent
+from riven_env.errors import AgentSpecError
+
+# kind -> (module, class name, what the argument after ":" is)
+AGENT_KINDS: dict[str, tuple[str, str, str]] = {
+    "random": ("agents.random_agent", "RandomAgent", ""),
+    "oracle": ("agents.oracle", "OracleAgent", "profile"),
+    "greedy": ("agents.greedy", "GreedyAgent", ""),
+    "mcts": ("agents.mcts", "MCTSAgent", "simulations"),
+    "ppo": ("agents.ppo", "PPOAgent", "path"),
+}
+
+
+def parse_agent_spec(spec: str) -> tuple[str, str | None]:
+    """Split ``"mcts:200"`` into ``("mcts", "200")``; refuse unknown kinds."""
+    kind, _, arg = spec.strip().partition(":")
+    if kind not in AGENT_KINDS:
+        raise AgentSpecError(
+            f"unknown agent {spec!r}: allowed are oracle, oracle:PROFILE, random, greedy, "
+            "mcts[:N], ppo:PATH"
+        )
+    return kind, (arg or None)
+
+
+def make_agent(spec: str, side: str, seed: int | Sequence[int] | None = None) -> Agent:
+    """Build the agent named by ``spec`` to play ``side``.
+
+    Raises:
+        AgentSpecError: The name is unknown or its argument is invalid.
+    """
+    kind, arg = parse_agent_spec(spec)
+    module_name, class_name, arg_name = AGENT_KINDS[kind]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("agents"):
+            raise AgentSpecError(f"agent {spec!r} is not available in this build") from exc
+        raise
+    cls = getattr(module, class_name)
+    if arg is not None and not arg_name:
+        raise AgentSpecError(f"agent {kind!r} takes no argument (got {spec!r})")
+    kwargs = {arg_name: arg} if arg is not None else {}
+    return cls(spec, side, seed, **kwargs)

@@ -1,0 +1,393 @@
+"""``riven odds``: exact probabilities of activation rolls, 2d6 tests, melee and shots.
+
+Every command prints a rich table (percent and exact fraction) or, with ``--json``,
+exactly one JSON object of outcome -> probability (as a float) on stdout. Rules data
+comes from ``--rules FILE`` and ``--set KEY=VALUE`` (on the ``odds`` group or on each
+command; the command's settings win), passed to ``load_rules(path, overrides)``.
+Bad input exits with status 2 and a one-line message on stderr naming the option.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:  # the rules engine loads only when a command runs
+    from riven_env.rules.odds import RulesLike
+
+# Exit status for bad input, as click uses for usage errors.
+USAGE_ERROR = 2
+
+RulesFileOption = typer.Option(
+    None,
+    "--rules",
+    metavar="FILE",
+    help="Rules TOML file (default: the bundled riven-v0.1.toml).",
+)
+SetOption = typer.Option(
+    None,
+    "--set",
+    metavar="KEY=VALUE",
+    help="Override one rules value, KEY=VALUE (dotted or unique leaf key); repeatable.",
+)
+JsonOption = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
+
+
+@dataclass
+class _RulesChoice:
+    """Where the rules come from: a file and overrides gathered from group and command."""
+
+    path: Path | None = None
+    overrides: dict[str, str] = field(default_factory=dict)
+
+
+class _BadInput(Exception):
+    """Bad command-line input; the message is printed as one line."""
+
+
+def _parse_sets(values: list[str] | None) -> dict[str, str]:
+    overrides: dict[str, str] = {}
+    for item in values or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise _BadInput(f"--set {item!r}: expected KEY=VALUE, e.g. activation.turnover=sbh")
+        overrides[key.strip()] = value.strip()
+    return overrides
+
+
+def _option_name(argument: str) -> str:
+    # OddsInputError names the function argument; every option here is spelled after it.
+    return "--" + argument.replace("_", "-")
+
+
+@contextmanager
+def _reported_errors() -> Iterator[None]:
+    """Turn known errors into one line on stderr and exit status 2 (no traceback)."""
+    from riven_env.errors import RivenError
+    from riven_env.rules.odds import OddsInputError
+
+    try:
+        yield
+    except _BadInput as error:
+        message = str(error)
+    except OddsInputError as error:
+        message = (
+            f"{_option_name(error.field)} {error.value!r} is not allowed; allowed: {error.allowed}"
+        )
+    except RivenError as error:
+        message = str(error)
+    else:
+        return
+    one_line = " ".join(message.split())  # a data error may quote a multi-line value
+    typer.echo(f"error: {one_line}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+def _load(ctx: typer.Context, path: Path | None, sets: list[str] | None, **extra: str) -> RulesLike:
+    from riven_env.rules.config import load_rules
+
+    group: _RulesChoice = ctx.obj if isinstance(ctx.obj, _RulesChoice) else _RulesChoice()
+    overrides = {**group.overrides, **_parse_sets(sets), **extra}
+    return load_rules(path or group.path, overrides or None)
+
+
+# ----------------------------------------------------------------------- printing
+
+
+def _percent_text(value: Fraction) -> str:
+    return f"{float(value) * 100:.2f}%"
+
+
+def _signed(modifier: int) -> str:
+    if modifier == 0:
+        return ""
+    return f" + {modifier}" if modifier > 0 else f" - {-modifier}"
+
+
+def _print_json(payload: object) -> None:
+    typer.echo(json.dumps(payload))
+
+
+def _print_odds(title: str, odds: Mapping[str, Fraction], notes: Mapping[str, str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    table.add_column("Outcome")
+    table.add_column("Probability", justify="right")
+    table.add_column("Exact", justify="right")
+    table.add_column("Meaning")
+    for key, value in odds.items():
+        if key == "expected_actions":
+            table.add_row(key, f"{float(value):.3f}", str(value), notes.get(key, ""))
+        else:
+            table.add_row(key, _percent_text(value), str(value), notes.get(key, ""))
+    Console(file=sys.stdout).print(table)
+
+
+_ACTIVATION_NOTES = {
+    "pass": "no action; the turn passes",
+    "zero_clean": "no action; may activate another model",
+    "one_then_pass": "1 action, then the turn passes",
+    "one_clean": "1 action; may activate another model",
+    "two": "2 actions",
+    "three": "3 actions",
+    "expected_actions": "mean actions per activation",
+    "p_turn_passes": "chance the side's turn ends after this model",
+}
+
+
+def _band_notes(rules: RulesLike) -> dict[str, str]:
+    return {
+        "miss": "fail with a complication",
+        "partial": "success at a cost",
+        "hit": "clean success",
+        "critical": f"exceptional (+{rules.get('momentum.gain.critical')} Momentum)",
+    }
+
+
+def _shot_notes(rules: RulesLike) -> dict[str, str]:
+    # Each band's effect as the data defines it (shooting.effects.<band>).
+    notes: dict[str, str] = {}
+    for band in ("miss", "partial", "hit", "critical"):
+        effect = rules.get(f"shooting.effects.{band}")
+        parts = []
+        wounds = effect.get("wounds", 0)
+        parts.append(f"{wounds} wound" + ("" if wounds == 1 else "s"))
+        if effect.get("push_distance"):
+            parts.append(f'target pushed {effect["push_distance"]}"')
+        if effect.get("shooter_exposed"):
+            parts.append("shooter exposed")
+        if effect.get("complication"):
+            parts.append("Complication Oracle")
+        notes[band] = "; ".join(parts)
+    return notes
+
+
+def _melee_notes(rules: RulesLike) -> dict[str, str]:
+    # Built from the data, so a designer's house rules show up in the explanation.
+    margin = rules.get("melee.wound_margin")
+    ratio = rules.get("melee.critical_ratio")
+    recoil = rules.get("melee.recoil_distance")
+    condition = rules.get("melee.critical_condition")
+    recoil_range = f"1-{margin - 1}" if margin > 2 else "1" if margin == 2 else "never"
+    return {
+        "parry": "equal totals: nothing happens",
+        "recoil_dealt": f'win by {recoil_range}: foe recoils {recoil}"',
+        "wound_dealt": f"win by {margin}+: foe takes a wound",
+        "critical_dealt": f"{ratio}x foe's total: wound + {condition}",
+        "recoil_taken": f'lose by {recoil_range}: you recoil {recoil}"',
+        "wound_taken": f"lose by {margin}+: you take a wound",
+        "critical_taken": f"foe gets {ratio}x yours: wound + {condition}",
+    }
+
+
+def _print_activation_table(rules: RulesLike) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from riven_env.rules.odds import activation_outcome_keys, activation_table, dominated_choices
+
+    rows = activation_table(rules)
+    dominated = dominated_choices(rules)
+    flags: dict[tuple[int, int], list[int]] = {}
+    for choice in dominated:
+        flags.setdefault((choice.mettle, choice.dice), []).append(choice.dominated_by)
+
+    turnover = rules.get("activation.turnover")
+    # Two tables sharing the Mettle/Dice key columns: together they would not fit an
+    # 80-column terminal. The first carries the two measures that decide dominance.
+    summary = Table(title=f"Activation choices (turnover: {turnover})", box=box.SIMPLE_HEAD)
+    for heading in ("Mettle", "Dice", "Expected actions", "P(turn passes)", "Dominated by"):
+        summary.add_column(heading, justify="left" if heading == "Dominated by" else "right")
+    outcomes = Table(title=f"Activation outcomes (turnover: {turnover})", box=box.SIMPLE_HEAD)
+    outcome_keys = activation_outcome_keys(rules)
+    for heading in ("Mettle", "Dice", *outcome_keys):
+        # Fold, not truncate: variant rules add columns, and a key must stay readable.
+        outcomes.add_column(heading, justify="right", overflow="fold")
+    for row in rows:
+        odds = row.odds
+        better = flags.get((row.mettle, row.dice), [])
+        summary.add_row(
+            f"{row.mettle}+",
+            str(row.dice),
+            f"{float(odds['expected_actions']):.3f} ({odds['expected_actions']})",
+            f"{_percent_text(odds['p_turn_passes'])} ({odds['p_turn_passes']})",
+            ", ".join(f"{count} dice" for count in better),
+            style="dim" if better else None,
+        )
+        outcomes.add_row(
+            f"{row.mettle}+",
+            str(row.dice),
+            *(_percent_text(odds[key]) for key in outcome_keys),
+        )
+    console = Console(file=sys.stdout)
+    console.print(summary)
+    console.print(outcomes)
+    for choice in dominated:
+        console.print(f"dominated: {choice.why}", highlight=False, soft_wrap=True)
+
+
+# ----------------------------------------------------------------------- commands
+
+odds_app = typer.Typer(
+    name="odds",
+    help="Exact odds of activation rolls, 2d6 tests, melee and shots.",
+    no_args_is_help=True,
+)
+
+
+@odds_app.callback()
+def odds_group(
+    ctx: typer.Context,
+    rules_file: Path | None = RulesFileOption,
+    set_values: list[str] | None = SetOption,
+) -> None:
+    """Exact odds of activation rolls, 2d6 tests, melee and shots."""
+    with _reported_errors():
+        ctx.obj = _RulesChoice(rules_file, _parse_sets(set_values))
+
+
+@odds_app.command("activation")
+def activation_command(
+    ctx: typer.Context,
+    mettle: int | None = typer.Option(
+        None, "--mettle", help="Mettle threshold: a die succeeds on this or higher."
+    ),
+    dice: int | None = typer.Option(None, "--dice", help="Activation dice to roll."),
+    table: bool = typer.Option(False, "--table", help="The whole Mettle x dice table."),
+    turnover: str | None = typer.Option(None, "--turnover", help="Turnover rule: raw or sbh."),
+    as_json: bool = JsonOption,
+    rules_file: Path | None = RulesFileOption,
+    set_values: list[str] | None = SetOption,
+) -> None:
+    """Odds of an activation roll of DICE dice against METTLE (or the whole table)."""
+    from riven_env.rules.odds import TURNOVER_RULES, activation_odds, activation_table
+    from riven_env.rules.odds import dominated_choices as find_dominated
+
+    with _reported_errors():
+        extra: dict[str, str] = {}
+        if turnover is not None:
+            if turnover not in TURNOVER_RULES:
+                raise _BadInput(
+                    f"--turnover {turnover!r} is not allowed; allowed: {', '.join(TURNOVER_RULES)}"
+                )
+            extra["activation.turnover"] = turnover
+        rules = _load(ctx, rules_file, set_values, **extra)
+        if table:
+            if as_json:
+                _print_json(
+                    {
+                        "rows": [row.to_dict() for row in activation_table(rules)],
+                        "dominated": [choice.to_dict() for choice in find_dominated(rules)],
+                    }
+                )
+            else:
+                _print_activation_table(rules)
+            return
+        missing = [
+            name for name, value in (("--mettle", mettle), ("--dice", dice)) if value is None
+        ]
+        if missing:
+            raise _BadInput(f"{' and '.join(missing)} required (or use --table)")
+        odds = activation_odds(mettle, dice, rules)  # type: ignore[arg-type]
+        if as_json:
+            _print_json({key: float(value) for key, value in odds.items()})
+        else:
+            turnover_rule = rules.get("activation.turnover")
+            title = f"Activation: {dice} dice vs Mettle {mettle}+ (turnover: {turnover_rule})"
+            _print_odds(title, odds, _ACTIVATION_NOTES)
+
+
+@odds_app.command("test")
+def test_command(
+    ctx: typer.Context,
+    attribute: int = typer.Option(..., "--attribute", help="Attribute added to 2d6."),
+    tn: int | None = typer.Option(None, "--tn", help="Target number."),
+    difficulty: str | None = typer.Option(
+        None,
+        "--difficulty",
+        help="Named difficulty instead of --tn (easy, standard, hard, brutal).",
+    ),
+    modifier: int = typer.Option(0, "--modifier", help="Sum of other modifiers."),
+    as_json: bool = JsonOption,
+    rules_file: Path | None = RulesFileOption,
+    set_values: list[str] | None = SetOption,
+) -> None:
+    """Odds of a 2d6 test: 2d6 + ATTRIBUTE + MODIFIER against a TN."""
+    from riven_env.rules.odds import difficulty_tn, test_odds
+
+    with _reported_errors():
+        if (tn is None) == (difficulty is None):
+            raise _BadInput("give exactly one of --tn or --difficulty")
+        rules = _load(ctx, rules_file, set_values)
+        target = tn if tn is not None else difficulty_tn(difficulty, rules)  # type: ignore[arg-type]
+        odds = test_odds(attribute, target, modifier, rules)
+        if as_json:
+            _print_json({key: float(value) for key, value in odds.items()})
+        else:
+            named = f" ({difficulty})" if difficulty else ""
+            title = f"2d6 + {attribute}{_signed(modifier)} vs TN {target}{named}"
+            _print_odds(title, odds, _band_notes(rules))
+
+
+@odds_app.command("melee")
+def melee_command(
+    ctx: typer.Context,
+    might: int = typer.Option(..., "--might", help="Your Might."),
+    vs: int = typer.Option(..., "--vs", help="The opponent's Might."),
+    modifier: int = typer.Option(0, "--modifier", help="Sum of your modifiers."),
+    vs_modifier: int = typer.Option(0, "--vs-modifier", help="Sum of the opponent's modifiers."),
+    as_json: bool = JsonOption,
+    rules_file: Path | None = RulesFileOption,
+    set_values: list[str] | None = SetOption,
+) -> None:
+    """Odds of one melee exchange, from your side: 2d6 + MIGHT vs 2d6 + VS."""
+    from riven_env.rules.odds import melee_odds
+
+    with _reported_errors():
+        rules = _load(ctx, rules_file, set_values)
+        odds = melee_odds(might, vs, modifier, vs_modifier, rules)
+        if as_json:
+            _print_json({key: float(value) for key, value in odds.items()})
+        else:
+            title = f"Melee: 2d6 + {might}{_signed(modifier)} vs 2d6 + {vs}{_signed(vs_modifier)}"
+            _print_odds(title, odds, _melee_notes(rules))
+
+
+@odds_app.command("shoot")
+def shoot_command(
+    ctx: typer.Context,
+    agility: int = typer.Option(..., "--agility", help="The shooter's Agility."),
+    cover: str = typer.Option(..., "--cover", help="Target's cover: none, soft or hard."),
+    modifier: int = typer.Option(0, "--modifier", help="Sum of other modifiers."),
+    as_json: bool = JsonOption,
+    rules_file: Path | None = RulesFileOption,
+    set_values: list[str] | None = SetOption,
+) -> None:
+    """Odds of a shot: 2d6 + AGILITY + MODIFIER against the cover's Evasion TN."""
+    from riven_env.rules.odds import shoot_odds
+
+    with _reported_errors():
+        rules = _load(ctx, rules_file, set_values)
+        odds = shoot_odds(agility, cover, modifier, rules)
+        if as_json:
+            _print_json({key: float(value) for key, value in odds.items()})
+        else:
+            tn = rules.get(f"shooting.cover_tn.{cover}")
+            title = f"Shot: 2d6 + {agility}{_signed(modifier)} vs Evasion TN {tn} ({cover} cover)"
+            _print_odds(title, odds, _shot_notes(rules))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``odds`` command group to the ``riven`` app."""
+    app.add_typer(odds_app, name="odds")

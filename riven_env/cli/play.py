@@ -1,0 +1,63 @@
+"""``riven play``: one game between two agents, with an event log and an HTML replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from riven_env.cli.common import echo_json, friendly_errors, parse_overrides
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play)
+
+
+@friendly_errors
+def play(
+    scenario: str = typer.Option("skirmish-5v5", "--scenario", help="Bundled scenario name or a scenario file."),
+    blue: str = typer.Option("oracle", "--blue", help="Agent for blue: oracle, oracle:PROFILE, random, greedy, mcts[:N], ppo:PATH."),
+    red: str = typer.Option("oracle", "--red", help="Agent for red."),
+    seed: int = typer.Option(0, "--seed", help="Game seed: the same seed gives the same game."),
+    log: Path | None = typer.Option(None, "--log", help="Write the event log (JSON Lines) here."),
+    replay: Path | None = typer.Option(None, "--replay", help="Write a self-contained HTML replay here."),
+    set_: list[str] | None = typer.Option(None, "--set", help="Rules override KEY=VALUE (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+) -> None:
+    """Play one game and print the result."""
+    from riven_env.game.events import write_jsonl
+    from riven_env.game.runner import play_game
+
+    events = play_game(scenario, blue, red, seed, overrides=parse_overrides(set_))
+    end = events[-1] if events and events[-1]["type"] == "game_end" else None
+    if log is not None:
+        write_jsonl(events, log)
+    if replay is not None:
+        from riven_env.replay import write_replay
+
+        write_replay(events, replay)
+    result = {
+        "scenario": events[0]["scenario"],
+        "blue": blue,
+        "red": red,
+        "seed": seed,
+        "winner": end["winner"] if end else None,
+        "draw": end["draw"] if end else False,
+        "reason": end["reason"] if end else "unfinished",
+        "rounds": end["rounds"] if end else None,
+        "points": end["points"] if end else None,
+        "events": len(events),
+    }
+    if as_json:
+        echo_json(result)
+        return
+    outcome = "draw" if result["draw"] else f"{result['winner']} wins"
+    typer.echo(
+        f"{result['scenario']}: {blue} (blue) vs {red} (red), seed {seed}: {outcome} "
+        f"by {result['reason']} after {result['rounds']} rounds; points {result['points']}; "
+        f"{len(events)} events"
+    )
+    if log is not None:
+        typer.echo(f"log: {log}")
+    if replay is not None:
+        typer.echo(f"replay: {replay}")

@@ -1,0 +1,255 @@
+"""The action catalogue: every decision of a scenario as one index of a fixed ``Discrete`` space.
+
+A decision point of RIVEN is one of three phases (``docs/environments.md``, "Action
+catalogue"): choosing what to activate, choosing the active model's next action, or choosing
+a spend on a pending 2d6 test. One catalogue covers all three, seen from the side to play:
+
+* ``pass``;
+* ``activate own:s dice:d`` for each own model slot ``s`` and dice count ``d``;
+* ``bonus own:s`` (a Momentum bonus activation);
+* for each action of the rules data (``[actions.*]``), in data order, one entry per target
+  the action's ``target`` kind allows: ``none`` one entry; ``enemy`` one per enemy slot;
+  ``friend`` one per own slot (a model may target itself); ``objective`` one per objective
+  slot; ``destination`` one per candidate destination kind and ref (``encoding.toml``,
+  ``[destinations]``). Only the active model acts in the action phase, so actions carry no
+  model axis;
+* ``spend`` with each option (``reroll:0`` .. ``reroll:N-1`` for the N test dice, ``boost``,
+  ``strain``) and ``spend accept``.
+
+The catalogue is side-relative (own/enemy slots), so one policy can play either side.
+:meth:`ActionCatalogue.mask` marks exactly the legal decisions; distinct legal decisions
+always take distinct indices (:class:`CatalogueError` otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from riven_env.encoding.config import CatalogueError, EncodingConfig, load_encoding_config
+from riven_env.encoding.layout import Layout, build_layout, enemy_of
+from riven_env.errors import IllegalActionError
+from riven_env.game.decisions import Decision
+from riven_env.rules import RulesConfig, action_specs, load_rules
+from riven_env.rules.tests_2d6 import BOOST, REROLL_PREFIX, STRAIN
+
+ACCEPT_OPTION = "accept"
+
+Key = tuple[Any, ...]
+
+
+class ActionCatalogue:
+    """A fixed, side-relative numbering of every decision of a scenario.
+
+    Args:
+        source: A loaded Scenario, a GameState, or a bundled scenario name or path.
+        rules: Rules data (default: the game state's rules, else the bundled rules).
+        models_per_side: Model slots per side (default: the larger side of the scenario).
+        objectives: Objective slots (default: the scenario's objectives, at least 1).
+        config: Encoding data (default: the bundled ``encoding.toml``).
+
+    Attributes:
+        size: Number of entries (the ``Discrete`` size).
+        labels: A readable label per index (``"shoot enemy:2"``).
+        layout: The side-relative slot layout.
+    """
+
+    def __init__(
+        self,
+        source: Any,
+        *,
+        rules: RulesConfig | None = None,
+        models_per_side: int | None = None,
+        objectives: int | None = None,
+        config: EncodingConfig | None = None,
+    ) -> None:
+        layout, state_rules = build_layout(
+            source, models_per_side=models_per_side, objectives=objectives
+        )
+        self.layout: Layout = layout
+        self.rules: RulesConfig = rules or state_rules or load_rules()
+        self.config = config or load_encoding_config()
+        self._specs = action_specs(self.rules)
+        keys = self._build_keys()
+        self._keys: tuple[Key, ...] = tuple(keys)
+        self._index: dict[Key, int] = {key: i for i, key in enumerate(keys)}
+        self.labels: tuple[str, ...] = tuple(_label(key) for key in keys)
+        self.size: int = len(keys)
+
+    # ------------------------------------------------------------------ layout
+    def _build_keys(self) -> list[Key]:
+        slots = range(self.layout.models_per_side)
+        objective_slots = range(self.layout.objectives)
+        max_dice = int(self.rules.get("activation.max_dice"))
+        keys: list[Key] = [("pass",)]
+        keys += [("activate", s, d) for s in slots for d in range(1, max_dice + 1)]
+        keys += [("bonus", s) for s in slots]
+        for name, spec in self._specs.items():
+            if spec.target == "none":
+                keys.append((name,))
+            elif spec.target in ("enemy", "friend"):
+                keys += [(name, spec.target, s) for s in slots]
+            elif spec.target == "objective":
+                keys += [(name, "objective", k) for k in objective_slots]
+            else:  # destination
+                for kind, ref in self.config.destination_refs.items():
+                    if ref == "none":
+                        keys.append((name, kind, None))
+                    elif ref == "objective":
+                        keys += [(name, kind, k) for k in objective_slots]
+                    else:
+                        keys += [(name, kind, s) for s in slots]
+        test_dice = int(self.rules.get("test.dice"))
+        options = [f"{REROLL_PREFIX}{k}" for k in range(test_dice)] + [BOOST, STRAIN]
+        keys += [("spend", option) for option in [*options, ACCEPT_OPTION]]
+        return keys
+
+    # ------------------------------------------------------------------ encoding
+    def key_of(self, decision: Decision, side: str) -> Key:
+        """The side-relative key of ``decision`` taken by ``side``.
+
+        Raises:
+            CatalogueError: The decision has a kind, target or destination the catalogue
+                cannot place (the message names it).
+        """
+        kind = decision.kind
+        layout = self.layout
+        if kind == "pass":
+            return ("pass",)
+        if kind == "activate":
+            return ("activate", layout.slot_of(decision.model, side), decision.dice)
+        if kind == "bonus":
+            return ("bonus", layout.slot_of(decision.model, side))
+        if kind == "spend":
+            return ("spend", decision.option)
+        spec = self._specs.get(kind)
+        if spec is None:
+            raise CatalogueError(
+                f"decision {decision}: kind {kind!r} is neither pass/activate/bonus/spend nor "
+                f"an action of the rules data ({', '.join(self._specs)})"
+            )
+        if spec.target == "none":
+            return (kind,)
+        if spec.target == "enemy":
+            return (kind, "enemy", layout.slot_of(decision.target, enemy_of(side)))
+        if spec.target == "friend":
+            return (kind, "friend", layout.slot_of(decision.target, side))
+        if decision.destination is None:
+            raise CatalogueError(f"decision {decision}: action {kind!r} needs a destination")
+        dest_kind, ref = decision.destination
+        if spec.target == "objective":
+            return (kind, "objective", ref)
+        how = self.config.destination_refs.get(dest_kind)
+        if how is None:
+            raise CatalogueError(
+                f"decision {decision}: destination kind {dest_kind!r} is not in "
+                f"{self.config.source} [destinations] ({', '.join(self.config.destination_refs)})"
+            )
+        if how == "enemy":
+            return (kind, dest_kind, layout.slot_of(ref, enemy_of(side)))
+        if how == "friend":
+            return (kind, dest_kind, layout.slot_of(ref, side))
+        if how == "none" and ref is not None:
+            raise CatalogueError(
+                f"decision {decision}: destination kind {dest_kind!r} is declared without a "
+                f"ref in {self.config.source}, but the game gave ref {ref!r}"
+            )
+        return (kind, dest_kind, ref)
+
+    def encode(self, decision: Decision, state: Any) -> int:
+        """The index of ``decision`` for the side to play in ``state``.
+
+        Raises:
+            CatalogueError: The decision has no index (see :meth:`key_of`).
+        """
+        key = self.key_of(decision, _side_to_play(state))
+        index = self._index.get(key)
+        if index is None:
+            raise CatalogueError(
+                f"decision {decision} (key {key}) is outside the catalogue of {self.size} "
+                f"entries (models per side {self.layout.models_per_side}, objectives "
+                f"{self.layout.objectives})"
+            )
+        return index
+
+    def legal_index(self, state: Any, legal: Sequence[Decision] | None = None) -> dict[int, Decision]:
+        """Index -> legal decision, for every legal decision of ``state``.
+
+        Raises:
+            CatalogueError: Two legal decisions share an index, or one has none.
+        """
+        if legal is None:
+            legal = state.legal_decisions()
+        side = _side_to_play(state)
+        found: dict[int, Decision] = {}
+        for decision in legal:
+            index = self._index.get(self.key_of(decision, side))
+            if index is None:
+                raise CatalogueError(f"legal decision {decision} is outside the catalogue")
+            if index in found:
+                raise CatalogueError(
+                    f"legal decisions {found[index]} and {decision} share catalogue index "
+                    f"{index} ({self.labels[index]})"
+                )
+            found[index] = decision
+        return found
+
+    def mask(self, state: Any, legal: Sequence[Decision] | None = None) -> np.ndarray:
+        """A bool array of :attr:`size`: True exactly at the legal decisions' indices."""
+        mask = np.zeros(self.size, dtype=bool)
+        if state.is_terminal:
+            return mask
+        indices = list(self.legal_index(state, legal))
+        mask[indices] = True
+        return mask
+
+    def decode(self, index: int, state: Any) -> Decision:
+        """The legal decision at ``index`` in ``state``.
+
+        Raises:
+            IllegalActionError: ``index`` is out of range or not legal now; the message
+                names the entry and lists the legal decisions.
+        """
+        legal = state.legal_decisions()
+        index = int(index)
+        if not 0 <= index < self.size:
+            raise IllegalActionError(
+                f"action index {index}", legal, f"the catalogue has indices 0..{self.size - 1}"
+            )
+        decision = self.legal_index(state, legal).get(index)
+        if decision is None:
+            raise IllegalActionError(
+                f"action {index} ({self.labels[index]})", legal, "masked out in this state"
+            )
+        return decision
+
+    def __repr__(self) -> str:
+        return (
+            f"ActionCatalogue(size={self.size}, models_per_side={self.layout.models_per_side}, "
+            f"objectives={self.layout.objectives})"
+        )
+
+
+def _side_to_play(state: Any) -> str:
+    side = state.current_side
+    return side if side is not None else state.side
+
+
+def _label(key: Key) -> str:
+    kind, *rest = key
+    if kind == "activate":
+        return f"activate own:{rest[0]} dice:{rest[1]}"
+    if kind == "bonus":
+        return f"bonus own:{rest[0]}"
+    if kind == "spend":
+        return f"spend {rest[0]}"
+    if not rest:
+        return kind
+    what, ref = rest
+    if what == "enemy" or what == "friend":
+        return f"{kind} {'enemy' if what == 'enemy' else 'own'}:{ref}"
+    if what == "objective":
+        return f"{kind} objective:{ref}"
+    return f"{kind} @{what}" + ("" if ref is None else f":{ref}")

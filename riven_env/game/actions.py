@@ -1,0 +1,544 @@
+"""The action list in play: which actions are legal for a model, and what each one does.
+
+Costs, ranges and tests come from the ``[actions.*]`` tables of the rules data; the
+geometry comes from :mod:`riven_env.table`. A 2d6 test goes through the spend phase
+(Momentum rerolls and boosts, Strain) when the acting side could change its result;
+:func:`apply_spend_decision` then finalises it and :func:`_resolve_test` applies it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from riven_env.game import effects, victory
+from riven_env.game.decisions import ACCEPT, PHASE_ACTION, PHASE_SPEND, Decision
+from riven_env.rules import melee, shooting, tests_2d6
+from riven_env.rules.actions import action_spec, action_specs, excluded_by
+from riven_env.rules.profiles import unarmed_weapon
+from riven_env.rules.results import Modifier
+from riven_env.table import (
+    candidate_destinations,
+    charge_targets,
+    contacts,
+    plan_charge,
+    plan_move,
+    sight,
+)
+
+if TYPE_CHECKING:
+    from riven_env.game.state import GameState
+
+END = Decision("end")
+ATTACKS = frozenset({"charge", "melee", "shoot"})
+MOVES = frozenset({"move", "charge", "disengage"})
+# Destination kinds a disengaging model may take: directions that do not close on the enemy.
+DISENGAGE_KINDS = frozenset({"away", "cover_from_enemy", "toward_friend", "toward_objective"})
+
+
+# ----------------------------------------------------------------------------- helpers
+def _weapon(state: GameState, i: int, kind: str):
+    profile = state.models[i].profile
+    if kind == "ranged":
+        return profile.ranged
+    return profile.melee or unarmed_weapon(state.rules)
+
+
+def move_allowance(state: GameState, i: int) -> float:
+    """Move of model ``i`` after Condition penalties."""
+    penalty = effects.limits(state, i).move_penalty
+    return max(0.0, float(state.models[i].profile.move) - penalty)
+
+
+def destinations_for(state: GameState, i: int, allowance: float) -> list:
+    """Candidate destinations of the tabletop for model ``i`` (uncached; see GameState)."""
+    objectives = [(o.x, o.y) for k, o in enumerate(state.objectives) if k not in state.looted]
+    return candidate_destinations(
+        state.table,
+        state.bases,
+        i,
+        allowance,
+        enemies=state.enemies_of(i),
+        friends=state.friends_of(i),
+        objectives=objectives,
+    )
+
+
+def _find_destination(state: GameState, i: int, allowance: float, key: tuple) -> Any:
+    for dest in state.destinations(i, allowance):
+        if (dest.kind, dest.ref) == key:
+            return dest
+    return None
+
+
+def shot_targets(state: GameState, i: int) -> list[tuple[int, str]]:
+    """Enemies model ``i`` may shoot now, each with the cover it would shoot against.
+
+    RAW: no shooting into a melee unless the shooter is itself adjacent (in base contact)
+    to a friendly model in that melee. House: a model in base contact with an enemy
+    cannot shoot.
+    """
+    weapon = state.models[i].profile.ranged
+    if weapon is None or state.is_engaged(i):
+        return []
+    side = state.models[i].side
+    own_contacts = set(contacts(state.bases, i))
+    targets = []
+    for j in state.enemies_of(i):
+        if not shooting.in_range(weapon, state.distance(i, j)):
+            continue
+        engaged_with = [k for k in contacts(state.bases, j) if state.models[k].side == side]
+        if engaged_with and not shooting.may_shoot_into_melee(
+            bool(own_contacts.intersection(engaged_with)), state.rules
+        ):
+            continue
+        visible, cover = sight(state.table, state.bases, i, j)
+        if visible:
+            targets.append((j, effective_cover(state, i, j, cover)))
+    return targets
+
+
+def effective_cover(state: GameState, shooter: int, target: int, cover: str) -> str:
+    """Cover after the target's Conditions (Exposed, Hunkered, Prone) and weapon traits."""
+    return shooting.effective_cover(
+        cover, list(state.models[target].conditions), state.models[shooter].profile.ranged,
+        state.rules,
+    )
+
+
+def _in_range(state: GameState, i: int, j: int, range_key: str) -> bool:
+    return state.distance(i, j) <= state.rules.get(f"distances.{range_key}")
+
+
+# ----------------------------------------------------------------------------- legality
+def action_decisions(state: GameState, i: int) -> list[Decision]:
+    """Every legal action of the active model ``i`` (``end`` is always legal)."""
+    model = state.models[i]
+    lim = effects.limits(state, i)
+    blocked = set(lim.forbids) | set(excluded_by(state.taken_actions, state.rules))
+    specs = action_specs(state.rules)
+    engaged = state.is_engaged(i)
+    out: list[Decision] = []
+
+    def allowed(name: str) -> bool:
+        spec = specs.get(name)
+        if spec is None or name in blocked or spec.cost > state.actions_left:
+            return False
+        return not (spec.once_per_activation and name in state.taken_actions)
+
+    if allowed("move") and not engaged:
+        allowance = move_allowance(state, i)
+        if allowance > 0:
+            out += [
+                Decision("move", model=i, destination=(d.kind, d.ref))
+                for d in state.destinations(i, allowance)
+            ]
+    if allowed("charge") and not engaged:
+        reach = move_allowance(state, i) * state.rules.get("distances.charge_reach_factor")
+        if reach > 0:
+            out += [
+                Decision("charge", model=i, target=j)
+                for j in charge_targets(state.table, state.bases, i, reach, state.enemies_of(i))
+            ]
+    if allowed("melee") and engaged:
+        out += [Decision("melee", model=i, target=j) for j in state.engaged_enemies(i)]
+    if allowed("shoot"):
+        out += [Decision("shoot", model=i, target=j) for j, _ in shot_targets(state, i)]
+    if allowed("aim") and model.profile.ranged is not None and not engaged:
+        applies = action_spec("aim", state.rules).applies
+        if applies not in model.conditions:
+            out.append(Decision("aim", model=i))
+    if allowed("disengage") and engaged:
+        allowance = move_allowance(state, i) * state.rules.get("distances.disengage_move_factor")
+        if allowance > 0:
+            out += [
+                Decision("disengage", model=i, destination=(d.kind, d.ref))
+                for d in state.destinations(i, allowance)
+                if d.kind in DISENGAGE_KINDS
+            ]
+    if allowed("focus"):
+        out.append(Decision("focus", model=i))
+    if allowed("rest") and (model.strain > 0 or _rest_cures(state, i)):
+        out.append(Decision("rest", model=i))
+    if allowed("stabilise"):
+        out += [
+            Decision("stabilise", model=i, target=j)
+            for j in state.friends_of(i)
+            if state.models[j].is_down
+            and not state.models[j].stable
+            and _in_range(state, i, j, "stabilise_range")
+        ]
+    if allowed("rally"):
+        removes = set(action_spec("rally", state.rules).removes)
+        for j in [i, *state.friends_of(i)]:
+            other = state.models[j]
+            if (
+                other.is_active
+                and removes.intersection(other.conditions)
+                and (j == i or _in_range(state, i, j, "rally_range"))
+            ):
+                out.append(Decision("rally", model=i, target=j))
+    if allowed("interact"):
+        for k, obj in enumerate(state.objectives):
+            if (
+                obj.kind in ("loot", "extract")
+                and k not in state.looted
+                and state.distance_to_point(i, (obj.x, obj.y)) <= obj.radius
+            ):
+                out.append(Decision("interact", model=i, destination=("objective", k)))
+    if allowed("take_cover"):
+        applies = action_spec("take_cover", state.rules).applies
+        if applies not in model.conditions:
+            out.append(Decision("take_cover", model=i))
+    out.append(END)
+    return out
+
+
+def _rest_cures(state: GameState, i: int) -> bool:
+    from riven_env.rules.conditions import conditions_removed_by
+
+    return bool(conditions_removed_by("rest", list(state.models[i].conditions), state.rules))
+
+
+# ----------------------------------------------------------------------------- performing
+def perform(state: GameState, decision: Decision) -> None:
+    """Carry out an action decision of the active model."""
+    i = decision.model if decision.model is not None else state.active_model
+    if decision.kind == "end":
+        state.actions_left = 0
+        return
+    spec = action_spec(decision.kind, state.rules)
+    state.actions_left -= spec.cost
+    state.taken_actions.append(decision.kind)
+    model = state.models[i]
+    state.emit(
+        "action",
+        model=model.id,
+        action=decision.kind,
+        target=None if decision.target is None else state.models[decision.target].id,
+        destination=None if decision.destination is None else _label(decision.destination),
+        actions_left=state.actions_left,
+    )
+    if decision.kind in ATTACKS or decision.kind in MOVES:
+        model.moved_or_attacked = True
+    handler = _HANDLERS[decision.kind]
+    handler(state, i, decision)
+    if model.on_table:
+        from riven_env.rules.conditions import conditions_removed_by
+
+        for name in conditions_removed_by(decision.kind, list(model.conditions), state.rules):
+            effects.lose_condition(state, i, name, decision.kind)
+
+
+def _label(destination: tuple) -> str:
+    kind, ref = destination
+    return kind if ref is None else f"{kind}:{ref}"
+
+
+def _do_move(state: GameState, i: int, decision: Decision) -> None:
+    allowance = move_allowance(state, i)
+    dest = _find_destination(state, i, allowance, decision.destination)
+    plan = plan_move(state.table, state.bases, i, dest.point, allowance)
+    state.apply_move(i, plan, "move")
+
+
+def _do_charge(state: GameState, i: int, decision: Decision) -> None:
+    j = decision.target
+    reach = move_allowance(state, i) * state.rules.get("distances.charge_reach_factor")
+    plan = plan_charge(state.table, state.bases, i, j, reach)
+    if plan is not None:
+        state.apply_move(i, plan, "charge")
+    state.models[i].charged = True
+    terror = state.rules.get("morale.triggers.terror_charge.keyword")
+    if effects.trigger_enabled(state, "terror_charge") and terror in state.models[i].profile.keywords:
+        effects.morale_test(state, j, "terror_charge")
+    if state.models[j].is_active and state.models[i].is_active and j in state.engaged_enemies(i):
+        fight(state, i, j)
+
+
+def _do_melee(state: GameState, i: int, decision: Decision) -> None:
+    fight(state, i, decision.target)
+
+
+def _melee_modifiers(state: GameState, i: int, attacking: bool) -> list[Modifier]:
+    model = state.models[i]
+    return melee.melee_modifiers(
+        weapon=_weapon(state, i, "melee"),
+        charge_strike=attacking and model.charged,
+        enemies_in_contact=len(state.engaged_enemies(i)),
+        conditions=list(model.conditions),
+        defending=not attacking,
+        rules=state.rules,
+    )
+
+
+def fight(state: GameState, i: int, j: int) -> None:
+    """Opposed melee between the acting model ``i`` and enemy ``j`` (reading 3)."""
+    attacker, defender = state.models[i], state.models[j]
+    a_mods = _melee_modifiers(state, i, attacking=True)
+    d_mods = _melee_modifiers(state, j, attacking=False)
+    attacker.charged = False  # the charge bonus applies to the first strike only
+    result = melee.resolve_melee(
+        attacker.profile.might, defender.profile.might, a_mods, d_mods, state.rng, state.rules
+    )
+    ids = {"attacker": attacker.id, "defender": defender.id}
+    state.emit(
+        "melee",
+        attacker=attacker.id,
+        defender=defender.id,
+        attacker_dice=list(result.attacker_dice),
+        defender_dice=list(result.defender_dice),
+        attacker_total=result.attacker_total,
+        defender_total=result.defender_total,
+        attacker_modifiers=[m.to_dict() for m in result.attacker_modifiers],
+        defender_modifiers=[m.to_dict() for m in result.defender_modifiers],
+        outcome=result.outcome,
+        winner=ids.get(result.winner) if result.winner else None,
+        loser=ids.get(result.loser) if result.loser else None,
+    )
+    if result.winner is None:
+        return
+    winner, loser = (i, j) if result.winner == "attacker" else (j, i)
+    if result.outcome == "recoil":
+        effects.push(state, loser, state.position(winner), result.recoil_distance, "recoil")
+        effects.change_strain(state, loser, state.rules.get("strain.gain.recoiled"), "recoiled")
+        if effects.trigger_enabled(state, "recoiled"):
+            effects.morale_test(state, loser, "recoiled")
+        return
+    effects.wound(state, loser, result.wounds, winner, f"melee {result.outcome}")
+    if result.condition and state.models[loser].is_active:
+        effects.gain_condition(state, loser, result.condition, "melee critical", resist=False)
+
+
+def _do_shoot(state: GameState, i: int, decision: Decision) -> None:
+    j = decision.target
+    cover = dict(shot_targets(state, i)).get(j, "none")
+    mods = shooting.shot_modifiers(
+        weapon=state.models[i].profile.ranged,
+        shooter_conditions=list(state.models[i].conditions),
+        rules=state.rules,
+    )
+    start_test(
+        state, i, "shot", state.rules.get("shooting.attribute"), shooting.shot_tn(cover, state.rules),
+        mods, {"action": "shoot", "target": j, "cover": cover},
+    )
+
+
+def _do_aim(state: GameState, i: int, decision: Decision) -> None:
+    effects.gain_condition(state, i, action_spec("aim", state.rules).applies, "aim", resist=False)
+
+
+def _do_take_cover(state: GameState, i: int, decision: Decision) -> None:
+    name = action_spec("take_cover", state.rules).applies
+    effects.gain_condition(state, i, name, "take cover", resist=False)
+
+
+def _do_disengage(state: GameState, i: int, decision: Decision) -> None:
+    _start_action_test(state, i, "disengage", {"destination": decision.destination})
+
+
+def _do_focus(state: GameState, i: int, decision: Decision) -> None:
+    effects.change_momentum(state, state.models[i].side, state.rules.get("momentum.gain.focus"), "focus")
+
+
+def _do_rest(state: GameState, i: int, decision: Decision) -> None:
+    state.models[i].rested = True
+    effects.change_strain(state, i, -state.rules.get("strain.rest_removes"), "rest")
+
+
+def _do_stabilise(state: GameState, i: int, decision: Decision) -> None:
+    j = decision.target
+    state.models[j].stable = True
+    state.emit("stabilise", model=state.models[j].id, by=state.models[i].id)
+
+
+def _do_rally(state: GameState, i: int, decision: Decision) -> None:
+    _start_action_test(state, i, "rally", {"target": decision.target})
+
+
+def _do_interact(state: GameState, i: int, decision: Decision) -> None:
+    _start_action_test(state, i, "interact", {"objective": decision.destination[1]})
+
+
+def _start_action_test(state: GameState, i: int, action: str, context: dict) -> None:
+    spec = action_spec(action, state.rules)
+    tn = tests_2d6.difficulty_tn(spec.difficulty, state.rules)
+    mods = effects.condition_test_modifiers(state, i, "test")
+    start_test(state, i, action, spec.attribute, tn, mods, {"action": action, **context})
+
+
+# ----------------------------------------------------------------------------- tests and spends
+def start_test(
+    state: GameState,
+    i: int,
+    kind: str,
+    attribute: str,
+    tn: int,
+    modifiers: list[Modifier],
+    context: dict,
+) -> None:
+    """Roll a 2d6 test for model ``i``; open the spend phase when a spend could help."""
+    value = getattr(state.models[i].profile, attribute)
+    roll = tests_2d6.roll_test(kind, attribute, value, tn, tuple(modifiers), state.rng, state.rules)
+    state.pending = (roll, i, context)
+    if _spend_options(state):
+        state.phase = PHASE_SPEND
+    else:
+        _finish_test(state)
+
+
+def _spend_options(state: GameState) -> list[str]:
+    roll, i, _ = state.pending
+    model = state.models[i]
+    return tests_2d6.spend_options(
+        roll,
+        momentum=state.momentum_of(model.side),
+        strain=model.strain,
+        strain_max=model.profile.strain_max(state.rules),
+        rules=state.rules,
+    )
+
+
+def spend_decisions(state: GameState) -> list[Decision]:
+    """The spend options on the pending test, plus ``accept``."""
+    return [Decision("spend", option=o) for o in _spend_options(state)] + [ACCEPT]
+
+
+def apply_spend_decision(state: GameState, decision: Decision) -> None:
+    """Apply a spend (then offer the spends still possible) or accept the result."""
+    roll, i, context = state.pending
+    if decision.option != "accept":
+        roll = tests_2d6.apply_spend(roll, decision.option, state.rng, state.rules)
+        state.pending = (roll, i, context)
+        if _spend_options(state):
+            return
+    _finish_test(state)
+
+
+def _finish_test(state: GameState) -> None:
+    roll, i, context = state.pending
+    state.pending = None
+    state.phase = PHASE_ACTION
+    model = state.models[i]
+    result = tests_2d6.finalise(roll)
+    if result.momentum_spent:
+        effects.change_momentum(state, model.side, -result.momentum_spent, "spend")
+    if result.strain_taken:
+        effects.change_strain(state, i, result.strain_taken, "spend")
+    if context["action"] == "shoot":
+        target = state.models[context["target"]]
+        state.emit_test(
+            model.id, result, event_type="shot", shooter=model.id, target=target.id,
+            cover=context["cover"],
+        )
+    else:
+        state.emit_test(model.id, result)
+    if result.momentum_gained:
+        effects.change_momentum(state, model.side, result.momentum_gained, "critical")
+    _RESOLVERS[context["action"]](state, i, result, context)
+
+
+def _partial_cost(state: GameState, i: int, result: Any) -> None:
+    """A Partial on a non-shot test succeeds at a cost (house: Strain)."""
+    if result.result == "partial":
+        effects.change_strain(state, i, state.rules.get("test.partial_strain"), "partial")
+
+
+def _resolve_shot(state: GameState, i: int, result: Any, context: dict) -> None:
+    j = context["target"]
+    effect = shooting.shot_effect(result.result, state.rules)
+    effects.wound(state, j, effect.wounds, i, f"shot {result.result}")
+    if effect.push_distance and state.models[j].on_table:
+        effects.push(state, j, state.position(i), effect.push_distance, "push")
+    if effect.shooter_exposed:
+        effects.gain_condition(
+            state, i, state.rules.get("shooting.exposed_condition"), "partial shot", resist=False
+        )
+    if effect.complication:
+        effects.roll_complication(state, i)
+
+
+def _resolve_disengage(state: GameState, i: int, result: Any, context: dict) -> None:
+    if result.result == "miss":
+        effects.roll_complication(state, i)
+        return
+    allowance = move_allowance(state, i) * state.rules.get("distances.disengage_move_factor")
+    dest = _find_destination(state, i, allowance, context["destination"])
+    if dest is not None:
+        plan = plan_move(state.table, state.bases, i, dest.point, allowance)
+        state.apply_move(i, plan, "disengage")
+    _partial_cost(state, i, result)
+
+
+def _resolve_rally(state: GameState, i: int, result: Any, context: dict) -> None:
+    if result.result == "miss":
+        effects.roll_complication(state, i)
+        return
+    j = context["target"]
+    for name in sorted(action_spec("rally", state.rules).removes):
+        effects.lose_condition(state, j, name, "rally")
+    _partial_cost(state, i, result)
+
+
+def _resolve_interact(state: GameState, i: int, result: Any, context: dict) -> None:
+    if result.result == "miss":
+        effects.roll_complication(state, i)
+        return
+    k = context["objective"]
+    obj = state.objectives[k]
+    side = state.models[i].side
+    _partial_cost(state, i, result)
+    if obj.kind == "loot":
+        state.looted.add(k)
+        state.positions_changed()
+        victory.score(state, side, obj.points, f"loot {obj.name}")
+        victory.objective_gained(state, side, k, "looted")
+    elif obj.kind == "extract" and state.models[i].is_active:
+        victory.objective_gained(state, side, k, "extracted")
+        victory.extract(state, i)
+
+
+def bleeding_check(state: GameState, i: int) -> None:
+    """End-of-turn die vs Mettle for a model whose Conditions call for it: failure, 1 wound."""
+    from riven_env.rules.casualties import roll_wound_check
+
+    model = state.models[i]
+    die, wounded = roll_wound_check(model.profile.mettle, state.rng, state.rules)
+    state.emit("bleeding", model=model.id, mettle=model.profile.mettle, die=die, wounded=wounded)
+    if wounded:
+        effects.wound(state, i, 1, None, "bleeding")
+
+
+_HANDLERS = {
+    "move": _do_move,
+    "charge": _do_charge,
+    "melee": _do_melee,
+    "shoot": _do_shoot,
+    "aim": _do_aim,
+    "disengage": _do_disengage,
+    "focus": _do_focus,
+    "rest": _do_rest,
+    "stabilise": _do_stabilise,
+    "rally": _do_rally,
+    "interact": _do_interact,
+    "take_cover": _do_take_cover,
+}
+
+_RESOLVERS = {
+    "shoot": _resolve_shot,
+    "disengage": _resolve_disengage,
+    "rally": _resolve_rally,
+    "interact": _resolve_interact,
+}
+
+__all__ = [
+    "action_decisions",
+    "apply_spend_decision",
+    "bleeding_check",
+    "destinations_for",
+    "fight",
+    "move_allowance",
+    "perform",
+    "shot_targets",
+    "spend_decisions",
+    "start_test",
+]

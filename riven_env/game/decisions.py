@@ -1,0 +1,67 @@
+"""Decisions: the moves an agent can make at a decision point.
+
+A :class:`Decision` is a small frozen, hashable record. The same record type covers every
+decision point of the game so that agents, the action catalogue of the environments and
+the event log can treat decisions uniformly.
+
+Decision kinds by phase:
+
+* ``activate`` phase: ``activate`` (model, dice), ``bonus`` (model; a Momentum bonus
+  activation with one action and no roll), ``pass`` (end the side's turn).
+* ``action`` phase: one kind per action of the rules data (``move``, ``charge``, ``melee``,
+  ``shoot``, ``aim``, ``disengage``, ``focus``, ``rest``, ``stabilise``, ``rally``,
+  ``interact``, ``take_cover``, ``finish``) plus ``end`` (end the activation).
+* ``spend`` phase (after a 2d6 roll that a spend could change): ``spend`` with an
+  ``option`` (``reroll:0``, ``reroll:1``, ``boost``, ``strain``) or ``accept``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PHASE_ACTIVATE = "activate"
+PHASE_ACTION = "action"
+PHASE_SPEND = "spend"
+PHASE_OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One choice at a decision point.
+
+    Attributes:
+        kind: What is decided (see the module docstring).
+        model: Index of the acting model (activation, bonus and actions), or None.
+        dice: Number of activation dice (``activate`` only).
+        target: Index of the target model (charge, melee, shoot, stabilise, rally, finish).
+        destination: ``(kind, ref)`` of a candidate destination of the tabletop
+            (move, disengage, take_cover), or ``("objective", i)`` for interact.
+        option: The spend option (``spend`` only).
+    """
+
+    kind: str
+    model: int | None = None
+    dice: int | None = None
+    target: int | None = None
+    destination: tuple[str, int | None] | None = None
+    option: str | None = None
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        if self.model is not None:
+            parts.append(f"m{self.model}")
+        if self.dice is not None:
+            parts.append(f"{self.dice}d")
+        if self.target is not None:
+            parts.append(f"->m{self.target}")
+        if self.destination is not None:
+            kind, ref = self.destination
+            parts.append(f"@{kind}" + ("" if ref is None else f":{ref}"))
+        if self.option is not None:
+            parts.append(self.option)
+        return " ".join(parts)
+
+
+PASS = Decision("pass")
+END_ACTIVATION_KIND = "end"
+ACCEPT = Decision("spend", option="accept")

@@ -1,0 +1,78 @@
+"""Play whole games between agents and collect the event log."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from riven_env.game.events import Event
+from riven_env.game.setup import new_game
+from riven_env.game.state import SIDES, GameState
+
+
+def agent_seeds(seed: int) -> dict[str, list[int]]:
+    """Private seeds of the two agents, derived from the game seed (separate from the dice)."""
+    return {side: [int(seed), 1 + k] for k, side in enumerate(SIDES)}
+
+
+def play(
+    state: GameState,
+    agents: Mapping[str, Any],
+    *,
+    max_decisions: int | None = None,
+) -> list[Event]:
+    """Play ``state`` to the end with ``agents`` (side -> Agent); return the new events."""
+    from riven_env.errors import IllegalActionError
+
+    events = state.drain_events()
+    decisions = 0
+    while not state.is_terminal:
+        if max_decisions is not None and decisions >= max_decisions:
+            break
+        side = state.current_side
+        legal = state.legal_decisions()
+        agent = agents[side]
+        decision = agent.act(state, legal)
+        if decision not in legal:
+            raise IllegalActionError(decision, legal, f"agent {agent.name} for {side}")
+        explanation = getattr(agent, "last_explanation", None)
+        if explanation:
+            state.emit("oracle_decision", **explanation)
+        events.extend(state.apply(decision))
+        decisions += 1
+    return events
+
+
+def play_game(
+    scenario: Any,
+    blue: str,
+    red: str,
+    seed: int,
+    *,
+    overrides: Mapping[str, object] | None = None,
+    max_decisions: int | None = None,
+) -> list[Event]:
+    """Play one game of ``scenario`` between the agents named ``blue`` and ``red``.
+
+    Args:
+        scenario: A bundled scenario name, a file path or a loaded Scenario.
+        blue: Agent spec for blue (``"oracle"``, ``"random"``, ``"mcts:100"``...).
+        red: Agent spec for red.
+        seed: The game seed: dice and both agents' private streams derive from it.
+        overrides: Rules data overrides for this game.
+        max_decisions: Stop early after this many decisions (the game is then unfinished).
+
+    Returns:
+        The event log (JSON-ready dicts; ``docs/event-log.md``).
+    """
+    from agents.registry import make_agent
+
+    state = new_game(scenario, int(np.uint64(seed)) if seed is not None else None, overrides=overrides)
+    seeds = agent_seeds(seed)
+    agents = {"blue": make_agent(blue, "blue", seeds["blue"]), "red": make_agent(red, "red", seeds["red"])}
+    events = state.drain_events()
+    events[0]["agents"] = {"blue": blue, "red": red}
+    events.extend(play(state, agents, max_decisions=max_decisions))
+    return events

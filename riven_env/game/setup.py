@@ -1,0 +1,152 @@
+"""Build a new game from a scenario: place the models, open the pools, roll for first side."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from riven_env.game.model_state import ModelState
+from riven_env.game.state import SIDES, GameState
+from riven_env.rules import RulesConfig, load_rules
+from riven_env.table import Bases
+
+
+def _scenario(scenario: Any, rules: RulesConfig) -> Any:
+    if isinstance(scenario, str | Path):
+        from riven_env.scenario import load_scenario
+
+        return load_scenario(scenario, rules=rules)
+    return scenario
+
+
+def resolve_rules(
+    rules: RulesConfig | None = None, overrides: Mapping[str, object] | None = None
+) -> RulesConfig:
+    """The rules to play with: the bundled data, or ``rules``, with ``overrides`` applied."""
+    if rules is None:
+        return load_rules(None, overrides or None)
+    if overrides:
+        return load_rules(rules.source, {**dict(rules.overrides or {}), **dict(overrides)})
+    return rules
+
+
+def momentum_owners(scenario: Any, rules: RulesConfig) -> dict[str, str]:
+    """The owner of each side's Momentum pool.
+
+    A side owns its pool (RAW), except in solo-hero mode, where the lone hero owns a
+    personal pool (``momentum.solo_hero_pool = "model"``).
+    """
+    owners = {side: side for side in SIDES}
+    if scenario.mode == "solo_hero" and rules.get("momentum.solo_hero_pool") == "model":
+        for side in SIDES:
+            heroes = [m for m in scenario.sides[side].models if "hero" in m.profile.keywords]
+            if len(scenario.sides[side].models) == 1 and heroes:
+                owners[side] = heroes[0].id
+    return owners
+
+
+def new_game(
+    scenario: Any,
+    seed: int | np.random.SeedSequence | None = None,
+    *,
+    rules: RulesConfig | None = None,
+    overrides: Mapping[str, object] | None = None,
+) -> GameState:
+    """Start a game of ``scenario`` (a bundled name, a file path or a loaded Scenario).
+
+    Args:
+        scenario: What to play.
+        seed: Seed of the game's single random stream.
+        rules: Rules data (default: the bundled RIVEN v0.1 data).
+        overrides: Rules data overrides (``{"turnover": "sbh"}``).
+
+    Returns:
+        The state at the first decision point. Its pending events (``drain_events()``)
+        begin with ``game_start``.
+    """
+    rules = resolve_rules(rules, overrides)
+    scenario = _scenario(scenario, rules)
+    rng = np.random.default_rng(seed)
+    entries = scenario.models()
+    bases = Bases.from_lists(
+        [m.position for m in entries], [m.profile.base_diameter for m in entries]
+    )
+    models = [
+        ModelState(
+            index=k,
+            id=m.id,
+            side=m.side,
+            profile=m.profile,
+            oracle=m.oracle or scenario.sides[m.side].oracle,
+            wounds=m.profile.wounds,
+        )
+        for k, m in enumerate(entries)
+    ]
+    first = scenario.first_side
+    if first == "roll":
+        first = SIDES[int(rng.integers(0, 2))]
+    state = GameState(
+        scenario=scenario,
+        rules=rules,
+        table=scenario.table,
+        bases=bases,
+        models=models,
+        momentum_owner=momentum_owners(scenario, rules),
+        rng=rng,
+        first_side=first,
+    )
+    state.emit("game_start", **game_start_fields(state, seed))
+    state.start()
+    return state
+
+
+def game_start_fields(state: GameState, seed: Any) -> dict[str, Any]:
+    """The ``game_start`` event: everything a replay needs to draw the table."""
+    scenario = state.scenario
+    rules = state.rules
+    return {
+        "schema": 1,
+        "scenario": scenario.name,
+        "title": scenario.title,
+        "setting": scenario.setting,
+        "mode": scenario.mode,
+        "seed": seed if isinstance(seed, int) or seed is None else str(seed),
+        "rules": {"source": Path(str(rules.source)).name, "overrides": dict(rules.overrides or {})},
+        "rounds": scenario.rounds,
+        "first_side": state.first_side,
+        "agents": {},
+        "table": state.table.to_spec(),
+        "deployment": {k: [list(r) for r in v] for k, v in scenario.deployment.items()},
+        "objectives": [
+            {"name": o.name, "x": o.x, "y": o.y, "radius": o.radius, "kind": o.kind, "points": o.points}
+            for o in scenario.objectives
+        ],
+        "sides": {k: {"name": s.name} for k, s in scenario.sides.items()},
+        "models": [
+            {
+                "id": m.id,
+                "side": m.side,
+                "profile": m.profile.name,
+                "name": m.profile.display_names.get(scenario.setting, m.profile.name)
+                if m.profile.display_names
+                else m.profile.name,
+                "x": state.position(m.index)[0],
+                "y": state.position(m.index)[1],
+                "base": m.profile.base_diameter,
+                "wounds": m.wounds,
+                "mettle": m.profile.mettle,
+                "might": m.profile.might,
+                "agility": m.profile.agility,
+                "wit": m.profile.wit,
+                "resolve": m.profile.resolve,
+                "move": m.profile.move,
+                "strain_max": m.profile.strain_max(rules),
+                "keywords": sorted(m.profile.keywords),
+                "oracle": m.oracle,
+            }
+            for m in state.models
+        ],
+    }

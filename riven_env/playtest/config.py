@@ -1,0 +1,196 @@
+"""Configuration of a playtest run, rule overrides from ``--set`` and per-game seeds."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+from riven_env.playtest.errors import PlaytestError
+
+DEFAULT_DB = Path("runs") / "playtests.duckdb"
+# The function that plays one game and returns its event log.
+DEFAULT_PLAYER = "riven_env.game.runner:play_game"
+BACKENDS = ("local", "ray")
+SIDES = ("blue", "red")
+
+
+def game_seed(run_seed: int, game_index: int) -> int:
+    """Seed of game ``game_index`` of a run seeded ``run_seed``.
+
+    Derived with ``numpy.random.SeedSequence([run_seed, game_index])`` so that it depends
+    only on the pair, never on which worker or backend plays the game. The result fits a
+    signed 64-bit database column.
+
+    Args:
+        run_seed: The run's seed (``--seed``), >= 0.
+        game_index: The game's 0-based index within the run.
+
+    Returns:
+        A non-negative integer below 2**63.
+    """
+    state = np.random.SeedSequence([run_seed, game_index]).generate_state(1, dtype=np.uint64)
+    return int(state[0] >> np.uint64(1))
+
+
+def parse_override(text: str) -> tuple[str, object]:
+    """Parse one ``--set KEY=VALUE`` into ``(key, value)``.
+
+    The value is read as a TOML value when it is one (``3``, ``0.5``, ``true``,
+    ``[1, 2]``, ``"x"``) and otherwise kept as a bare string (``turnover=sbh``).
+
+    Raises:
+        PlaytestError: There is no ``=`` or the key is empty.
+    """
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise PlaytestError(f"--set {text!r} is not allowed; allowed: KEY=VALUE, e.g. turnover=sbh")
+    raw = raw.strip()
+    try:
+        value: object = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return key, value
+
+
+def parse_overrides(items: Iterable[str]) -> dict[str, object]:
+    """Parse several ``KEY=VALUE`` strings; a later key replaces an earlier one."""
+    overrides: dict[str, object] = {}
+    for item in items:
+        key, value = parse_override(item)
+        overrides[key] = value
+    return overrides
+
+
+@dataclass(frozen=True)
+class PlaytestConfig:
+    """Everything that defines a playtest run.
+
+    Attributes:
+        scenario: Scenario name or file.
+        blue: Agent spec for blue (``random``, ``oracle:aggressive``, ``mcts:200`` ...).
+        red: Agent spec for red.
+        games: Games to play (the target; with resume, the run's total).
+        seed: Run seed; game ``i`` plays seed :func:`game_seed` ``(seed, i)``.
+        workers: Parallel workers (default: ``os.cpu_count()``).
+        backend: ``local`` (processes) or ``ray``.
+        ray_address: Ray cluster address (``None``: start a local Ray).
+        db: Results database file.
+        overrides: Rule data overrides (``--set``), stored with the run.
+        max_decisions: Decision cap per game passed to the game loop (``None``: none).
+        batch_size: Games per task (``None``: chosen from games and workers).
+        label: Free label stored with the run (``baseline``, ``turnover=sbh`` ...).
+        group_id: Id shared by the runs of one compare or tournament.
+        kind: ``playtest``, ``compare`` or ``tournament``.
+        player: Import path ``module:function`` of the function that plays one game with
+            ``play_game``'s signature (another game that writes the same event log, or a
+            test double).
+    """
+
+    scenario: str
+    blue: str
+    red: str
+    games: int
+    seed: int = 0
+    workers: int | None = None
+    backend: str = "local"
+    ray_address: str | None = None
+    db: Path = DEFAULT_DB
+    overrides: Mapping[str, object] = field(default_factory=dict)
+    max_decisions: int | None = None
+    batch_size: int | None = None
+    label: str | None = None
+    group_id: str | None = None
+    kind: str = "playtest"
+    player: str = DEFAULT_PLAYER
+
+    def __post_init__(self) -> None:
+        if self.games < 1:
+            raise PlaytestError(f"games={self.games} is not allowed; allowed: 1 or more")
+        if self.seed < 0:
+            raise PlaytestError(f"seed={self.seed} is not allowed; allowed: 0 or more")
+        if self.workers is not None and self.workers < 1:
+            raise PlaytestError(f"workers={self.workers} is not allowed; allowed: 1 or more")
+        if self.backend not in BACKENDS:
+            raise PlaytestError(
+                f"backend={self.backend!r} is not allowed; allowed: {', '.join(BACKENDS)}"
+            )
+        if self.batch_size is not None and self.batch_size < 1:
+            raise PlaytestError(f"batch_size={self.batch_size} is not allowed; allowed: 1 or more")
+        if self.max_decisions is not None and self.max_decisions < 1:
+            raise PlaytestError(
+                f"max_decisions={self.max_decisions} is not allowed; allowed: 1 or more"
+            )
+        object.__setattr__(self, "db", Path(self.db))
+        object.__setattr__(self, "overrides", dict(self.overrides))
+        for key in ("scenario", "blue", "red"):
+            if not str(getattr(self, key)).strip():
+                raise PlaytestError(f"{key} is empty; give a name")
+
+    @property
+    def worker_count(self) -> int:
+        """Workers to use: ``workers`` or the machine's CPU count."""
+        return self.workers or os.cpu_count() or 1
+
+    def effective_batch_size(self, remaining: int) -> int:
+        """Games per task: enough tasks to keep every worker busy with a few to spare.
+
+        About four batches per worker balances load (games differ in length) against
+        per-task overhead, capped so that a crash loses little unsaved work.
+        """
+        if self.batch_size is not None:
+            return self.batch_size
+        per_worker = max(1, remaining // (self.worker_count * 4))
+        return min(per_worker, 50)
+
+    def game_spec(self) -> dict[str, Any]:
+        """What a worker needs to play a game: JSON-ready and picklable."""
+        return {
+            "scenario": self.scenario,
+            "blue": self.blue,
+            "red": self.red,
+            "seed": self.seed,
+            "overrides": dict(self.overrides),
+            "max_decisions": self.max_decisions,
+            "player": self.player,
+        }
+
+    def identity(self) -> str:
+        """JSON key of what makes two runs the same experiment (for ``--resume``)."""
+        return json.dumps(self.game_spec(), sort_keys=True, default=str)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (stored in the ``runs.config`` column)."""
+        return {
+            "scenario": self.scenario,
+            "blue": self.blue,
+            "red": self.red,
+            "games": self.games,
+            "seed": self.seed,
+            "workers": self.worker_count,
+            "backend": self.backend,
+            "ray_address": self.ray_address,
+            "db": str(self.db),
+            "overrides": dict(self.overrides),
+            "max_decisions": self.max_decisions,
+            "batch_size": self.batch_size,
+            "label": self.label,
+            "group_id": self.group_id,
+            "kind": self.kind,
+            "player": self.player,
+        }
+
+    def with_(self, **changes: Any) -> PlaytestConfig:
+        """Return a copy with some fields changed."""
+        return replace(self, **changes)

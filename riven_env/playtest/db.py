@@ -1,0 +1,464 @@
+"""The playtest results database (DuckDB, one file, schema in ``docs/playtest.md``).
+
+Only the main process writes: workers return summaries and the runner stores each batch
+in one transaction as soon as it completes, so an interrupted run keeps every finished
+game and ``--resume`` knows exactly which game indices remain.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from hashlib import sha1
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from riven_env.extras import require
+from riven_env.playtest.config import PlaytestConfig
+from riven_env.playtest.errors import PlaytestError
+from riven_env.playtest.summary import GameSummary
+
+SCHEMA_VERSION = 1
+
+# Table name -> column definitions. The order of columns is the order rows are written.
+TABLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "runs": (
+        ("run_id", "VARCHAR PRIMARY KEY"),
+        ("created", "TIMESTAMP"),
+        ("kind", "VARCHAR"),
+        ("label", "VARCHAR"),
+        ("group_id", "VARCHAR"),
+        ("scenario", "VARCHAR"),
+        ("blue", "VARCHAR"),
+        ("red", "VARCHAR"),
+        ("games_requested", "INTEGER"),
+        ("seed", "BIGINT"),
+        ("overrides", "JSON"),
+        ("config", "JSON"),
+        ("identity", "VARCHAR"),
+        ("code_version", "VARCHAR"),
+    ),
+    "games": (
+        ("run_id", "VARCHAR"),
+        ("game_index", "INTEGER"),
+        ("seed", "BIGINT"),
+        ("winner", "VARCHAR"),
+        ("draw", "BOOLEAN"),
+        ("reason", "VARCHAR"),
+        ("rounds", "INTEGER"),
+        ("first_side", "VARCHAR"),
+        ("blue_points", "INTEGER"),
+        ("red_points", "INTEGER"),
+        ("decisions", "INTEGER"),
+        ("duration_s", "DOUBLE"),
+        ("summary", "JSON"),
+    ),
+    "game_sides": (
+        ("run_id", "VARCHAR"),
+        ("game_index", "INTEGER"),
+        ("side", "VARCHAR"),
+        ("agent", "VARCHAR"),
+        ("won", "BOOLEAN"),
+        ("points", "INTEGER"),
+        ("models", "INTEGER"),
+        ("down", "INTEGER"),
+        ("out", "INTEGER"),
+        ("fled", "INTEGER"),
+        ("survivors", "INTEGER"),
+        ("wounds_dealt", "INTEGER"),
+        ("wounds_taken", "INTEGER"),
+        ("morale_tests", "INTEGER"),
+        ("morale_failures", "INTEGER"),
+        ("morale_flights", "INTEGER"),
+        ("momentum_gained", "INTEGER"),
+        ("momentum_spent", "INTEGER"),
+        ("strain_gained", "INTEGER"),
+        ("strain_spent", "INTEGER"),
+        ("activations", "INTEGER"),
+        ("actions", "INTEGER"),
+        ("turns_passed", "INTEGER"),
+        ("shots", "INTEGER"),
+        ("shots_miss", "INTEGER"),
+        ("shots_partial", "INTEGER"),
+        ("shots_hit", "INTEGER"),
+        ("shots_critical", "INTEGER"),
+        ("melees", "INTEGER"),
+        ("melees_initiated", "INTEGER"),
+        ("melees_won", "INTEGER"),
+        ("melees_lost", "INTEGER"),
+        ("melee_parry", "INTEGER"),
+        ("melee_recoil", "INTEGER"),
+        ("melee_wound", "INTEGER"),
+        ("melee_critical", "INTEGER"),
+    ),
+    "resources": (
+        ("run_id", "VARCHAR"),
+        ("game_index", "INTEGER"),
+        ("side", "VARCHAR"),
+        ("resource", "VARCHAR"),
+        ("direction", "VARCHAR"),
+        ("reason", "VARCHAR"),
+        ("amount", "INTEGER"),
+    ),
+    "game_models": (
+        ("run_id", "VARCHAR"),
+        ("game_index", "INTEGER"),
+        ("model", "VARCHAR"),
+        ("side", "VARCHAR"),
+        ("profile", "VARCHAR"),
+        ("name", "VARCHAR"),
+        ("oracle", "VARCHAR"),
+        ("mettle", "INTEGER"),
+        ("wounds", "INTEGER"),
+        ("status", "VARCHAR"),
+        ("wounds_taken", "INTEGER"),
+        ("wounds_dealt", "INTEGER"),
+        ("activations", "INTEGER"),
+        ("actions", "INTEGER"),
+        ("shots", "INTEGER"),
+        ("shot_wounds", "INTEGER"),
+        ("melees", "INTEGER"),
+        ("melee_wins", "INTEGER"),
+        ("morale_tests", "INTEGER"),
+        ("morale_failures", "INTEGER"),
+        ("strain_gained", "INTEGER"),
+        ("strain_spent", "INTEGER"),
+    ),
+    "oracle_rules": (
+        ("run_id", "VARCHAR"),
+        ("game_index", "INTEGER"),
+        ("side", "VARCHAR"),
+        ("profile", "VARCHAR"),
+        ("rule", "VARCHAR"),
+        ("count", "INTEGER"),
+    ),
+    "activations": (
+        ("run_id", "VARCHAR"),
+        ("game_index", "INTEGER"),
+        ("side", "VARCHAR"),
+        ("mettle", "INTEGER"),
+        ("dice", "INTEGER"),
+        ("count", "INTEGER"),
+        ("actions", "INTEGER"),
+        ("passed", "INTEGER"),
+        ("bonus", "INTEGER"),
+    ),
+}
+EXPORT_FORMATS = ("parquet", "csv")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game as a worker returns it.
+
+    Attributes:
+        game_index: Index within the run.
+        seed: The game's seed.
+        duration_s: Wall time the game took in the worker.
+        summary: The game's summary.
+    """
+
+    game_index: int
+    seed: int
+    duration_s: float
+    summary: GameSummary
+
+
+def code_version() -> str:
+    """The package version, plus the git commit when run from a checkout."""
+    from riven_env import __version__
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "--short=10", "HEAD"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return __version__
+    return f"{__version__}+g{sha}" if sha else __version__
+
+
+def _rows(summary: GameSummary, run_id: str, index: int) -> dict[str, list[tuple]]:
+    """Split a summary into rows of every per-game table."""
+    rows: dict[str, list[tuple]] = {name: [] for name in TABLES if name not in ("runs", "games")}
+    for side in summary.sides.values():
+        shots, melees = side.shots, side.melees
+        rows["game_sides"].append(
+            (
+                run_id, index, side.side, side.agent, summary.winner == side.side, side.points,
+                side.models, side.down, side.out, side.fled, side.survivors,
+                side.wounds_dealt, side.wounds_taken, side.morale_tests, side.morale_failures,
+                side.morale_flights, side.momentum_gained, side.momentum_spent,
+                side.strain_gained, side.strain_spent, side.activation_count,
+                side.actions_gained, side.turns_passed, shots.get("total", 0),
+                shots.get("miss", 0), shots.get("partial", 0), shots.get("hit", 0),
+                shots.get("critical", 0), melees.get("fought", 0), melees.get("initiated", 0),
+                melees.get("won", 0), melees.get("lost", 0), melees.get("parry", 0),
+                melees.get("recoil", 0), melees.get("wound", 0), melees.get("critical", 0),
+            )
+        )  # fmt: skip
+        for resource, direction, by_reason in (
+            ("momentum", "gained", side.momentum_gained_by_reason),
+            ("momentum", "spent", side.momentum_spent_by_reason),
+            ("strain", "gained", side.strain_gained_by_reason),
+            ("strain", "spent", side.strain_spent_by_reason),
+        ):
+            for reason, amount in sorted(by_reason.items()):
+                rows["resources"].append(
+                    (run_id, index, side.side, resource, direction, reason, amount)
+                )
+        for tally in side.activations:
+            rows["activations"].append(
+                (run_id, index, side.side, tally.mettle, tally.dice, tally.count,
+                 tally.actions, tally.passed, tally.bonus)
+            )  # fmt: skip
+    for model in summary.models:
+        rows["game_models"].append(
+            (
+                run_id, index, model.model, model.side, model.profile, model.name, model.oracle,
+                model.mettle, model.wounds, model.status, model.wounds_taken, model.wounds_dealt,
+                model.activations, model.actions, model.shots, model.shot_wounds, model.melees,
+                model.melee_wins, model.morale_tests, model.morale_failures, model.strain_gained,
+                model.strain_spent,
+            )
+        )  # fmt: skip
+    for rule in summary.oracle_rules:
+        rows["oracle_rules"].append(
+            (run_id, index, rule.side, rule.profile, rule.rule, rule.count)
+        )
+    return rows
+
+
+class ResultsDB:
+    """A connection to a results database file, created with its schema when new.
+
+    Use as a context manager, or call :meth:`close`.
+
+    Args:
+        path: Database file (parent folders are created); ``":memory:"`` for tests.
+        read_only: Open an existing file without writing (reports).
+
+    Raises:
+        PlaytestError: ``read_only`` and the file does not exist.
+    """
+
+    def __init__(self, path: str | Path, *, read_only: bool = False):
+        duckdb = require("duckdb", "playtest", "the playtest results database")
+        self.path = Path(path) if str(path) != ":memory:" else None
+        if self.path is not None:
+            if read_only and not self.path.exists():
+                raise PlaytestError(f"results database {self.path} does not exist")
+            if not read_only:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._con = duckdb.connect(str(path), read_only=read_only)
+        if not read_only:
+            self._create_schema()
+
+    # ------------------------------------------------------------------ lifecycle
+    def __enter__(self) -> ResultsDB:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._con.close()
+
+    def _create_schema(self) -> None:
+        for name, columns in TABLES.items():
+            body = ", ".join(f"{col} {kind}" for col, kind in columns)
+            if name == "games":
+                body += ", PRIMARY KEY (run_id, game_index)"
+            self._con.execute(f"CREATE TABLE IF NOT EXISTS {name} ({body})")
+
+    # ------------------------------------------------------------------ writing
+    def create_run(self, config: PlaytestConfig) -> str:
+        """Record a new run and return its id (``YYYYmmdd-HHMMSS-<hash>``)."""
+        created = datetime.now(timezone.utc).replace(tzinfo=None)
+        digest = sha1(f"{config.identity()}|{created.isoformat()}".encode()).hexdigest()[:8]
+        run_id = f"{created:%Y%m%d-%H%M%S}-{digest}"
+        while self.run_exists(run_id):  # two runs in the same second with the same config
+            digest = sha1(digest.encode()).hexdigest()[:8]
+            run_id = f"{created:%Y%m%d-%H%M%S}-{digest}"
+        self._con.execute(
+            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                run_id, created, config.kind, config.label, config.group_id, config.scenario,
+                config.blue, config.red, config.games, config.seed,
+                json.dumps(dict(config.overrides), sort_keys=True, default=str),
+                json.dumps(config.to_dict(), sort_keys=True, default=str),
+                config.identity(), code_version(),
+            ],
+        )  # fmt: skip
+        return run_id
+
+    def delete_run(self, run_id: str) -> None:
+        """Remove a run and all of its rows (used for a run that never stored a game)."""
+        self._con.execute("BEGIN TRANSACTION")
+        for name in reversed(list(TABLES)):
+            self._con.execute(f"DELETE FROM {name} WHERE run_id = ?", [run_id])
+        self._con.execute("COMMIT")
+
+    def set_games_requested(self, run_id: str, games: int) -> None:
+        """Raise a resumed run's target number of games."""
+        self._con.execute(
+            "UPDATE runs SET games_requested = greatest(games_requested, ?) WHERE run_id = ?",
+            [games, run_id],
+        )
+
+    def add_games(self, run_id: str, records: Sequence[GameRecord]) -> None:
+        """Store a batch of finished games in one transaction (all or nothing)."""
+        if not records:
+            return
+        tables: dict[str, list[tuple]] = {name: [] for name in TABLES if name != "runs"}
+        for record in records:
+            s = record.summary
+            tables["games"].append(
+                (
+                    run_id, record.game_index, record.seed, s.winner, s.draw, s.reason,
+                    s.rounds, s.first_side, s.points.get("blue"), s.points.get("red"),
+                    s.decisions, record.duration_s, json.dumps(s.to_dict(), sort_keys=True),
+                )
+            )  # fmt: skip
+            for name, rows in _rows(s, run_id, record.game_index).items():
+                tables[name].extend(rows)
+        self._con.execute("BEGIN TRANSACTION")
+        try:
+            for name, rows in tables.items():
+                if rows:
+                    marks = ", ".join("?" * len(TABLES[name]))
+                    self._con.executemany(f"INSERT INTO {name} VALUES ({marks})", rows)
+            self._con.execute("COMMIT")
+        except Exception:
+            self._con.execute("ROLLBACK")
+            raise
+
+    # ------------------------------------------------------------------ reading
+    def query(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
+        """Run SQL and return rows as dicts keyed by column name."""
+        cursor = self._con.execute(sql, list(params or []))
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def run_exists(self, run_id: str) -> bool:
+        """Whether a run with this id is stored."""
+        return bool(self.query("SELECT 1 FROM runs WHERE run_id = ?", [run_id]))
+
+    def run(self, run_id: str | None = None) -> dict[str, Any]:
+        """The ``runs`` row of ``run_id``, or of the latest run when ``None``.
+
+        Raises:
+            PlaytestError: No such run (the message lists the stored ones).
+        """
+        if run_id is None:
+            rows = self.query("SELECT * FROM runs ORDER BY created DESC, run_id DESC LIMIT 1")
+            if not rows:
+                raise PlaytestError(f"results database {self.path} holds no runs")
+            return rows[0]
+        rows = self.query("SELECT * FROM runs WHERE run_id = ?", [run_id])
+        if not rows:
+            known = [r["run_id"] for r in self.query("SELECT run_id FROM runs ORDER BY created")]
+            shown = ", ".join(known[-10:]) or "none"
+            raise PlaytestError(f"run {run_id!r} is not in {self.path}; stored runs: {shown}")
+        return rows[0]
+
+    def runs(self, group_id: str | None = None) -> list[dict[str, Any]]:
+        """Every stored run (of one compare/tournament group when given), oldest first."""
+        if group_id is None:
+            return self.query("SELECT * FROM runs ORDER BY created, run_id")
+        return self.query(
+            "SELECT * FROM runs WHERE group_id = ? ORDER BY created, run_id", [group_id]
+        )
+
+    def find_resumable(self, config: PlaytestConfig) -> str | None:
+        """The latest run that played the same experiment as ``config``, if any."""
+        rows = self.query(
+            "SELECT run_id FROM runs WHERE identity = ? AND kind = ? "
+            "ORDER BY created DESC, run_id DESC LIMIT 1",
+            [config.identity(), config.kind],
+        )
+        return rows[0]["run_id"] if rows else None
+
+    def finished_indices(self, run_id: str) -> set[int]:
+        """Game indices of a run that are already stored."""
+        rows = self.query("SELECT game_index FROM games WHERE run_id = ?", [run_id])
+        return {row["game_index"] for row in rows}
+
+    def games(self, run_id: str) -> list[dict[str, Any]]:
+        """The ``games`` rows of a run (without the summary JSON), by game index."""
+        columns = ", ".join(col for col, _ in TABLES["games"] if col != "summary")
+        return self.query(
+            f"SELECT {columns} FROM games WHERE run_id = ? ORDER BY game_index", [run_id]
+        )
+
+    def summaries(self, run_id: str) -> list[GameSummary]:
+        """The stored game summaries of a run, by game index."""
+        rows = self.query(
+            "SELECT summary FROM games WHERE run_id = ? ORDER BY game_index", [run_id]
+        )
+        return [GameSummary.from_dict(json.loads(row["summary"])) for row in rows]
+
+    # ------------------------------------------------------------------ export
+    def export_table(
+        self, table: str, path: str | Path, run_ids: Iterable[str] | None = None
+    ) -> Path:
+        """Write one table (optionally only some runs) to Parquet or CSV, by file suffix.
+
+        Raises:
+            PlaytestError: Unknown table or a suffix other than ``.parquet``/``.csv``.
+        """
+        if table not in TABLES:
+            raise PlaytestError(f"unknown table {table!r}; allowed: {', '.join(TABLES)}")
+        out = Path(path)
+        fmt = out.suffix.lstrip(".").lower()
+        if fmt not in EXPORT_FORMATS:
+            raise PlaytestError(
+                f"export file {out} has suffix {out.suffix!r}; allowed: .parquet, .csv"
+            )
+        out.parent.mkdir(parents=True, exist_ok=True)
+        where, params = "", []
+        ids = list(run_ids) if run_ids is not None else None
+        if ids is not None:
+            where = f" WHERE run_id IN ({', '.join('?' * len(ids))})" if ids else " WHERE false"
+            params = ids
+        # COPY takes no prepared parameters for the file name: quote it safely instead.
+        target = str(out).replace("'", "''")
+        options = "FORMAT PARQUET" if fmt == "parquet" else "FORMAT CSV, HEADER"
+        self._con.execute(
+            f"COPY (SELECT * FROM {table}{where}) TO '{target}' ({options})", params
+        )
+        return out
+
+    def export_all(
+        self, folder: str | Path, run_ids: Iterable[str] | None = None, fmt: str = "parquet"
+    ) -> list[Path]:
+        """Write every table to ``folder/<table>.<fmt>`` and return the paths."""
+        if fmt not in EXPORT_FORMATS:
+            raise PlaytestError(f"export format {fmt!r}; allowed: {', '.join(EXPORT_FORMATS)}")
+        ids = list(run_ids) if run_ids is not None else None
+        return [self.export_table(t, Path(folder) / f"{t}.{fmt}", ids) for t in TABLES]
+
+
+def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
+    """Rebuild a :class:`GameRecord` from a worker's JSON-ready dict."""
+    return GameRecord(
+        game_index=int(data["game_index"]),
+        seed=int(data["seed"]),
+        duration_s=float(data["duration_s"]),
+        summary=GameSummary.from_dict(data["summary"]),
+    )

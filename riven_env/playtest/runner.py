@@ -1,0 +1,214 @@
+"""Run a playtest: many games in parallel, each stored as soon as its batch finishes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from riven_env.playtest.backends import BatchResults, make_batches, run_local, run_ray
+from riven_env.playtest.config import PlaytestConfig
+from riven_env.playtest.db import GameRecord, ResultsDB, record_from_dict
+from riven_env.playtest.errors import GameFailedError, PlaytestError
+from riven_env.playtest.results import RunSummary, summarise_run
+
+
+class PlaytestInterrupted(PlaytestError):
+    """The run was stopped (Ctrl-C); finished games are stored and can be resumed.
+
+    Attributes:
+        run_id: The interrupted run.
+        saved: Games of the run stored so far.
+    """
+
+    def __init__(self, run_id: str, saved: int, games: int):
+        self.run_id = run_id
+        self.saved = saved
+        super().__init__(
+            f"interrupted: {saved} of {games} games of run {run_id} are saved; "
+            "run the same command again with --resume to play the rest"
+        )
+
+
+class GamesPerSecondColumn(ProgressColumn):
+    """Progress column showing the finishing rate in games per second."""
+
+    def render(self, task: Task) -> Text:
+        """Render ``task.speed`` (games/s) or a dash before the first game."""
+        speed = task.finished_speed or task.speed
+        return Text("- games/s" if speed is None else f"{speed:.2f} games/s", style="cyan")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Outcome of :func:`run_playtest`.
+
+    Attributes:
+        run_id: The run's id in the database.
+        config: The configuration it ran with.
+        summary: Headline results over every stored game of the run.
+        played: Games played by this call.
+        skipped: Games already stored before this call (``--resume``).
+        elapsed_s: Wall time of this call.
+    """
+
+    run_id: str
+    config: PlaytestConfig
+    summary: RunSummary
+    played: int
+    skipped: int
+    elapsed_s: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented ``--json`` object (``docs/playtest.md``)."""
+        config = self.config
+        return {
+            **self.summary.headline_json(),
+            "config": {
+                "scenario": config.scenario,
+                "blue": config.blue,
+                "red": config.red,
+                "games": config.games,
+                "seed": config.seed,
+                "workers": config.worker_count,
+                "backend": config.backend,
+                "overrides": dict(config.overrides),
+                "db": str(config.db),
+                "run_id": self.run_id,
+            },
+        }
+
+
+def _progress(enabled: bool) -> Progress:
+    # Progress goes to stderr so that --json output on stdout stays one clean object.
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        GamesPerSecondColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not enabled,
+        transient=False,
+    )
+
+
+def _iterate(config: PlaytestConfig, todo: list[int]) -> Iterator[BatchResults]:
+    spec = config.game_spec()
+    batches = make_batches(todo, config.effective_batch_size(len(todo)))
+    workers = config.worker_count
+    if config.backend == "ray":
+        return run_ray(spec, batches, workers, config.ray_address)
+    return run_local(spec, batches, workers)
+
+
+def run_playtest(
+    config: PlaytestConfig,
+    *,
+    progress: bool = True,
+    resume: bool = False,
+    run_id: str | None = None,
+    db: ResultsDB | None = None,
+) -> RunResult:
+    """Play ``config.games`` games and store every one in the results database.
+
+    Game ``i`` uses seed :func:`~riven_env.playtest.config.game_seed` ``(config.seed, i)``,
+    so its result is the same for any number of workers and on either backend.
+
+    Args:
+        config: What to play and how.
+        progress: Show a progress bar (games/s, ETA) on stderr.
+        resume: Continue the latest stored run of the same experiment (scenario, agents,
+            seed, overrides), or ``run_id`` when given, playing only missing game indices.
+            Without a stored run a new one starts.
+        run_id: The run to resume (implies ``resume``).
+        db: An open database to use (default: open ``config.db``).
+
+    Returns:
+        The :class:`RunResult`.
+
+    Raises:
+        PlaytestError: Bad input reported by the game (unknown scenario, agent or rules
+            key), a resumed run that belongs to another experiment.
+        GameFailedError: A game crashed; the games finished before are stored.
+        PlaytestInterrupted: Ctrl-C; the games finished before are stored.
+    """
+    if db is None:
+        with ResultsDB(config.db) as own:
+            return run_playtest(config, progress=progress, resume=resume, run_id=run_id, db=own)
+
+    started = time.perf_counter()
+    target = run_id
+    if target is not None:
+        stored = db.run(target)
+        if stored["identity"] != config.identity():
+            raise PlaytestError(
+                f"run {target} played a different experiment ({stored['identity']}); "
+                "resume it with the same scenario, agents, seed and --set values"
+            )
+    elif resume:
+        target = db.find_resumable(config)
+    created_here = target is None
+    if target is None:
+        target = db.create_run(config)
+        finished: set[int] = set()
+    else:
+        db.set_games_requested(target, config.games)
+        finished = db.finished_indices(target)
+    todo = [i for i in range(config.games) if i not in finished]
+
+    played = 0
+    bar = _progress(progress)
+    task = bar.add_task(f"{config.blue} vs {config.red}", total=config.games)
+    bar.update(task, completed=config.games - len(todo))
+    results = _iterate(config, todo) if todo else iter(())
+    try:
+        with bar:
+            for batch in results:
+                records: list[GameRecord] = []
+                failure: dict[str, Any] | None = None
+                for item in batch:
+                    if "error" in item:
+                        failure = item
+                    else:
+                        records.append(record_from_dict(item))
+                db.add_games(target, records)
+                played += len(records)
+                bar.advance(task, len(records))
+                if failure is not None:
+                    if failure["bad_input"]:
+                        if created_here and played == 0:
+                            db.delete_run(target)  # bad input: leave no empty run behind
+                        raise PlaytestError(failure["error"])
+                    raise GameFailedError(failure["game_index"], failure["seed"], failure["error"])
+    except KeyboardInterrupt:
+        saved = len(db.finished_indices(target))
+        raise PlaytestInterrupted(target, saved, config.games) from None
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stop the backend's workers when we leave early
+    return RunResult(
+        run_id=target,
+        config=config,
+        summary=summarise_run(db, target),
+        played=played,
+        skipped=len(finished),
+        elapsed_s=time.perf_counter() - started,
+    )

@@ -1,0 +1,363 @@
+"""Human-readable sentences for game events (schema: ``docs/event-log.md``).
+
+The replay shows one sentence per event; the same sentences serve any text view of a game
+log (a console narration, a report). The functions are tolerant: an event with missing or
+unexpected fields still gets a sentence, because a replay must never fail on a log written
+by a newer game version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+__all__ = ["describe_event", "describe_events", "side_names"]
+
+# Verb used for each kind of `move` event.
+_MOVE_VERBS: dict[str, str] = {
+    "move": "moves",
+    "charge": "charges",
+    "disengage": "disengages",
+    "take_cover": "takes cover, moving",
+    "recoil": "recoils",
+    "push": "is pushed",
+    "flee": "flees",
+}
+
+_OBJECTIVE_VERBS: dict[str, str] = {
+    "controlled": "controls",
+    "looted": "loots",
+    "extracted": "extracts",
+}
+
+
+def side_names(events: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Return ``{side id: display name}`` from the log's ``game_start`` event (empty if none)."""
+    for event in events:
+        if event.get("type") == "game_start":
+            sides = event.get("sides") or {}
+            return {
+                str(side): str((info or {}).get("name") or side)
+                for side, info in sides.items()
+                if isinstance(info, Mapping) or info is None
+            }
+    return {}
+
+
+def _num(value: Any) -> str:
+    """Format a number compactly: integers without a decimal point, floats to 1 decimal."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.1f}"
+
+
+def _signed(value: Any) -> str:
+    """Format a modifier with its sign, e.g. ``+2`` or ``-1``."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{'+' if value >= 0 else '-'}{_num(abs(value))}"
+    return f"+{value}"
+
+
+def _point(value: Any) -> str:
+    """Format an ``[x, y]`` position as ``(x, y)`` in inches."""
+    if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
+        return f"({_num(value[0])}, {_num(value[1])})"
+    return str(value)
+
+
+def _modifier_terms(modifiers: Any) -> tuple[list[str], float]:
+    """Return the printed terms of a modifier list and their sum."""
+    terms: list[str] = []
+    total = 0.0
+    for modifier in modifiers or []:
+        if not isinstance(modifier, Mapping):
+            continue
+        value = modifier.get("value", 0)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            total += value
+        terms.append(f"{_signed(value)} {modifier.get('source', '?')}")
+    return terms, total
+
+
+def _arithmetic(dice: Any, total: Any, modifiers: Any = None) -> str:
+    """Spell out a 2d6 roll: dice, the attribute (the rest of the total), modifiers, total.
+
+    The attribute is not a field of `shot` or `melee` events, so it is recovered as
+    ``total - dice - modifiers``; shown as a plain ``+n`` it reads like the rules' "2d6 + Agility".
+    """
+    dice_list = [d for d in (dice or []) if isinstance(d, int | float)]
+    terms, modifier_sum = _modifier_terms(modifiers)
+    text = "+".join(_num(d) for d in dice_list) or "?"
+    if isinstance(total, int | float) and not isinstance(total, bool):
+        attribute = total - sum(dice_list) - modifier_sum
+        if attribute:
+            text += _signed(attribute)
+        if terms:
+            text += " " + " ".join(f"({term})" for term in terms)
+        return f"{text} = {_num(total)}"
+    return text
+
+
+def _spends(event: Mapping[str, Any]) -> str:
+    """Describe Momentum or Strain spends that changed a rolled result, if any."""
+    spends = event.get("spends")
+    if not spends:
+        return ""
+    spent = ", ".join(str(s) for s in spends)
+    rolled = event.get("rolled_result")
+    return f" (rolled {rolled}; spent {spent})" if rolled else f" (spent {spent})"
+
+
+def _side(event_side: Any, names: Mapping[str, str]) -> str:
+    return names.get(str(event_side), str(event_side)) if event_side is not None else "nobody"
+
+
+def _game_start(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    title = e.get("title") or e.get("scenario") or "RIVEN game"
+    sides = " vs ".join(names.values()) or "?"
+    first = _side(e.get("first_side"), names)
+    models = len(e.get("models") or [])
+    return (
+        f"{title}: {sides}, {models} models, {_num(e.get('rounds', '?'))} rounds; "
+        f"{first} goes first (seed {e.get('seed', '?')})."
+    )
+
+
+def _activation(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    dice = e.get("dice") or []
+    successes = e.get("successes", "?")
+    actions = e.get("actions", 0)
+    text = (
+        f"{e.get('model')} activates on {len(dice)} {'die' if len(dice) == 1 else 'dice'} "
+        f"vs Mettle {e.get('mettle', '?')}+: {', '.join(_num(d) for d in dice)} -> "
+        f"{successes} {'success' if successes == 1 else 'successes'}, "
+        f"{actions} {'action' if actions == 1 else 'actions'}"
+    )
+    if e.get("bonus"):
+        text += " (Momentum bonus activation)"
+    if e.get("turn_passes"):
+        text += "; the turn passes"
+    return text + "."
+
+
+def _action(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    text = f"{e.get('model')}: {str(e.get('action', '?')).replace('_', ' ')}"
+    if e.get("target"):
+        text += f" -> {e['target']}"
+    if e.get("destination"):
+        text += f" to {e['destination']}"
+    left = e.get("actions_left")
+    if left is not None:
+        text += f" ({left} {'action' if left == 1 else 'actions'} left)"
+    return text + "."
+
+
+def _move(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    verb = _MOVE_VERBS.get(str(e.get("kind")), f"moves ({e.get('kind')})")
+    length = e.get("path_length")
+    distance = f' {_num(length)}"' if isinstance(length, int | float) else ""
+    return (
+        f"{e.get('model')} {verb}{distance} from {_point(e.get('from'))} to {_point(e.get('to'))}."
+    )
+
+
+def _test(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    dice = e.get("dice") or []
+    terms, _ = _modifier_terms(e.get("modifiers"))
+    text = "+".join(_num(d) for d in dice)
+    text += f"{_signed(e.get('attribute_value', 0))}"
+    if terms:
+        text += " " + " ".join(f"({term})" for term in terms)
+    kind = str(e.get("kind", "test")).replace("_", " ")
+    return (
+        f"{e.get('model')} tests {e.get('attribute', '?')} ({kind}, TN {_num(e.get('tn', '?'))}): "
+        f"{text} = {_num(e.get('total', '?'))} -> {e.get('result', '?')}{_spends(e)}."
+    )
+
+
+def _melee(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    attacker, defender = e.get("attacker"), e.get("defender")
+    left = _arithmetic(e.get("attacker_dice"), e.get("attacker_total"), e.get("attacker_modifiers"))
+    right = _arithmetic(
+        e.get("defender_dice"), e.get("defender_total"), e.get("defender_modifiers")
+    )
+    outcome = e.get("outcome", "?")
+    text = f"{attacker} fights {defender}: {left} vs {right} -> {outcome}"
+    if e.get("winner"):
+        text += f", {e['winner']} wins"
+    return text + "."
+
+
+def _shot(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    cover = e.get("cover", "none")
+    cover_text = "no cover" if cover == "none" else f"{cover} cover"
+    roll = _arithmetic(e.get("dice"), e.get("total"), e.get("modifiers"))
+    return (
+        f"{e.get('shooter')} shoots {e.get('target')} ({cover_text}, TN {_num(e.get('tn', '?'))}): "
+        f"{roll} -> {e.get('result', '?')}{_spends(e)}."
+    )
+
+
+def _wound(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    amount = e.get("amount", 1)
+    text = f"{e.get('model')} takes {_num(amount)} {'wound' if amount == 1 else 'wounds'}"
+    text += f" ({_num(e.get('wounds_left', '?'))} left)"
+    if e.get("source"):
+        text += f" from {e['source']}"
+    if e.get("cause"):
+        text += f" ({e['cause']})"
+    return text + "."
+
+
+def _out_check(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    verdict = "taken Out" if e.get("out") else "hangs on"
+    return (
+        f"{e.get('model')} is Down and rolls {_num(e.get('die', '?'))} "
+        f"vs Mettle {e.get('mettle', '?')}+: {verdict}."
+    )
+
+
+def _removed(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    reason = e.get("reason")
+    if reason == "fled":
+        return f"{e.get('model')} flees the table and is removed."
+    if reason == "out":
+        return f"{e.get('model')} is Out and removed."
+    return f"{e.get('model')} is removed ({reason})."
+
+
+def _morale(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    text = (
+        f"{e.get('model')} tests morale ({str(e.get('trigger', '?')).replace('_', ' ')}): "
+        f"{_num(e.get('die', '?'))} vs Mettle {e.get('mettle', '?')}+ -> "
+    )
+    if e.get("passed"):
+        return text + "holds."
+    text += "fails"
+    if e.get("flee_distance") is not None:
+        text += f' and flees {_num(e["flee_distance"])}"'
+    if e.get("fled_off_table"):
+        text += " off the table"
+    return text + "."
+
+
+def _momentum(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    owner = _side(e.get("owner"), names)
+    return (
+        f"{owner} Momentum {_signed(e.get('delta', 0))} -> {_num(e.get('value', '?'))} "
+        f"({str(e.get('reason', '?')).replace('_', ' ')})."
+    )
+
+
+def _strain(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    return (
+        f"{e.get('model')} Strain {_signed(e.get('delta', 0))} -> {_num(e.get('value', '?'))} "
+        f"({str(e.get('reason', '?')).replace('_', ' ')})."
+    )
+
+
+def _condition(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    verb = "gains" if e.get("gained") else "loses"
+    text = f"{e.get('model')} {verb} {str(e.get('condition', '?')).capitalize()}"
+    if e.get("reason"):
+        text += f" ({str(e['reason']).replace('_', ' ')})"
+    return text + "."
+
+
+def _complication(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    text = (
+        f"Complication for {e.get('model')} (roll {_num(e.get('roll', '?'))}): {e.get('name', '?')}"
+    )
+    detail = e.get("text") or e.get("effect")
+    return f"{text}: {detail}." if detail else f"{text}."
+
+
+def _objective(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    verb = _OBJECTIVE_VERBS.get(str(e.get("event")), str(e.get("event")))
+    return f"{_side(e.get('side'), names)} {verb} {e.get('objective')}."
+
+
+def _score(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    return (
+        f"{_side(e.get('side'), names)} scores {_num(e.get('points', '?'))} "
+        f"({str(e.get('reason', '?')).replace('_', ' ')}); total {_num(e.get('total', '?'))}."
+    )
+
+
+def _game_end(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    if e.get("draw") or e.get("winner") is None:
+        verdict = "a draw"
+    else:
+        verdict = f"{_side(e.get('winner'), names)} wins"
+    points = e.get("points") or {}
+    scores = ", ".join(f"{_side(side, names)} {_num(n)}" for side, n in points.items())
+    text = f"Game over after {_num(e.get('rounds', '?'))} rounds: {verdict}"
+    if e.get("reason"):
+        text += f" ({str(e['reason']).replace('_', ' ')})"
+    return text + (f". Points: {scores}." if scores else ".")
+
+
+def _generic(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    skip = {"type", "seq", "round", "side"}
+    fields = ", ".join(f"{k}={v}" for k, v in e.items() if k not in skip)
+    return f"{e.get('type', 'event')}: {fields}" if fields else str(e.get("type", "event"))
+
+
+_DESCRIBERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, str]], str]] = {
+    "game_start": _game_start,
+    "round_start": lambda e, n: f"Round {e.get('round')} begins.",
+    "turn_start": lambda e, n: f"{_side(e.get('side'), n)} to play (round {e.get('round')}).",
+    "decision": lambda e, n: f"{_side(e.get('side'), n)} decides: {e.get('decision')}.",
+    "oracle_decision": lambda e, n: (
+        f"Oracle ({e.get('profile')}) for {e.get('model')}, rule {e.get('rule')}: "
+        f"{e.get('decision')}" + (f" ({e['explanation']})." if e.get("explanation") else ".")
+    ),
+    "activation": _activation,
+    "action": _action,
+    "move": _move,
+    "test": _test,
+    "melee": _melee,
+    "shot": _shot,
+    "wound": _wound,
+    "down": lambda e, n: f"{e.get('model')} is Down.",
+    "stabilise": lambda e, n: f"{e.get('by')} stabilises {e.get('model')}.",
+    "out_check": _out_check,
+    "removed": _removed,
+    "morale": _morale,
+    "momentum": _momentum,
+    "strain": _strain,
+    "condition": _condition,
+    "complication": _complication,
+    "objective": _objective,
+    "score": _score,
+    "turn_end": lambda e, n: (
+        f"End of turn for {_side(e.get('side'), n)} "
+        f"({str(e.get('reason', '?')).replace('_', ' ')})."
+    ),
+    "round_end": lambda e, n: f"Round {e.get('round')} ends.",
+    "game_end": _game_end,
+}
+
+
+def describe_event(event: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
+    """Return one human-readable sentence for an event.
+
+    Args:
+        event: An event dict as described in ``docs/event-log.md``.
+        names: ``{side id: display name}`` (see :func:`side_names`); side ids are shown
+            when a side is missing from it.
+
+    Returns:
+        A sentence such as ``"blue-2 shoots red-1 (soft cover, TN 10): 4+3+3 = 10 -> partial."``.
+        Unknown event types get a generic ``"type: key=value, ..."`` line.
+    """
+    describer = _DESCRIBERS.get(str(event.get("type")), _generic)
+    return describer(event, names or {})
+
+
+def describe_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Return :func:`describe_event` for every event, using the log's own side names."""
+    names = side_names(events)
+    return [describe_event(event, names) for event in events]

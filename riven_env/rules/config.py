@@ -1,0 +1,291 @@
+"""Loading the rules data (TOML), applying overrides, and the frozen :class:`RulesConfig`.
+
+The rules data file holds every number and table of the game. :func:`load_rules` reads it,
+applies overrides (dotted keys such as ``"activation.turnover"`` or unique leaf keys such as
+``"turnover"``, with values that may be strings from a command line), validates every
+section, and returns a :class:`RulesConfig`: frozen, hashable, picklable and cheap to share
+between every copy of a game state.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import functools
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from riven_env.errors import RulesDataError
+
+DEFAULT_RULES_FILE = "riven-v0.1.toml"
+"""Name of the bundled rules data file inside ``riven_env/rules/data``."""
+
+_TRUE_STRINGS = frozenset({"true", "yes", "on", "1"})
+_FALSE_STRINGS = frozenset({"false", "no", "off", "0"})
+
+
+@dataclass(frozen=True, eq=False)
+class RulesConfig:
+    """The validated rules data of one game variant.
+
+    Treat ``raw`` as read-only: the object is shared by every copy of a game state.
+    Equality and hashing use a fingerprint of the merged data, so a ``RulesConfig`` can key
+    caches (``functools.lru_cache``) and two loads of the same data compare equal.
+
+    Attributes:
+        raw: The merged rules data (defaults file plus overrides) as nested dicts.
+        source: The path of the TOML file the data came from.
+        overrides: The overrides applied, as canonical dotted keys to coerced values.
+        fingerprint: SHA-256 of the canonical JSON of ``raw``.
+    """
+
+    raw: dict[str, Any]
+    source: str
+    overrides: Mapping[str, object] = field(default_factory=dict)
+    fingerprint: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.fingerprint:
+            digest = hashlib.sha256(
+                json.dumps(self.raw, sort_keys=True, default=str).encode("utf-8")
+            ).hexdigest()
+            object.__setattr__(self, "fingerprint", digest)
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RulesConfig):
+            return NotImplemented
+        return self.fingerprint == other.fingerprint
+
+    def get(self, dotted_key: str) -> Any:
+        """Return the value at a dotted key such as ``"melee.charge_bonus"``.
+
+        Raises:
+            RulesDataError: The key does not exist; the message lists the keys that do at
+                the deepest level reached.
+        """
+        node: Any = self.raw
+        walked: list[str] = []
+        for part in dotted_key.split("."):
+            if not isinstance(node, Mapping) or part not in node:
+                here = ".".join(walked) or "<top level>"
+                known = sorted(node) if isinstance(node, Mapping) else []
+                raise RulesDataError(
+                    f"{self.source}: unknown rules key {dotted_key!r} "
+                    f"(no {part!r} under {here}; known: {', '.join(map(str, known)) or 'none'})"
+                )
+            node = node[part]
+            walked.append(part)
+        return node
+
+    def has(self, dotted_key: str) -> bool:
+        """Return whether a dotted key exists in the data."""
+        try:
+            self.get(dotted_key)
+        except RulesDataError:
+            return False
+        return True
+
+    def section(self, dotted_key: str) -> Mapping[str, Any]:
+        """Return the table at a dotted key, refusing a key that holds a plain value."""
+        value = self.get(dotted_key)
+        if not isinstance(value, Mapping):
+            raise RulesDataError(f"{self.source}: {dotted_key} is a value, not a table")
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a deep copy of the merged data, safe to modify or serialise."""
+        return copy.deepcopy(self.raw)
+
+
+def default_rules_path() -> Path:
+    """Return the path of the bundled rules data file."""
+    return Path(str(resources.files("riven_env.rules") / "data" / DEFAULT_RULES_FILE))
+
+
+@functools.lru_cache(maxsize=1)
+def bundled_rules() -> RulesConfig:
+    """The bundled rules without overrides, loaded once per process and shared."""
+    return load_rules()
+
+
+def load_rules(
+    path: str | Path | None = None, overrides: Mapping[str, object] | None = None
+) -> RulesConfig:
+    """Load, override and validate a rules data file.
+
+    Args:
+        path: A TOML rules file; ``None`` loads the bundled ``riven-v0.1.toml``.
+        overrides: Values to replace, keyed by dotted key (``"activation.turnover"``) or by a
+            leaf name that occurs once in the data (``"turnover"``). Values may be strings
+            (``"sbh"``, ``"3"``, ``"true"``); they are coerced to the type of the value they
+            replace.
+
+    Returns:
+        The validated, frozen rules.
+
+    Raises:
+        RulesDataError: The file is missing or not TOML, an override key is unknown or
+            ambiguous, a value cannot be coerced, or any value breaks the rules schema.
+    """
+    source_path = Path(path) if path is not None else default_rules_path()
+    source = str(source_path)
+    raw = _read_toml(source_path)
+    applied: dict[str, object] = {}
+    for key, value in (overrides or {}).items():
+        dotted = resolve_override_key(raw, str(key), source)
+        coerced = coerce_override(dotted, value, _lookup(raw, dotted), source)
+        _assign(raw, dotted, coerced)
+        applied[dotted] = coerced
+
+    # Imported here: the validators parse sections with the modules that own them, and
+    # those modules import this one for the RulesConfig type.
+    from riven_env.rules.validation import validate_rules
+
+    validate_rules(raw, source)
+    return RulesConfig(raw=raw, source=source, overrides=applied)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError as exc:
+        raise RulesDataError(f"{path}: rules file not found") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesDataError(f"{path}: not valid TOML: {exc}") from exc
+
+
+def leaf_keys(raw: Mapping[str, Any], prefix: str = "") -> Iterator[str]:
+    """Yield the dotted key of every plain value (non-table) in nested rules data."""
+    for key, value in raw.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            yield from leaf_keys(value, f"{dotted}.")
+        else:
+            yield dotted
+
+
+def resolve_override_key(raw: Mapping[str, Any], key: str, source: str) -> str:
+    """Turn an override key (dotted, or a unique leaf name) into its canonical dotted key.
+
+    Raises:
+        RulesDataError: The key is unknown, names a table rather than a value, or is a leaf
+            name shared by several keys (the message lists them).
+    """
+    all_leaves = list(leaf_keys(raw))
+    if "." in key:
+        if key in all_leaves:
+            return key
+        if _exists(raw, key):
+            raise RulesDataError(
+                f"{source}: override {key!r} names a table; override one of its values "
+                f"(e.g. {next(k for k in all_leaves if k.startswith(key + '.'))!r})"
+            )
+        raise RulesDataError(f"{source}: unknown override key {key!r}{_suggest(key, all_leaves)}")
+    candidates = [leaf for leaf in all_leaves if leaf.rsplit(".", 1)[-1] == key]
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        raise RulesDataError(f"{source}: unknown override key {key!r}{_suggest(key, all_leaves)}")
+    raise RulesDataError(
+        f"{source}: override key {key!r} is ambiguous; use one of: {', '.join(candidates)}"
+    )
+
+
+def coerce_override(dotted: str, value: object, current: object, source: str) -> object:
+    """Coerce an override value to the type of the value it replaces.
+
+    Strings from a command line become bools (``true/false/yes/no/on/off/1/0``), ints,
+    floats, or lists (comma-separated) as the replaced value requires.
+
+    Raises:
+        RulesDataError: The value cannot be read as that type.
+    """
+
+    def refuse(expected: str) -> RulesDataError:
+        return RulesDataError(
+            f"{source}: override {dotted} = {value!r}: expected {expected} "
+            f"(the default is {current!r})"
+        )
+
+    if isinstance(current, bool):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE_STRINGS | _FALSE_STRINGS:
+            return value.strip().lower() in _TRUE_STRINGS
+        raise refuse("a boolean (true/false)")
+    if isinstance(current, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                pass
+        raise refuse("an integer")
+    if isinstance(current, float):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value.strip())
+            except ValueError:
+                pass
+        raise refuse("a number")
+    if isinstance(current, str):
+        if isinstance(value, str):
+            return value
+        raise refuse("a string")
+    if isinstance(current, list):
+        if isinstance(value, (list, tuple)):
+            return list(value)
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        raise refuse("a list (or a comma-separated string)")
+    raise refuse(f"a value of type {type(current).__name__}")
+
+
+def _exists(raw: Mapping[str, Any], dotted: str) -> bool:
+    node: Any = raw
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _lookup(raw: Mapping[str, Any], dotted: str) -> Any:
+    node: Any = raw
+    for part in dotted.split("."):
+        node = node[part]
+    return node
+
+
+def _assign(raw: dict[str, Any], dotted: str, value: object) -> None:
+    *parents, leaf = dotted.split(".")
+    node = raw
+    for part in parents:
+        node = node[part]
+    node[leaf] = value
+
+
+def _suggest(key: str, leaves: list[str]) -> str:
+    by_tail: dict[str, list[str]] = {}
+    for leaf in leaves:
+        by_tail.setdefault(leaf.rsplit(".", 1)[-1], []).append(leaf)
+    tails = difflib.get_close_matches(key.rsplit(".", 1)[-1], list(by_tail), n=3)
+    close = [leaf for tail in tails for leaf in by_tail[tail]][:6]
+    return f"; did you mean one of: {', '.join(close)}" if close else ""

@@ -1,0 +1,1 @@
+"""Data files of the scenario loader (defaults.toml)."""

@@ -1,0 +1,211 @@
+"""Candidate destinations: a small, fixed-order menu of tactically meaningful moves.
+
+A discrete action space cannot list every point of the table, so agents choose among
+these (each already a legal move, truncated to the allowance):
+
+1. ``toward_enemy`` (``ref`` = enemy index): toward each enemy, stopping in base contact
+   (or ``[destinations] enemy_gap`` short of it); in the order the enemies are given.
+2. ``toward_objective`` (``ref`` = objective index): toward each objective point.
+3. ``cover_from_enemy`` (``ref`` = the nearest enemy): the nearest reachable position where
+   the nearest enemy cannot see the model or the model has cover from it.
+4. ``away`` (``ref`` = the nearest enemy): directly away from the nearest enemy.
+5. ``toward_friend`` (``ref`` = friend index): toward each friend, stopping in base contact.
+
+Moves shorter than ``[destinations] min_move`` are dropped, and so is a destination whose
+end lies within ``distinct_distance`` of an earlier one (the earlier kind wins).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from riven_env.table.bases import Bases
+from riven_env.table.config import geometry_config
+from riven_env.table.measure import nearest
+from riven_env.table.movement import MovePlan, plan_with
+from riven_env.table.navigation import Navigator, truncate
+from riven_env.table.sight import _clear, _cover, _segment
+from riven_env.table.table import Table
+
+DESTINATION_KINDS: tuple[str, ...] = (
+    "toward_enemy",
+    "toward_objective",
+    "cover_from_enemy",
+    "away",
+    "toward_friend",
+)
+"""The kinds of candidate destination, in the order they are listed."""
+
+
+@dataclass(frozen=True)
+class Destination:
+    """One candidate move.
+
+    Attributes:
+        kind: One of :data:`DESTINATION_KINDS`.
+        ref: The enemy, objective or friend it refers to (model or objective index).
+        point: Where the base centre ends.
+        cost: Movement it spends (difficult ground counted double).
+        label: Short human-readable description.
+        path: The path it follows.
+        reached: Whether the move gets all the way (contact, objective, cover spot).
+    """
+
+    kind: str
+    ref: int | None
+    point: tuple[float, float]
+    cost: float
+    label: str
+    path: tuple[tuple[float, float], ...] = ()
+    reached: bool = False
+
+
+def _cover_spots(table: Table, nav: Navigator) -> np.ndarray:
+    """Static spots next to or inside cover and line-blocking pieces (cached per radius)."""
+    geometry = table.for_radius(nav.radius)
+    if geometry._cover_spots is not None:
+        return geometry._cover_spots
+    cfg = geometry_config()
+    r = nav.radius
+    rings = []
+    for piece in table.pieces:
+        if piece.cover == "none" and not piece.blocks_los:
+            continue
+        rings.append(piece.polygon.buffer(r + cfg.waypoint_margin, join_style="mitre").boundary)
+        if not piece.impassable:
+            inner = piece.polygon.buffer(-r)
+            if not inner.is_empty:
+                rings.append(inner.boundary)
+            rings.append(shapely.Point(piece.polygon.representative_point()))
+    points = []
+    for ring in rings:
+        if isinstance(ring, shapely.Point):
+            points.append(np.array([[ring.x, ring.y]]))
+            continue
+        for part in getattr(ring, "geoms", [ring]):
+            steps = np.arange(0.0, part.length, cfg.cover_sample_spacing)
+            points.append(shapely.get_coordinates(shapely.line_interpolate_point(part, steps)))
+    spots = np.concatenate(points) if points else np.zeros((0, 2))
+    spots = spots[nav.nav.legal(spots)] if len(spots) else spots
+    geometry._cover_spots = spots
+    return spots
+
+
+def _protection(table: Table, enemy_xy: np.ndarray, enemy_r: float, spot: np.ndarray, r: float) -> int:
+    """0 exposed, 1 soft cover, 2 hard cover, 3 out of sight (from the enemy)."""
+    ex, ey = float(enemy_xy[0]), float(enemy_xy[1])
+    tx, ty = float(spot[0]), float(spot[1])
+    if not _clear(table, _segment(ex, ey, tx, ty), ex, ey, enemy_r, tx, ty, r):
+        return 3
+    return ("none", "soft", "hard").index(_cover(table, ex, ey, enemy_r, tx, ty, r))
+
+
+def _cover_move(
+    table: Table, bases: Bases, nav: Navigator, enemy: int, allowance: float
+) -> tuple[MovePlan, int] | None:
+    cfg = geometry_config()
+    spots = _cover_spots(table, nav)
+    if len(spots) == 0:
+        return None
+    straight = np.hypot(*(spots - nav.start).T)
+    near = (straight <= allowance) & (straight >= cfg.min_move)
+    near &= nav.legal(spots) if near.any() else near
+    order = np.flatnonzero(near)[np.argsort(straight[near], kind="stable")]
+    enemy_xy = bases.centers[enemy]
+    enemy_r = float(bases.radii[enemy])
+    tried = 0
+    for k in order:
+        level = _protection(table, enemy_xy, enemy_r, spots[k], nav.radius)
+        if level == 0:
+            continue
+        plan = plan_with(nav, bases, spots[k], allowance)
+        tried += 1
+        if plan.reached:
+            return plan, level
+        if tried >= cfg.cover_max_candidates:
+            break
+    return None
+
+
+def _short_of_contact(nav: Navigator, target: int, allowance: float, gap: float) -> MovePlan:
+    route = nav.route(allowance, target=target)
+    budget = min(allowance, max(0.0, route.cost - gap)) if route.goal_reached else allowance
+    points, cost = truncate(nav.table, route.points, budget)
+    path = tuple((float(x), float(y)) for x, y in points)
+    reached = route.goal_reached and route.cost - gap <= allowance + 1e-9
+    return MovePlan(path[0], path[-1], path, cost, reached)
+
+
+def candidate_destinations(
+    table: Table,
+    bases: Bases,
+    i: int,
+    allowance: float,
+    *,
+    enemies: Sequence[int],
+    friends: Sequence[int],
+    objectives: Sequence[tuple[float, float]],
+    enemy_gap: float | None = None,
+) -> list[Destination]:
+    """The candidate moves of model ``i`` in the fixed order of :data:`DESTINATION_KINDS`.
+
+    Args:
+        table: The table.
+        bases: The bases (not changed).
+        i: The moving model.
+        allowance: Movement allowance, inches.
+        enemies: Enemy model indices (removed ones are skipped).
+        friends: Friendly model indices (``i`` and removed ones are skipped).
+        objectives: Objective points.
+        enemy_gap: Where ``toward_enemy`` stops short of contact; default from data.
+
+    Returns:
+        Legal, distinct destinations of non-trivial length.
+    """
+    cfg = geometry_config()
+    if not bases.on_table[i] or allowance <= 0:
+        return []
+    gap = cfg.enemy_gap if enemy_gap is None else float(enemy_gap)
+    nav = Navigator(table, bases, i)
+    found: list[Destination] = []
+
+    def add(kind: str, ref: int | None, plan: MovePlan, label: str) -> None:
+        if plan.moved < cfg.min_move:
+            return
+        for earlier in found:
+            if math.dist(earlier.point, plan.end) < cfg.distinct_distance:
+                return
+        found.append(Destination(kind, ref, plan.end, plan.cost, label, plan.path, plan.reached))
+
+    live_enemies = [int(j) for j in enemies if j != i and bases.on_table[j]]
+    for j in live_enemies:
+        if gap > 0:
+            plan = _short_of_contact(nav, j, allowance, gap)
+        else:
+            plan = plan_with(nav, bases, None, allowance, stop_in_contact_with=j)
+        add("toward_enemy", j, plan, f"toward enemy {j}")
+    for k, point in enumerate(objectives):
+        add("toward_objective", k, plan_with(nav, bases, point, allowance), f"toward objective {k}")
+    foe = nearest(bases, i, live_enemies)
+    if foe is not None:
+        found_cover = _cover_move(table, bases, nav, foe, allowance)
+        if found_cover is not None:
+            plan, level = found_cover
+            what = ("", "into soft cover from", "into hard cover from", "out of sight of")[level]
+            add("cover_from_enemy", foe, plan, f"{what} enemy {foe}")
+        away = nav.start - bases.centers[foe]
+        norm = math.hypot(*away)
+        if norm > 1e-12:
+            goal = nav.start + away / norm * allowance
+            add("away", foe, plan_with(nav, bases, goal, allowance), f"away from enemy {foe}")
+    for f in friends:
+        if f == i or not bases.on_table[f]:
+            continue
+        plan = plan_with(nav, bases, None, allowance, stop_in_contact_with=int(f))
+        add("toward_friend", int(f), plan, f"toward friend {f}")
+    return found

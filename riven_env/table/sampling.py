@@ -1,0 +1,115 @@
+"""Seeded random tables and base layouts (for tests, benchmarks and quick experiments).
+
+Every function takes a ``numpy.random.Generator``; the same seed gives the same result.
+These are not the mission generator (``riven_env.scenario``): no balance, no deployment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from riven_env.errors import TerrainError
+from riven_env.table.bases import Bases
+from riven_env.table.navigation import static_nav
+from riven_env.table.table import Table
+
+DEFAULT_MIX: tuple[str, ...] = (
+    "wall",
+    "building",
+    "ruin",
+    "woods",
+    "low_wall",
+    "rubble",
+    "scrub",
+    "boulder",
+    "water",
+    "crates",
+    "hedge",
+    "pit",
+)
+"""Terrain types :func:`random_table` cycles through (one of each for 12 pieces)."""
+
+
+def random_terrain_spec(
+    rng: np.random.Generator,
+    *,
+    width: float = 36.0,
+    height: float = 36.0,
+    pieces: int = 12,
+    types: Sequence[str] = DEFAULT_MIX,
+    size: tuple[float, float] = (1.5, 6.0),
+    edge_gap: float = 1.0,
+) -> dict[str, object]:
+    """A table spec with ``pieces`` rectangles and circles of the given types.
+
+    Args:
+        rng: Random generator.
+        width: Table width.
+        height: Table height.
+        pieces: Number of pieces.
+        types: Terrain types, used in turn.
+        size: Smallest and largest side (or diameter) of a piece, inches.
+        edge_gap: Distance kept between pieces and the table edge.
+
+    Returns:
+        A spec for :meth:`Table.from_spec`.
+    """
+    lo, hi = size
+    if hi + 2 * edge_gap > min(width, height):
+        raise TerrainError(f"random_terrain_spec: pieces up to {hi}\" do not fit the table")
+    terrain = []
+    for k in range(pieces):
+        kind = types[k % len(types)]
+        if rng.random() < 0.3:
+            r = float(rng.uniform(lo, hi)) / 2.0
+            cx = float(rng.uniform(edge_gap + r, width - edge_gap - r))
+            cy = float(rng.uniform(edge_gap + r, height - edge_gap - r))
+            shape: dict[str, object] = {"circle": [round(cx, 3), round(cy, 3), round(r, 3)]}
+        else:
+            w, h = (float(v) for v in rng.uniform(lo, hi, size=2))
+            if kind in ("wall", "low_wall", "hedge"):
+                w, h = (w * 1.5, 0.5) if rng.random() < 0.5 else (0.5, h * 1.5)
+                w, h = min(w, width - 2 * edge_gap), min(h, height - 2 * edge_gap)
+            x0 = float(rng.uniform(edge_gap, width - edge_gap - w))
+            y0 = float(rng.uniform(edge_gap, height - edge_gap - h))
+            shape = {"rect": [round(x0, 3), round(y0, 3), round(x0 + w, 3), round(y0 + h, 3)]}
+        terrain.append({"name": f"{kind} {k}", "type": kind, **shape})
+    return {"width": width, "height": height, "terrain": terrain}
+
+
+def random_table(rng: np.random.Generator, **kwargs: object) -> Table:
+    """:func:`random_terrain_spec` built into a :class:`Table`."""
+    return Table.from_spec(random_terrain_spec(rng, **kwargs))  # type: ignore[arg-type]
+
+
+def random_bases(
+    table: Table,
+    rng: np.random.Generator,
+    count: int,
+    diameter: float = 1.0,
+    *,
+    attempts: int = 10_000,
+) -> Bases:
+    """``count`` bases at random legal, non-overlapping positions.
+
+    Raises:
+        TerrainError: Not enough room found within ``attempts`` tries.
+    """
+    radius = diameter / 2.0
+    nav = static_nav(table, radius)
+    placed: list[np.ndarray] = []
+    for _ in range(attempts):
+        if len(placed) == count:
+            break
+        xmin, ymin, xmax, ymax = nav.bounds
+        point = np.array([rng.uniform(xmin, xmax), rng.uniform(ymin, ymax)])
+        if not nav.legal(point[None, :])[0]:
+            continue
+        if placed and np.min(np.hypot(*(np.array(placed) - point).T)) < diameter:
+            continue
+        placed.append(point)
+    if len(placed) < count:
+        raise TerrainError(f"random_bases: placed only {len(placed)} of {count} bases")
+    return Bases.from_lists(np.array(placed), diameter)

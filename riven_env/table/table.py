@@ -1,0 +1,254 @@
+"""The :class:`Table`: size, terrain pieces and the static geometry derived from them.
+
+A table is immutable and shared by every copy of a game. It prepares its static geometry
+once (unions of line-blocking, impassable and difficult terrain, prepared for fast
+predicates) and builds per-base-radius geometry lazily on first use (clearance shapes,
+the cover lookup grid and the navigation graph, see :mod:`riven_env.table.navigation`).
+Those caches are not pickled; an unpickled table rebuilds them on demand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from riven_env.errors import TerrainError
+from riven_env.table.config import geometry_config
+from riven_env.table.terrain import TerrainPiece, clearance_shape, parse_piece
+
+if TYPE_CHECKING:
+    from riven_env.table.navigation import StaticNav
+
+TABLE_KEYS = frozenset({"width", "height", "terrain", "name"})
+"""Every key a table spec may hold."""
+
+_COVER_GRID_CELL = 0.5  # inches; the cover lookup grid trades memory for one dict lookup
+
+
+def _prepared(geometries: Sequence[BaseGeometry]) -> BaseGeometry | None:
+    """The union of ``geometries``, prepared for fast predicates; ``None`` when empty."""
+    if not geometries:
+        return None
+    union = shapely.union_all(list(geometries))
+    shapely.prepare(union)
+    return union
+
+
+def _outline_edges(polygons: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end points ``(E, 2)`` of every outline edge (exteriors and holes)."""
+    starts, ends = [], []
+    for polygon in polygons:
+        for ring in (polygon.exterior, *polygon.interiors):
+            coords = np.asarray(ring.coords)
+            starts.append(coords[:-1])
+            ends.append(coords[1:])
+    if not starts:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.concatenate(starts), np.concatenate(ends)
+
+
+class RadiusGeometry:
+    """Static geometry for bases of one radius (built once per table and radius).
+
+    Attributes:
+        radius: Base radius, inches.
+        clearance: Impassable terrain grown by ``radius - contact_tolerance`` (prepared),
+            or ``None``; a base centre strictly inside it overlaps impassable terrain.
+        inside: Per piece, the piece grown by ``radius - contact_tolerance`` (prepared):
+            a centre inside it means the base overlaps the piece ("is in" it).
+        touching: Per piece, the piece grown by ``radius + contact_tolerance`` (prepared):
+            a centre inside it means the base touches or overlaps the piece.
+        cover_grid: For each 0.5" cell, the cover pieces within ``radius`` plus the cover
+            behind-distance of some point of the cell (candidates for a target there).
+    """
+
+    def __init__(self, table: Table, radius: float) -> None:
+        cfg = geometry_config()
+        tol = cfg.contact_tolerance
+        self.radius = radius
+        impassable = [p.polygon for p in table.pieces if p.impassable]
+        grown = [clearance_shape(poly, radius - tol) for poly in impassable]
+        self.clearance = _prepared(grown)
+        self.inside: tuple[BaseGeometry, ...] = tuple(
+            clearance_shape(p.polygon, radius - tol) for p in table.pieces
+        )
+        self.touching: tuple[BaseGeometry, ...] = tuple(
+            clearance_shape(p.polygon, radius + tol) for p in table.pieces
+        )
+        for geometry in (*self.inside, *self.touching):
+            shapely.prepare(geometry)
+        self.cover_grid = self._build_cover_grid(table, radius + cfg.cover_behind_distance)
+        self._nav: StaticNav | None = None
+        self._cover_spots: np.ndarray | None = None
+
+    @staticmethod
+    def _build_cover_grid(table: Table, reach: float) -> list[list[tuple[int, ...]]]:
+        cols = max(1, math.ceil(table.width / _COVER_GRID_CELL))
+        rows = max(1, math.ceil(table.height / _COVER_GRID_CELL))
+        grid: list[list[tuple[int, ...]]] = [[() for _ in range(rows)] for _ in range(cols)]
+        cover_ids = [k for k, p in enumerate(table.pieces) if p.cover != "none"]
+        if not cover_ids:
+            return grid
+        xs = np.arange(cols) * _COVER_GRID_CELL
+        ys = np.arange(rows) * _COVER_GRID_CELL
+        gx, gy = np.meshgrid(xs, ys, indexing="ij")
+        cells = shapely.box(gx, gy, gx + _COVER_GRID_CELL, gy + _COVER_GRID_CELL)
+        hits: dict[tuple[int, int], list[int]] = {}
+        for k in cover_ids:
+            near = shapely.dwithin(table.pieces[k].polygon, cells, reach)
+            for cx, cy in zip(*np.nonzero(near)):
+                hits.setdefault((int(cx), int(cy)), []).append(k)
+        for (cx, cy), ids in hits.items():
+            grid[cx][cy] = tuple(ids)
+        return grid
+
+    def cover_candidates(self, x: float, y: float) -> tuple[int, ...]:
+        """Cover pieces that may give cover to a target of this radius centred at (x, y)."""
+        grid = self.cover_grid
+        cx = min(max(int(x / _COVER_GRID_CELL), 0), len(grid) - 1)
+        column = grid[cx]
+        cy = min(max(int(y / _COVER_GRID_CELL), 0), len(column) - 1)
+        return column[cy]
+
+
+class Table:
+    """A rectangular table of ``width`` x ``height`` inches with terrain pieces.
+
+    The origin is the bottom-left corner, x grows to the right and y grows up.
+    Immutable: build it with :meth:`from_spec` (validating) or the constructor (trusted
+    pieces). Equality compares size, name and pieces; pickling keeps only those.
+
+    Attributes:
+        width: Table width, inches.
+        height: Table height, inches.
+        pieces: The terrain pieces, in spec order.
+        name: Optional name of the map.
+    """
+
+    def __init__(
+        self, width: float, height: float, pieces: Sequence[TerrainPiece] = (), name: str = ""
+    ) -> None:
+        self._width = float(width)
+        self._height = float(height)
+        self._pieces = tuple(pieces)
+        self._name = name
+        self.box = shapely.box(0.0, 0.0, self._width, self._height)
+        pieces_ = self._pieces
+        for piece in pieces_:
+            shapely.prepare(piece.polygon)  # per-piece predicates in sight and cover queries
+        self.los_solid = _prepared([p.polygon for p in pieces_ if p.blocks_los and p.impassable])
+        self.los_area_ids: tuple[int, ...] = tuple(
+            k for k, p in enumerate(pieces_) if p.blocks_los and not p.impassable
+        )
+        self.los_area = _prepared([pieces_[k].polygon for k in self.los_area_ids])
+        self.impassable = _prepared([p.polygon for p in pieces_ if p.impassable])
+        self.difficult = _prepared([p.polygon for p in pieces_ if p.difficult])
+        self.difficult_edges = _outline_edges([p.polygon for p in pieces_ if p.difficult])
+        self._by_radius: dict[float, RadiusGeometry] = {}
+
+    # -- identity -------------------------------------------------------------------------
+    @property
+    def width(self) -> float:
+        """Table width, inches."""
+        return self._width
+
+    @property
+    def height(self) -> float:
+        """Table height, inches."""
+        return self._height
+
+    @property
+    def pieces(self) -> tuple[TerrainPiece, ...]:
+        """The terrain pieces, in spec order."""
+        return self._pieces
+
+    @property
+    def name(self) -> str:
+        """The map's name (may be empty)."""
+        return self._name
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Table):
+            return NotImplemented
+        return (self._width, self._height, self._name, self._pieces) == (
+            other._width,
+            other._height,
+            other._name,
+            other._pieces,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._width, self._height, self._name, self._pieces))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Table, (self._width, self._height, self._pieces, self._name))
+
+    def __repr__(self) -> str:
+        return f"Table({self._width:g}x{self._height:g}, {len(self._pieces)} pieces)"
+
+    # -- specs ----------------------------------------------------------------------------
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], where: str = "table") -> Table:
+        """Validate a table spec and build the table.
+
+        Args:
+            spec: ``{"width": 36, "height": 36, "name": "...", "terrain": [piece, ...]}``;
+                width and height default to ``geometry.toml``'s table size; see
+                :func:`riven_env.table.terrain.parse_piece` for a piece.
+            where: Prefix for error messages (the file and section, for example).
+
+        Returns:
+            The table.
+
+        Raises:
+            TerrainError: Any malformed value; the message names the piece and the problem.
+        """
+        if not isinstance(spec, Mapping):
+            raise TerrainError(f"{where}: must be a table/mapping, got {spec!r}")
+        unknown = sorted(set(spec) - TABLE_KEYS)
+        if unknown:
+            raise TerrainError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(TABLE_KEYS)}")
+        cfg = geometry_config()
+        size = []
+        for key, default in (("width", cfg.default_width), ("height", cfg.default_height)):
+            value = spec.get(key, default)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TerrainError(f"{where}.{key}: {value!r} is not a number of inches")
+            if not math.isfinite(value) or value <= 0:
+                raise TerrainError(f"{where}.{key}: {value!r} must be a positive number")
+            size.append(float(value))
+        name = spec.get("name", "")
+        if not isinstance(name, str):
+            raise TerrainError(f"{where}.name: {name!r} is not text")
+        terrain = spec.get("terrain", [])
+        if isinstance(terrain, (str, bytes, Mapping)) or not isinstance(terrain, Sequence):
+            raise TerrainError(f"{where}.terrain: must be a list of pieces, got {terrain!r}")
+        pieces = [parse_piece(piece, k, size[0], size[1], where) for k, piece in enumerate(terrain)]
+        return cls(size[0], size[1], pieces, name)
+
+    def to_spec(self) -> dict[str, Any]:
+        """The table as a spec; ``Table.from_spec(t.to_spec()) == t``."""
+        spec: dict[str, Any] = {"width": self._width, "height": self._height}
+        if self._name:
+            spec["name"] = self._name
+        spec["terrain"] = [piece.to_spec() for piece in self._pieces]
+        return spec
+
+    # -- per-radius geometry --------------------------------------------------------------
+    def for_radius(self, radius: float) -> RadiusGeometry:
+        """The static geometry for bases of ``radius`` inches (built on first use)."""
+        key = round(float(radius), 6)
+        geometry = self._by_radius.get(key)
+        if geometry is None:
+            geometry = RadiusGeometry(self, key)
+            self._by_radius[key] = geometry
+        return geometry
+
+    def centre_bounds(self, radius: float) -> tuple[float, float, float, float]:
+        """``(xmin, ymin, xmax, ymax)`` a base centre of ``radius`` must stay within."""
+        return (radius, radius, self._width - radius, self._height - radius)
