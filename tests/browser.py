@@ -70,8 +70,7 @@ def find_chromium() -> str | None:
     """
     override = os.environ.get(CHROMIUM_ENV)
     if override:
-        found = shutil.which(override)
-        return found
+        return shutil.which(override)
     for name in _CANDIDATES:
         found = shutil.which(name)
         if found:
@@ -83,8 +82,11 @@ def require_chromium() -> str:
     """Return the Chromium binary, or skip the calling test when none is installed."""
     binary = find_chromium()
     if binary is None:
+        override = os.environ.get(CHROMIUM_ENV)
         pytest.skip(
-            "no Chromium binary found (install Debian's chromium, or set "
+            f"${CHROMIUM_ENV}={override!r} is not an executable Chromium"
+            if override
+            else "no Chromium binary found (install Debian's chromium, or set "
             f"${CHROMIUM_ENV} to a Chromium/Chrome binary)"
         )
     return binary

@@ -596,6 +596,50 @@ def test_stepping_moves_and_removes_models_in_chromium(tmp_path: Path) -> None:
     assert 'class="link melee"' in dom16
 
 
+# Drives the page's controls the way a user does and records the event index after each.
+_CONTROLS_PROBE = """
+<pre id="probe"></pre>
+<script>
+(function () {
+  var seen = [];
+  function key(k, shift) {
+    document.dispatchEvent(new KeyboardEvent("keydown", {key: k, shiftKey: !!shift, bubbles: true}));
+    seen.push(window.rivenReplay.index);
+  }
+  function click(id) { document.getElementById(id).click(); seen.push(window.rivenReplay.index); }
+  key("ArrowRight"); key("ArrowRight"); key("ArrowLeft"); key("ArrowRight", true);
+  key("End"); key("ArrowRight"); key("Home"); key("ArrowLeft");
+  click("btn-forward"); click("btn-last"); click("btn-back"); click("btn-first");
+  var slider = document.getElementById("slider");
+  slider.value = "7"; slider.dispatchEvent(new Event("input"));
+  seen.push(window.rivenReplay.index);
+  document.querySelector('#log li[data-index="3"]').click();
+  seen.push(window.rivenReplay.index);
+  click("btn-play");
+  seen.push(document.getElementById("btn-play").getAttribute("aria-label"));
+  key(" ");
+  seen.push(document.getElementById("btn-play").getAttribute("aria-label"));
+  document.getElementById("probe").textContent = JSON.stringify(seen);
+})();
+</script>
+"""
+
+
+@pytest.mark.browser
+def test_keyboard_buttons_slider_and_event_list_in_chromium(tmp_path: Path) -> None:
+    require_chromium()
+    page = render_replay(synthetic_log())
+    path = tmp_path / "probe.html"
+    path.write_text(page.replace("</body>", _CONTROLS_PROBE + "</body>"), encoding="utf-8")
+    dom, _ = _open(path, "step=0")
+    assert read_json_element(dom, "probe") == [
+        1, 2, 1, 11, 26, 26, 0, 0,  # keys: right, right, left, shift+right, end, right, home, left
+        1, 26, 25, 0,  # buttons: forward, last, back, first
+        7, 3,  # slider, a click in the event list
+        "Pause", "Play",  # the play button, then space, toggle playback
+    ]  # fmt: skip
+
+
 @pytest.mark.browser
 def test_playback_advances_in_chromium(tmp_path: Path) -> None:
     require_chromium()

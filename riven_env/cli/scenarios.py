@@ -43,7 +43,9 @@ def _list() -> None:
     width = max((len(info.name) for info in infos), default=0)
     title_width = max((len(info.title) for info in infos), default=0)
     for info in infos:
-        typer.echo(f"{info.name:<{width}}  {info.title:<{title_width}}  {info.setting:<7}  {info.mode}")
+        typer.echo(
+            f"{info.name:<{width}}  {info.title:<{title_width}}  {info.setting:<7}  {info.mode}"
+        )
 
 
 def _number(value: float) -> str:
@@ -78,14 +80,19 @@ def describe(scenario: object) -> list[str]:
         f'Table: {_number(s.table.width)}" x {_number(s.table.height)}", '
         f"{len(s.table.pieces)} terrain pieces ({terrain})",
         f"Rounds: {s.rounds}; first side: {s.first_side}",
-        "Deployment: " + "; ".join(f"{side} {', '.join(_rect(r) for r in rects)}" for side, rects in s.deployment.items()),
+        "Deployment: "
+        + "; ".join(
+            f"{side} {', '.join(_rect(r) for r in rects)}" for side, rects in s.deployment.items()
+        ),
         "Sides:",
     ]
     for side in s.sides.values():
         lines.append(f"  {side.key}: {side.name} (oracle {side.oracle}), {len(side.models)} models")
         for m in side.models:
             p = m.profile
-            weapons = " / ".join(w.display_name(s.setting) for w in (p.melee, p.ranged) if w is not None)
+            weapons = " / ".join(
+                w.display_name(s.setting) for w in (p.melee, p.ranged) if w is not None
+            )
             oracle = f"  oracle {m.oracle}" if m.oracle else ""
             keywords = f"  [{', '.join(sorted(p.keywords))}]" if p.keywords else ""
             lines.append(
@@ -139,7 +146,9 @@ def _validate(files: list[Path]) -> None:
             raise typer.Exit(EXIT_INTERNAL) from None
         if problems:
             failed = True
-            typer.echo(f"{file}: invalid ({len(problems)} problem{'s' if len(problems) > 1 else ''})")
+            typer.echo(
+                f"{file}: invalid ({len(problems)} problem{'s' if len(problems) > 1 else ''})"
+            )
             for problem in problems:
                 typer.echo(f"  {problem}")
         else:
@@ -148,7 +157,9 @@ def _validate(files: list[Path]) -> None:
         raise typer.Exit(EXIT_INVALID)
 
 
-def _generate(kind: str, seed: int, setting: str, models_per_side: int, output: Path | None) -> None:
+def _generate(
+    kind: str, seed: int, setting: str, models_per_side: int, output: Path | None
+) -> None:
     """Generate a scenario file from a seed (same seed, same file)."""
     from riven_env.scenario import generate_scenario, to_toml
 

@@ -10,8 +10,8 @@ a spend on a pending 2d6 test. One catalogue covers all three, seen from the sid
 * for each action of the rules data (``[actions.*]``), in data order, one entry per target
   the action's ``target`` kind allows: ``none`` one entry; ``enemy`` one per enemy slot;
   ``friend`` one per own slot (a model may target itself); ``objective`` one per objective
-  slot; ``destination`` one per candidate destination kind and ref (``encoding.toml``,
-  ``[destinations]``). Only the active model acts in the action phase, so actions carry no
+  slot; ``destination`` one per candidate destination kind and ref slot (``encoding.toml``,
+  ``[destinations]``; kinds the tabletop offers once at a time take one entry). Only the active model acts in the action phase, so actions carry no
   model axis;
 * ``spend`` with each option (``reroll:0`` .. ``reroll:N-1`` for the N test dice, ``boost``,
   ``strain``) and ``spend accept``.
@@ -31,11 +31,17 @@ import numpy as np
 from riven_env.encoding.config import CatalogueError, EncodingConfig, load_encoding_config
 from riven_env.encoding.layout import Layout, build_layout, enemy_of
 from riven_env.errors import IllegalActionError
+from riven_env.game.actions import DISENGAGE_KINDS
 from riven_env.game.decisions import Decision
 from riven_env.rules import RulesConfig, action_specs, load_rules
 from riven_env.rules.tests_2d6 import BOOST, REROLL_PREFIX, STRAIN
 
 ACCEPT_OPTION = "accept"
+
+# Destination kinds each destination action may take, where the game restricts them (a
+# disengaging model never moves toward an enemy): entries that could never be legal are left
+# out of the catalogue.
+DESTINATION_KINDS_BY_ACTION: dict[str, frozenset[str]] = {"disengage": DISENGAGE_KINDS}
 
 Key = tuple[Any, ...]
 
@@ -75,7 +81,8 @@ class ActionCatalogue:
         keys = self._build_keys()
         self._keys: tuple[Key, ...] = tuple(keys)
         self._index: dict[Key, int] = {key: i for i, key in enumerate(keys)}
-        self.labels: tuple[str, ...] = tuple(_label(key) for key in keys)
+        refs = self.config.destination_refs
+        self.labels: tuple[str, ...] = tuple(_label(key, refs) for key in keys)
         self.size: int = len(keys)
 
     # ------------------------------------------------------------------ layout
@@ -94,8 +101,11 @@ class ActionCatalogue:
             elif spec.target == "objective":
                 keys += [(name, "objective", k) for k in objective_slots]
             else:  # destination
+                allowed = DESTINATION_KINDS_BY_ACTION.get(name)
                 for kind, ref in self.config.destination_refs.items():
-                    if ref == "none":
+                    if allowed is not None and kind not in allowed:
+                        continue
+                    if ref in ("none", "single"):
                         keys.append((name, kind, None))
                     elif ref == "objective":
                         keys += [(name, kind, k) for k in objective_slots]
@@ -151,6 +161,8 @@ class ActionCatalogue:
             return (kind, dest_kind, layout.slot_of(ref, enemy_of(side)))
         if how == "friend":
             return (kind, dest_kind, layout.slot_of(ref, side))
+        if how == "single":
+            return (kind, dest_kind, None)
         if how == "none" and ref is not None:
             raise CatalogueError(
                 f"decision {decision}: destination kind {dest_kind!r} is declared without a "
@@ -237,7 +249,7 @@ def _side_to_play(state: Any) -> str:
     return side if side is not None else state.side
 
 
-def _label(key: Key) -> str:
+def _label(key: Key, refs: Any) -> str:
     kind, *rest = key
     if kind == "activate":
         return f"activate own:{rest[0]} dice:{rest[1]}"
@@ -252,4 +264,5 @@ def _label(key: Key) -> str:
         return f"{kind} {'enemy' if what == 'enemy' else 'own'}:{ref}"
     if what == "objective":
         return f"{kind} objective:{ref}"
-    return f"{kind} @{what}" + ("" if ref is None else f":{ref}")
+    slot = {"enemy": "enemy", "friend": "own", "objective": "objective"}.get(refs.get(what))
+    return f"{kind} @{what}" + ("" if ref is None else f" {slot}:{ref}")

@@ -26,9 +26,9 @@ from riven_env.errors import RivenError
 
 ENCODING_FILE = "encoding.toml"
 
-REF_KINDS = ("enemy", "friend", "objective", "none")
+REF_KINDS = ("enemy", "friend", "objective", "single", "none")
 """How a destination's ``ref`` is read: a model of the enemy side, of the own side, an
-objective index, or always absent."""
+objective index, implied (at most one such destination at a time), or always absent."""
 
 SCALE_KEYS = (
     "attribute",

@@ -134,6 +134,21 @@ class GameState:
         """Replace the random stream (search agents determinise dice on their copies)."""
         self.rng = np.random.default_rng(seed)
 
+    def view(self, side: str, seed: int | np.random.SeedSequence | None = None) -> GameState:
+        """What ``side`` may know: a copy with everything hidden from it removed.
+
+        RIVEN v0.1 has no hidden information on the table, so only the future dice are
+        hidden: the copy's random stream is replaced by a fresh one (``seed``), so that a
+        search agent stepping the view cannot foresee the real game's rolls. This is the
+        seam for scenarios with hidden information (blips, fog of war, secret objectives):
+        they would mask those parts here.
+        """
+        if side not in SIDES:
+            raise ValueError(f"side {side!r}: expected one of {SIDES}")
+        seen = self.copy()
+        seen.reseed(seed)
+        return seen
+
     # ------------------------------------------------------------------ queries
     @property
     def current_side(self) -> str | None:

@@ -201,7 +201,9 @@ def check_keys(
     """
     unknown = [key for key in data if key not in allowed]
     for key in unknown:
-        problems.add(f"unknown key {key!r}; allowed keys: {', '.join(allowed)}", join_path(path, key))
+        problems.add(
+            f"unknown key {key!r}; allowed keys: {', '.join(allowed)}", join_path(path, key)
+        )
     return not unknown
 
 

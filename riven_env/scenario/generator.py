@@ -100,13 +100,19 @@ def _open_battle(kind: str, draw: Draw, setting: str, models: int, rules: RulesC
     fractions = settings.get("objectives", [[0.5, 0.5]])
     names = ("centre", "west flank", "east flank")
     objectives = [
-        _objective(names[i] if i < len(names) else f"objective {i + 1}", draw.round(fx * width), draw.round(fy * height), "hold")
+        _objective(
+            names[i] if i < len(names) else f"objective {i + 1}",
+            draw.round(fx * width),
+            draw.round(fy * height),
+            "hold",
+        )
         for i, (fx, fy) in enumerate(fractions)
     ]
     radius = float(rules.get("distances.objective_radius"))
     keep_clear = [(shapely.box(*zone[0]), float(common["zone_gap"])) for zone in zones.values()]
     keep_clear += [
-        (shapely.Point(o["x"], o["y"]).buffer(radius), float(common["objective_gap"])) for o in objectives
+        (shapely.Point(o["x"], o["y"]).buffer(radius), float(common["objective_gap"]))
+        for o in objectives
     ]
     layout = scatter(
         draw,
@@ -122,7 +128,9 @@ def _open_battle(kind: str, draw: Draw, setting: str, models: int, rules: RulesC
     doc["deployment"] = zones
     doc["objectives"] = objectives
     doc["sides"] = {
-        "blue": _side(names_by_side["blue"], data["oracles"]["blue"], data["rosters"]["blue"], models),
+        "blue": _side(
+            names_by_side["blue"], data["oracles"]["blue"], data["rosters"]["blue"], models
+        ),
         "red": _side(names_by_side["red"], data["oracles"]["red"], data["rosters"]["red"], models),
     }
     doc["victory"] = {
@@ -147,9 +155,15 @@ def _dungeon_crawl(draw: Draw, setting: str, models: int, rules: RulesConfig) ->
     loot_rooms = [room for room in rooms if room not in (start, lair)]
     radius = float(rules.get("distances.objective_radius"))
     for number, room in enumerate(loot_rooms):
-        _add_props(draw, layout, room, radius, number, setting)
+        _add_props(draw, layout, room, number, setting)
     objectives = [
-        _objective(f"cache {i + 1}", draw.round(room.centre[0]), draw.round(room.centre[1]), "loot", int(settings["loot_points"]))
+        _objective(
+            f"cache {i + 1}",
+            draw.round(room.centre[0]),
+            draw.round(room.centre[1]),
+            "loot",
+            int(settings["loot_points"]),
+        )
         for i, room in enumerate(loot_rooms)
     ]
     names_by_side = data["side_names"][setting]
@@ -157,8 +171,15 @@ def _dungeon_crawl(draw: Draw, setting: str, models: int, rules: RulesConfig) ->
     doc["deployment"] = {"blue": [list(start.floor)], "red": [list(lair.floor)]}
     doc["objectives"] = objectives
     doc["sides"] = {
-        "blue": _side(names_by_side["party"], data["oracles"]["blue"], data["rosters"]["party"], models),
-        "red": _side(names_by_side["monsters"], data["oracles"]["monsters"], data["rosters"]["monsters"], models),
+        "blue": _side(
+            names_by_side["party"], data["oracles"]["blue"], data["rosters"]["party"], models
+        ),
+        "red": _side(
+            names_by_side["monsters"],
+            data["oracles"]["monsters"],
+            data["rosters"]["monsters"],
+            models,
+        ),
     }
     doc["victory"] = {
         "at_round_limit": "points",
@@ -167,34 +188,44 @@ def _dungeon_crawl(draw: Draw, setting: str, models: int, rules: RulesConfig) ->
     return _Draft(doc, layout, [room.centre for room in rooms], int(settings["rounds"]))
 
 
-def _add_props(draw: Draw, layout: Layout, room: Room, loot_radius: float, number: int, setting: str) -> None:
-    """Scatter a few props on a room's floor, clear of the walls and of the loot."""
+def _add_props(draw: Draw, layout: Layout, room: Room, number: int, setting: str) -> None:
+    """Put a few props (pillars, rubble ...) in the corners of a room's floor.
+
+    Each prop is centred ``prop_gap`` plus its own reach in from a randomly chosen free
+    corner, so it stands clear of the walls and leaves the middle of the room (the loot)
+    open; a prop that would not fit is left out.
+    """
     data = generator_data()
     settings = data["dungeon"]
+    shapes = {**data["shapes"], **settings["prop_shapes"]}
     gap = float(settings["prop_gap"])
+    reach = float(settings["prop_reach"])
     x0, y0, x1, y1 = room.floor
-    if x1 - x0 <= 2 * gap or y1 - y0 <= 2 * gap:
-        return
     floor = shapely.box(x0 + gap, y0 + gap, x1 - gap, y1 - gap)
-    loot = shapely.Point(room.centre).buffer(loot_radius + gap)
+    loot = shapely.Point(room.centre).buffer(gap)
+    inset = gap + reach
+    corners = [
+        (x0 + inset, y0 + inset),
+        (x1 - inset, y0 + inset),
+        (x0 + inset, y1 - inset),
+        (x1 - inset, y1 - inset),
+    ]
     for count in range(draw.integer(settings["props_per_room"])):
+        corner = corners.pop(int(draw.rng.integers(0, len(corners))))
         kind = draw.choice(settings["props"][setting])
-        for _ in range(int(settings["prop_attempts"])):
-            centre = (draw.uniform((x0 + gap, x1 - gap)), draw.uniform((y0 + gap, y1 - gap)))
-            drawn = piece_shape(draw, kind, centre, data["shapes"])
-            if drawn is None:
-                continue
-            spec, shape = drawn
-            if not floor.contains(shape) or shape.intersects(loot):
-                continue
-            if any(shape.distance(other) < gap for other in layout.shapes):
-                continue
-            layout.add(
-                {"name": f"{kind} {number + 1}.{count + 1}", "type": kind, **spec},
-                shape,
-                kind in _impassable_types(),
-            )
-            break
+        drawn = piece_shape(draw, kind, (draw.round(corner[0]), draw.round(corner[1])), shapes)
+        if drawn is None:
+            continue
+        spec, shape = drawn
+        if not floor.contains(shape) or shape.intersects(loot):
+            continue
+        if any(shape.distance(other) < gap for other in layout.shapes):
+            continue
+        layout.add(
+            {"name": f"{kind} {number + 1}.{count + 1}", "type": kind, **spec},
+            shape,
+            kind in _impassable_types(),
+        )
 
 
 def _document(width: float, height: float, layout: Layout) -> dict[str, Any]:
@@ -233,13 +264,19 @@ def generate_scenario(
     from riven_env.scenario.loader import validate_text
 
     if kind not in GENERATOR_KINDS:
-        raise ScenarioError(f"unknown kind {kind!r}; allowed: {', '.join(GENERATOR_KINDS)}", field="kind")
+        raise ScenarioError(
+            f"unknown kind {kind!r}; allowed: {', '.join(GENERATOR_KINDS)}", field="kind"
+        )
     if setting not in SETTINGS:
-        raise ScenarioError(f"unknown setting {setting!r}; allowed: {', '.join(SETTINGS)}", field="setting")
+        raise ScenarioError(
+            f"unknown setting {setting!r}; allowed: {', '.join(SETTINGS)}", field="setting"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ScenarioError(f"bad seed {seed!r}; allowed: an integer >= 0", field="seed")
     if not 1 <= models_per_side <= 12:
-        raise ScenarioError(f"bad models_per_side {models_per_side!r}; allowed: 1..12", field="models_per_side")
+        raise ScenarioError(
+            f"bad models_per_side {models_per_side!r}; allowed: 1..12", field="models_per_side"
+        )
     rules = rules or load_rules()
     data = generator_data()
     draw = Draw(np.random.default_rng(int(seed)), int(data["common"]["decimals"]))
@@ -252,7 +289,9 @@ def generate_scenario(
             draft = _open_battle(kind, draw, setting, models_per_side, rules)
         doc, layout = draft.doc, draft.layout
         size = (doc["table"]["width"], doc["table"]["height"])
-        obstacles = [shape for shape, blocks in zip(layout.shapes, layout.impassable, strict=True) if blocks]
+        obstacles = [
+            shape for shape, blocks in zip(layout.shapes, layout.impassable, strict=True) if blocks
+        ]
         if not connected(size, obstacles, draft.checkpoints, base):
             continue
         doc["scenario"] = {
@@ -292,7 +331,9 @@ def _key(key: str) -> str:
 
 
 def _is_table_array(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(item, Mapping) for item in value)
+    return (
+        isinstance(value, list) and bool(value) and all(isinstance(item, Mapping) for item in value)
+    )
 
 
 def _value(value: Any) -> str:
@@ -304,7 +345,9 @@ def _value(value: Any) -> str:
 
 
 def _table_lines(name: str, table: Mapping[str, Any], *, in_array: bool = False) -> list[str]:
-    plain = [(k, v) for k, v in table.items() if not isinstance(v, Mapping) and not _is_table_array(v)]
+    plain = [
+        (k, v) for k, v in table.items() if not isinstance(v, Mapping) and not _is_table_array(v)
+    ]
     nested = [(k, v) for k, v in table.items() if isinstance(v, Mapping)]
     arrays = [(k, v) for k, v in table.items() if _is_table_array(v)]
     lines: list[str] = []

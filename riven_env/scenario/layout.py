@@ -66,7 +66,9 @@ class Draw:
         return options[int(self.rng.integers(0, len(options)))]
 
 
-def _polygon_spec(draw: Draw, polygon: shapely.Geometry) -> tuple[list[list[float]], shapely.Polygon]:
+def _polygon_spec(
+    draw: Draw, polygon: shapely.Geometry
+) -> tuple[list[list[float]], shapely.Polygon]:
     points = [[draw.round(x), draw.round(y)] for x, y in polygon.exterior.coords[:-1]]
     return points, shapely.Polygon(points)
 
@@ -112,7 +114,9 @@ def piece_shape(
     if np.min(np.diff(np.concatenate([angles, angles[:1] + 2 * np.pi]))) < 0.2:
         return None
     reach = radius * draw.rng.uniform(*shapes["area_jitter"], size=count)
-    outline = shapely.Polygon(np.column_stack([cx + reach * np.cos(angles), cy + reach * np.sin(angles)]))
+    outline = shapely.Polygon(
+        np.column_stack([cx + reach * np.cos(angles), cy + reach * np.sin(angles)])
+    )
     points, polygon = _polygon_spec(draw, outline)
     return ({"polygon": points}, polygon) if polygon.is_valid and polygon.area > 0 else None
 
@@ -164,7 +168,11 @@ def scatter(
                 continue
             if any(shape.distance(area) < clearance for area, clearance in keep_clear):
                 continue
-            layout.add({"name": f"{kind} {number + 1}", "type": kind, **spec}, shape, kind in impassable_types)
+            layout.add(
+                {"name": f"{kind} {number + 1}", "type": kind, **spec},
+                shape,
+                kind in impassable_types,
+            )
             break
     return layout
 
@@ -183,7 +191,9 @@ class Room:
         return ((x0 + x1) / 2, (y0 + y1) / 2)
 
 
-def _wall_runs(draw: Draw, length: float, doors: int, settings: Mapping[str, Any]) -> list[tuple[float, float]]:
+def _wall_runs(
+    draw: Draw, length: float, doors: int, settings: Mapping[str, Any]
+) -> list[tuple[float, float]]:
     """Solid stretches ``(start, end)`` along a wall of ``length`` with ``doors`` gaps."""
     width = float(settings["door_width"])
     corner = float(settings["door_corner_gap"]) + float(settings["wall_thickness"])
@@ -273,7 +283,11 @@ def _room_walls(
             if rect[2] - rect[0] <= 0 or rect[3] - rect[1] <= 0:
                 continue
             layout.add(
-                {"name": f"room {number} {side} wall {part + 1}", "type": wall_type, "rect": list(rect)},
+                {
+                    "name": f"room {number} {side} wall {part + 1}",
+                    "type": wall_type,
+                    "rect": list(rect),
+                },
                 shapely.box(*rect),
                 True,
             )

@@ -131,9 +131,7 @@ def read_entries(
     if base is None:
         return ProfileLibrary(weapons, profiles, problems.source)
     source = base.source if not (weapons or profiles) else f"{base.source} + {problems.source}"
-    return ProfileLibrary(
-        {**base.weapons, **weapons}, {**base.profiles, **profiles}, source
-    )
+    return ProfileLibrary({**base.weapons, **weapons}, {**base.profiles, **profiles}, source)
 
 
 def default_library_path() -> Path:
@@ -151,7 +149,9 @@ def _load_cached(path: Path, mtime_ns: int, rules: RulesConfig) -> ProfileLibrar
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except OSError as exc:
-        raise ScenarioError(f"cannot read the profile library: {exc.strerror}", file=source) from exc
+        raise ScenarioError(
+            f"cannot read the profile library: {exc.strerror}", file=source
+        ) from exc
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"not valid TOML: {exc}", file=source) from exc
     problems = Problems(source)

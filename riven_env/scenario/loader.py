@@ -217,7 +217,9 @@ def load_scenario_text(
     return scenario
 
 
-def validate_text(text: str, source: str = "<string>", *, rules: RulesConfig | None = None) -> list[str]:
+def validate_text(
+    text: str, source: str = "<string>", *, rules: RulesConfig | None = None
+) -> list[str]:
     """Return every problem of a scenario document as a message (empty when valid)."""
     reader = ScenarioReader(source, rules)
     reader.read(text)
@@ -338,7 +340,9 @@ class ScenarioReader:
             for error in getattr(exc, "errors", [exc]):
                 self.problems.errors.append(error)
             return None
-        inline = {key: doc[key] for key in ("weapons", "profiles") if isinstance(doc.get(key), dict)}
+        inline = {
+            key: doc[key] for key in ("weapons", "profiles") if isinstance(doc.get(key), dict)
+        }
         return read_entries(inline, self.problems, self.rules, base=base)
 
     def _table(self, data: Any) -> Table | None:
@@ -413,7 +417,9 @@ class ScenarioReader:
             for index, raw in enumerate(rects):
                 ok, rect, reason = convert(raw, _RECT)
                 if not ok:
-                    self.problems.add(f"bad rectangle {show(raw)}; {reason}", join_path(path, index))
+                    self.problems.add(
+                        f"bad rectangle {show(raw)}; {reason}", join_path(path, index)
+                    )
                 elif table is None or self._rect_on_table(rect, table, join_path(path, index)):
                     parsed.append(rect)
             zones[side] = tuple(parsed)
@@ -433,7 +439,10 @@ class ScenarioReader:
                 continue
             name = values["name"]
             if name in seen:
-                self.problems.add(f"duplicate objective name {name!r} (also {seen[name]})", join_path(path, "name"))
+                self.problems.add(
+                    f"duplicate objective name {name!r} (also {seen[name]})",
+                    join_path(path, "name"),
+                )
                 continue
             seen[name] = path
             if table is not None and not self._objective_on_table(values, table, path):
@@ -444,7 +453,9 @@ class ScenarioReader:
                     name=name,
                     x=values["x"],
                     y=values["y"],
-                    radius=float(self.rules.get("distances.objective_radius")) if radius is None else radius,
+                    radius=float(self.rules.get("distances.objective_radius"))
+                    if radius is None
+                    else radius,
                     kind=values["kind"] or defaults["kind"],
                     points=defaults["points"] if values["points"] is None else values["points"],
                 )
@@ -486,7 +497,9 @@ class ScenarioReader:
         if data is None:
             return None
         if not isinstance(data, dict):
-            self.problems.add(f"expected a table with [sides.blue] and [sides.red], got {show(data)}", "sides")
+            self.problems.add(
+                f"expected a table with [sides.blue] and [sides.red], got {show(data)}", "sides"
+            )
             return None
         before = self.problems.count()
         check_keys(data, SIDES, "sides", self.problems)
@@ -570,14 +583,16 @@ class ScenarioReader:
         return tuple(models)
 
     def _check_fixed_positions(self, sides: Mapping[str, SideSpec], table: Table) -> None:
-        fixed = [entry for side in sides.values() for entry in side.models if entry.position is not None]
+        fixed = [
+            entry for side in sides.values() for entry in side.models if entry.position is not None
+        ]
         tol = float(self.defaults["placement"]["tolerance"])
         for number, entry in enumerate(fixed):
             path = join_path(self._model_paths[entry.id], "position")
             radius = entry.profile.base_diameter / 2
             if off_table(table, entry.position, radius):
                 self.problems.add(
-                    f"model {entry.id!r} at {list(entry.position)} (base {entry.profile.base_diameter:g}\") "
+                    f'model {entry.id!r} at {list(entry.position)} (base {entry.profile.base_diameter:g}") '
                     f"is not wholly on the {table.width:g} x {table.height:g} table",
                     path,
                 )
@@ -590,7 +605,11 @@ class ScenarioReader:
                 )
             for other in fixed[:number]:
                 gap = (
-                    float(shapely.distance(shapely.Point(entry.position), shapely.Point(other.position)))
+                    float(
+                        shapely.distance(
+                            shapely.Point(entry.position), shapely.Point(other.position)
+                        )
+                    )
                     - radius
                     - other.profile.base_diameter / 2
                 )
@@ -644,7 +663,11 @@ class ScenarioReader:
         )
 
     def _condition(
-        self, raw: Mapping[str, Any], path: str, sides: Mapping[str, SideSpec] | None, table: Table | None
+        self,
+        raw: Mapping[str, Any],
+        path: str,
+        sides: Mapping[str, SideSpec] | None,
+        table: Table | None,
     ) -> VictoryCondition | None:
         kind = raw.get("type")
         if kind not in VICTORY_CONDITION_FIELDS:
@@ -677,7 +700,10 @@ class ScenarioReader:
     # -- placement ------------------------------------------------------------------------
 
     def _place(
-        self, table: Table, deployment: Mapping[str, tuple[Rect, ...]], sides: Mapping[str, SideSpec]
+        self,
+        table: Table,
+        deployment: Mapping[str, tuple[Rect, ...]],
+        sides: Mapping[str, SideSpec],
     ) -> dict[str, SideSpec] | None:
         entries = [entry for key in SIDES for entry in sides[key].models]
         slots = [

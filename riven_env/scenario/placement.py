@@ -131,7 +131,9 @@ def _zone_frame(rects: Sequence[Rect]) -> tuple[np.ndarray, np.ndarray]:
     boxes = np.asarray(rects, dtype=float)
     areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     centres = np.column_stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2])
-    extent = np.array([boxes[:, 2].max() - boxes[:, 0].min(), boxes[:, 3].max() - boxes[:, 1].min()])
+    extent = np.array(
+        [boxes[:, 2].max() - boxes[:, 0].min(), boxes[:, 3].max() - boxes[:, 1].min()]
+    )
     return (centres * areas[:, None]).sum(axis=0) / areas.sum(), extent
 
 
@@ -178,12 +180,14 @@ class _Placer:
         self.centres.append(centre)
         self.radii.append(radius)
 
-    def legal(self, points: np.ndarray, radius: float, rects: Sequence[Rect], spacing: float) -> np.ndarray:
+    def legal(
+        self, points: np.ndarray, radius: float, rects: Sequence[Rect], spacing: float
+    ) -> np.ndarray:
         """Mask of candidate centres legal for a base of ``radius`` with ``spacing`` to others."""
         ok = _inside_any(points, rects, radius, self.tol)
         ok &= (points[:, 0] - radius >= -self.tol) & (points[:, 1] - radius >= -self.tol)
-        ok &= (points[:, 0] + radius <= self.table.width + self.tol)
-        ok &= (points[:, 1] + radius <= self.table.height + self.tol)
+        ok &= points[:, 0] + radius <= self.table.width + self.tol
+        ok &= points[:, 1] + radius <= self.table.height + self.tol
         if self.obstacles is not None and ok.any():
             clear = shapely.distance(self.obstacles, shapely.points(points[ok]))
             ok[np.flatnonzero(ok)] = clear >= radius - self.tol
@@ -196,7 +200,9 @@ class _Placer:
             ok &= (gaps >= reach[None, :] - self.tol).all(axis=1)
         return ok
 
-    def place_side(self, side: str, rects: Sequence[Rect], slots: Sequence[PlacementSlot]) -> list[Point]:
+    def place_side(
+        self, side: str, rects: Sequence[Rect], slots: Sequence[PlacementSlot]
+    ) -> list[Point]:
         if not slots:
             return []
         widest = max(slot.radius for slot in slots)
@@ -214,7 +220,7 @@ class _Placer:
             if point is None:
                 zone = ", ".join(f"[{', '.join(f'{v:g}' for v in rect)}]" for rect in rects)
                 raise ScenarioError(
-                    f"cannot place model {slot.label!r} (base {2 * slot.radius:g}\"): no free room "
+                    f'cannot place model {slot.label!r} (base {2 * slot.radius:g}"): no free room '
                     f"left in side {side!r}'s deployment zone {zone} after {len(placed)} placed; "
                     "enlarge the zone, clear terrain from it, or give models positions",
                     field=f"deployment.{side}",
@@ -279,7 +285,9 @@ def place_models(
                 f"side {side!r} has models without a position but no deployment zone",
                 field=f"deployment.{side}",
             )
-        for index, point in zip(indices, placer.place_side(side, rects, [slots[i] for i in indices])):
+        for index, point in zip(
+            indices, placer.place_side(side, rects, [slots[i] for i in indices])
+        ):
             positions[index] = point
     return tuple(position for position in positions if position is not None)
 

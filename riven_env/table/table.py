@@ -57,8 +57,9 @@ class RadiusGeometry:
 
     Attributes:
         radius: Base radius, inches.
-        clearance: Impassable terrain grown by ``radius - contact_tolerance`` (prepared),
-            or ``None``; a base centre strictly inside it overlaps impassable terrain.
+        clearance: Impassable terrain grown by the radius, its outline between
+            ``radius - contact_tolerance`` and ``radius`` out (prepared), or ``None``: a base
+            centre outside it overlaps impassable terrain by at most the tolerance.
         inside: Per piece, the piece grown by ``radius - contact_tolerance`` (prepared):
             a centre inside it means the base overlaps the piece ("is in" it).
         touching: Per piece, the piece grown by ``radius + contact_tolerance`` (prepared):
@@ -72,13 +73,13 @@ class RadiusGeometry:
         tol = cfg.contact_tolerance
         self.radius = radius
         impassable = [p.polygon for p in table.pieces if p.impassable]
-        grown = [clearance_shape(poly, radius - tol) for poly in impassable]
+        grown = [clearance_shape(poly, radius, tol) for poly in impassable]
         self.clearance = _prepared(grown)
         self.inside: tuple[BaseGeometry, ...] = tuple(
-            clearance_shape(p.polygon, radius - tol) for p in table.pieces
+            clearance_shape(p.polygon, radius - tol, tol) for p in table.pieces
         )
         self.touching: tuple[BaseGeometry, ...] = tuple(
-            clearance_shape(p.polygon, radius + tol) for p in table.pieces
+            clearance_shape(p.polygon, radius + tol, tol) for p in table.pieces
         )
         for geometry in (*self.inside, *self.touching):
             shapely.prepare(geometry)

@@ -203,9 +203,19 @@ def parse_piece(spec: Any, index: int, width: float, height: float, where: str) 
     return TerrainPiece(name=name, type=kind, polygon=polygon, shape=shape, **props)
 
 
-def clearance_shape(geometry: BaseGeometry, distance: float) -> BaseGeometry:
-    """``geometry`` grown by ``distance`` with rounded corners (for legality tests)."""
-    if distance <= 0:
-        return geometry
-    quad = geometry_config().clearance_quad_segments
-    return shapely.buffer(geometry, distance, quad_segs=quad)
+def clearance_shape(geometry: BaseGeometry, distance: float, slack: float) -> BaseGeometry:
+    """``geometry`` grown by about ``distance``, its outline between ``distance - slack`` and
+    ``distance`` from ``geometry`` everywhere.
+
+    Rounded corners are polygons; their chords cut inside the true circle. Choosing the
+    fewest segments per quarter circle whose chords stay within ``slack`` keeps the shape
+    exact to ``slack`` while making predicates on it as cheap as possible.
+    """
+    inner = distance - slack
+    if distance <= 0 or inner <= 0:
+        return geometry.buffer(distance, quad_segs=2) if distance < 0 else geometry
+    most = geometry_config().clearance_quad_segments
+    quad = 2
+    while quad < most and inner / math.cos(math.pi / (4 * quad)) > distance:
+        quad += 1
+    return shapely.buffer(geometry, inner / math.cos(math.pi / (4 * quad)), quad_segs=quad)

@@ -1,0 +1,362 @@
+"""What the Enemy Oracle sees: lazily computed facts about one model, and the predicates,
+target selectors and order keys of the vocabulary evaluated over them.
+
+A :class:`Situation` is built for one model at one decision point and computes each fact at
+most once (distances, charge and shot targets, cover, objective control), so that walking a
+priority list costs little more than its most expensive condition. When the model is the
+active model, facts are read from the legal decisions the game already computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from riven_env.game import Decision, GameState
+from riven_env.game.actions import move_allowance, shot_targets
+from riven_env.game.effects import limits
+from riven_env.game.victory import controller
+from riven_env.rules.profiles import ModelProfile
+from riven_env.table import charge_targets, cover_rank, sight
+
+if TYPE_CHECKING:
+    from agents.oracle.profiles import Condition
+
+LEADER_KEYWORD = "leader"
+
+
+class Situation:
+    """Facts about model ``i`` of ``state`` at the current decision point.
+
+    Args:
+        state: The game (not changed).
+        i: The model the facts are about.
+        legal: The legal decisions when ``i`` is the active model (action phase), else None.
+    """
+
+    def __init__(self, state: GameState, i: int, legal: Sequence[Decision] | None = None) -> None:
+        self.state = state
+        self.i = i
+        self.model = state.models[i]
+        self.legal = list(legal) if legal is not None else None
+
+    # ------------------------------------------------------------------ models around
+    @cached_property
+    def enemies(self) -> list[int]:
+        return self.state.enemies_of(self.i)
+
+    @cached_property
+    def friends(self) -> list[int]:
+        """Friends still on the table (active or Down)."""
+        return self.state.friends_of(self.i)
+
+    @cached_property
+    def active_friends(self) -> list[int]:
+        return [j for j in self.friends if self.state.models[j].is_active]
+
+    @cached_property
+    def engaged(self) -> list[int]:
+        return self.state.engaged_enemies(self.i)
+
+    def distance(self, j: int) -> float:
+        """Edge-to-edge distance to model ``j`` (enemies' distances are computed once)."""
+        found = self._distances.get(j)
+        return self.state.distance(self.i, j) if found is None else found
+
+    @cached_property
+    def _distances(self) -> dict[int, float]:
+        return {j: self.state.distance(self.i, j) for j in self.enemies}
+
+    @cached_property
+    def nearest_enemy_distance(self) -> float:
+        return min(self._distances.values(), default=float("inf"))
+
+    @cached_property
+    def nearest_enemy(self) -> int | None:
+        if not self.enemies:
+            return None
+        return min(self.enemies, key=lambda j: (self._distances[j], j))
+
+    # ------------------------------------------------------------------ what it can do
+    def _legal_targets(self, kind: str) -> list[int]:
+        return [d.target for d in self.legal or () if d.kind == kind and d.target is not None]
+
+    @cached_property
+    def charge_targets(self) -> list[int]:
+        """Enemies it may charge now (from the legal decisions when it is active)."""
+        if self.legal is not None:
+            return self._legal_targets("charge")
+        if self.engaged or "charge" in limits(self.state, self.i).forbids:
+            return []
+        reach = move_allowance(self.state, self.i) * self.state.rules.get(
+            "distances.charge_reach_factor"
+        )
+        if reach <= 0:
+            return []
+        near = [j for j in self.enemies if self._distances[j] <= reach]
+        if not near:
+            return []
+        return charge_targets(self.state.table, self.state.bases, self.i, reach, near)
+
+    @cached_property
+    def shots(self) -> dict[int, str]:
+        """Enemies it may shoot now -> the cover each would have."""
+        if self.legal is not None and not self._legal_targets("shoot"):
+            return {}
+        if self.legal is None and "shoot" in limits(self.state, self.i).forbids:
+            return {}
+        return dict(shot_targets(self.state, self.i))
+
+    @cached_property
+    def can_attack(self) -> bool:
+        return bool(self.engaged or self.shots or self.charge_targets)
+
+    # ------------------------------------------------------------------ itself
+    @property
+    def profile(self) -> ModelProfile:
+        return self.model.profile
+
+    @cached_property
+    def strain_max(self) -> int:
+        return self.profile.strain_max(self.state.rules)
+
+    @cached_property
+    def in_cover(self) -> bool:
+        """Whether the nearest enemy would see it in cover (or not see it at all)."""
+        foe = self.nearest_enemy
+        if foe is None:
+            return True
+        visible, cover = sight(self.state.table, self.state.bases, foe, self.i)
+        return (not visible) or cover_rank(cover) > 0
+
+    @cached_property
+    def is_leader(self) -> bool:
+        return LEADER_KEYWORD in self.profile.keywords
+
+    # ------------------------------------------------------------------ objectives
+    @cached_property
+    def open_objectives(self) -> list[int]:
+        """Objectives still in play (a looted objective is gone)."""
+        return [k for k in range(len(self.state.objectives)) if k not in self.state.looted]
+
+    @cached_property
+    def objectives_not_held(self) -> list[int]:
+        side = self.model.side
+        out = []
+        for k in self.open_objectives:
+            obj = self.state.objectives[k]
+            if obj.kind == "hold" and controller(self.state, k) == side:
+                continue
+            out.append(k)
+        return out
+
+    def objective_distance(self, k: int) -> float:
+        obj = self.state.objectives[k]
+        return self.state.distance_to_point(self.i, (obj.x, obj.y))
+
+    @cached_property
+    def on_objective(self) -> bool:
+        return any(
+            self.objective_distance(k) <= self.state.objectives[k].radius
+            for k in self.open_objectives
+        )
+
+    @cached_property
+    def nearest_objective_distance(self) -> float:
+        return min((self.objective_distance(k) for k in self.open_objectives), default=float("inf"))
+
+
+# ----------------------------------------------------------------------------- predicates
+def _friend_engaged_within(s: Situation, radius: float) -> bool:
+    state = s.state
+    return any(
+        s.state.distance(s.i, j) <= radius and state.engaged_enemies(j) for j in s.active_friends
+    )
+
+
+def _outnumbering(s: Situation) -> bool:
+    side = s.model.side
+    for j in s.engaged:
+        helpers = [k for k in s.state.engaged_enemies(j) if s.state.models[k].side == side]
+        if len(helpers) > 1:
+            return True
+    return False
+
+
+def _leader_alive(s: Situation) -> bool:
+    side = s.model.side
+    return any(
+        LEADER_KEYWORD in s.state.models[j].profile.keywords
+        for j in s.state.active_models(side)
+    )
+
+
+def _legal_kind(s: Situation, kind: str) -> bool:
+    if s.legal is not None:
+        return any(d.kind == kind for d in s.legal)
+    return False
+
+
+def _friend_down_nearby(s: Situation) -> bool:
+    if s.legal is not None:
+        return _legal_kind(s, "stabilise")
+    reach = s.state.rules.get("distances.stabilise_range")
+    return any(
+        s.state.models[j].is_down and not s.state.models[j].stable and s.state.distance(s.i, j) <= reach
+        for j in s.friends
+    )
+
+
+def _friend_needs_rally(s: Situation) -> bool:
+    if s.legal is not None:
+        return _legal_kind(s, "rally")
+    from riven_env.rules.actions import action_spec
+
+    removes = action_spec("rally", s.state.rules).removes
+    reach = s.state.rules.get("distances.rally_range")
+    return bool(removes.intersection(s.model.conditions)) or any(
+        removes.intersection(s.state.models[j].conditions) and s.state.distance(s.i, j) <= reach
+        for j in s.active_friends
+    )
+
+
+def _strain_high(s: Situation) -> bool:
+    return s.model.strain + s.state.rules.get("strain.spend_cost") > s.strain_max
+
+
+def _objective_within_move(s: Situation) -> bool:
+    allowance = move_allowance(s.state, s.i)
+    return any(
+        s.objective_distance(k) <= allowance + s.state.objectives[k].radius
+        for k in s.objectives_not_held
+    )
+
+
+def _side_outnumbered(s: Situation) -> bool:
+    side = s.model.side
+    return len(s.state.active_models(side)) < len(s.state.active_models(s.state.enemy_side(side)))
+
+
+def _actions_left(s: Situation) -> int:
+    return s.state.actions_left if s.state.active_model == s.i else 0
+
+
+def _first_action(s: Situation) -> bool:
+    return s.state.active_model != s.i or not s.state.taken_actions
+
+
+def _took(s: Situation, action: str) -> bool:
+    return s.state.active_model == s.i and action in s.state.taken_actions
+
+
+PREDICATES: dict[str, Callable[[Situation, object], bool]] = {
+    "always": lambda s, a: True,
+    "engaged": lambda s, a: bool(s.engaged),
+    "outnumbered": lambda s, a: len(s.engaged) > 1,
+    "outnumbering": lambda s, a: _outnumbering(s),
+    "wounded": lambda s, a: s.model.wounds < s.profile.wounds,
+    "badly_wounded": lambda s, a: 2 * s.model.wounds <= s.profile.wounds,
+    "enemy_in_charge_reach": lambda s, a: bool(s.charge_targets),
+    "enemy_in_shot": lambda s, a: bool(s.shots),
+    "enemy_in_shot_without_cover": lambda s, a: any(c == "none" for c in s.shots.values()),
+    "friend_down_nearby": lambda s, a: _friend_down_nearby(s),
+    "friend_needs_rally": lambda s, a: _friend_needs_rally(s),
+    "has_condition": lambda s, a: a in s.model.conditions,
+    "strain_high": lambda s, a: _strain_high(s),
+    "strained": lambda s, a: s.model.strain > 0,
+    "in_cover": lambda s, a: s.in_cover,
+    "objective_uncontrolled": lambda s, a: bool(s.objectives_not_held),
+    "objective_within_move": lambda s, a: _objective_within_move(s),
+    "on_objective": lambda s, a: s.on_objective,
+    "can_interact": lambda s, a: _legal_kind(s, "interact"),
+    "leader_alive": lambda s, a: _leader_alive(s),
+    "is_leader": lambda s, a: s.is_leader,
+    "enemies_closer_than": lambda s, a: s.nearest_enemy_distance < float(a),
+    "no_friend_within": lambda s, a: all(s.state.distance(s.i, j) > float(a) for j in s.active_friends),
+    "friend_engaged_within": lambda s, a: _friend_engaged_within(s, float(a)),
+    "side_outnumbered": lambda s, a: _side_outnumbered(s),
+    "momentum_at_least": lambda s, a: s.state.momentum_of(s.model.side) >= float(a),
+    "has_ranged": lambda s, a: s.profile.ranged is not None,
+    "actions_left_at_least": lambda s, a: _actions_left(s) >= float(a),
+    "first_action": lambda s, a: _first_action(s),
+    "took": lambda s, a: _took(s, str(a)),
+    "mettle_at_least": lambda s, a: s.profile.mettle >= float(a),
+}
+"""The implementation of every condition of :data:`agents.oracle.vocabulary.CONDITIONS`."""
+
+
+def holds(situation: Situation, condition: Condition) -> bool:
+    """Whether one (possibly negated) condition holds."""
+    value = PREDICATES[condition.name](situation, condition.arg)
+    return value != condition.negated
+
+
+def all_hold(situation: Situation, conditions: Sequence[Condition]) -> bool:
+    """Whether every condition holds (an empty list always holds)."""
+    return all(holds(situation, c) for c in conditions)
+
+
+# ----------------------------------------------------------------------------- selectors
+def _danger(state: GameState, j: int) -> tuple[int, int]:
+    p = state.models[j].profile
+    return (max(p.might, p.agility if p.ranged is not None else 0), state.models[j].wounds)
+
+
+def _closest_to_friend(s: Situation, j: int) -> float:
+    state = s.state
+    return min((state.distance(j, f) for f in s.active_friends), default=float("inf"))
+
+
+SELECTOR_KEYS: dict[str, Callable[[Situation, int], tuple]] = {
+    "nearest": lambda s, j: (),
+    "farthest": lambda s, j: (-s.distance(j),),
+    "weakest": lambda s, j: (s.state.models[j].wounds,),
+    "strongest": lambda s, j: (-s.state.models[j].wounds,),
+    # Worst cover first; a candidate it cannot shoot counts as in the open.
+    "out_of_cover": lambda s, j: (cover_rank(s.shots.get(j, "none")),),
+    "leader": lambda s, j: (LEADER_KEYWORD not in s.state.models[j].profile.keywords,),
+    "most_dangerous": lambda s, j: tuple(-v for v in _danger(s.state, j)),
+    "easiest": lambda s, j: (s.state.models[j].profile.might,),
+    "threatening": lambda s, j: (_closest_to_friend(s, j),),
+}
+"""Sort keys of the target selectors (smaller is preferred)."""
+
+
+def select(situation: Situation, selector: str, candidates: Sequence[int]) -> int | None:
+    """Pick one of ``candidates`` by ``selector``; ties go to the nearest, then the lowest index."""
+    if not candidates:
+        return None
+    key = SELECTOR_KEYS[selector]
+    return min(candidates, key=lambda j: (*key(situation, j), situation.distance(j), j))
+
+
+# ----------------------------------------------------------------------------- order keys
+ORDER_FUNCTIONS: dict[str, Callable[[Situation], float]] = {
+    "engaged": lambda s: 0 if s.engaged else 1,
+    "can_attack": lambda s: 0 if s.can_attack else 1,
+    "most_reliable": lambda s: s.profile.mettle,
+    "least_reliable": lambda s: -s.profile.mettle,
+    "nearest_enemy": lambda s: s.nearest_enemy_distance,
+    "farthest_enemy": lambda s: -s.nearest_enemy_distance,
+    "wounded_first": lambda s: 0 if s.model.wounds < s.profile.wounds else 1,
+    "wounded_last": lambda s: 1 if s.model.wounds < s.profile.wounds else 0,
+    "ranged_first": lambda s: 0 if s.profile.ranged is not None else 1,
+    "melee_first": lambda s: 1 if s.profile.ranged is not None else 0,
+    "leader_first": lambda s: 0 if s.is_leader else 1,
+    "leader_last": lambda s: 1 if s.is_leader else 0,
+    "on_objective_first": lambda s: 0 if s.on_objective else 1,
+    "nearest_objective": lambda s: s.nearest_objective_distance,
+}
+"""Sort keys of the activation order keys (smaller activates first)."""
+
+
+__all__ = [
+    "ORDER_FUNCTIONS",
+    "PREDICATES",
+    "SELECTOR_KEYS",
+    "Situation",
+    "all_hold",
+    "holds",
+    "select",
+]
