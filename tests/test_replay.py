@@ -636,7 +636,7 @@ def test_keyboard_buttons_slider_and_event_list_in_chromium(tmp_path: Path) -> N
         1, 2, 1, 11, 26, 26, 0, 0,  # keys: right, right, left, shift+right, end, right, home, left
         1, 26, 25, 0,  # buttons: forward, last, back, first
         7, 3,  # slider, a click in the event list
-        "Pause", "Play",  # the play button, then space, toggle playback
+        3, "Pause", 3, "Play",  # the play button, then space, toggle playback
     ]  # fmt: skip
 
 

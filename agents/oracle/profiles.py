@@ -171,12 +171,13 @@ class OracleProfile:
         ids = {r.id for r in self.priorities}
         ids |= {f"d6:{e.roll}" for e in self.fallback}
         ids |= {s.id for s in self.spend}
+        ids |= {f"dice:{k}" for k in range(1, len(self.dice) + 1)}
         return ids | set(ENGINE_RULE_IDS)
 
 
-#: Rule ids the engine itself records (no data rule fired).
+#: Rule ids the engine itself records besides the data's own (priority ids, spend ids,
+#: ``d6:N`` for a fallback face and ``dice:N`` for the N-th dice rule).
 ENGINE_RULE_IDS = (
-    "activation",
     "bonus",
     "hold",
     "end:no_action",

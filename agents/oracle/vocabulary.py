@@ -81,7 +81,7 @@ CONDITIONS: dict[str, Term] = {
         Term("has_ranged", ARG_NONE, "it carries a ranged weapon", "it has no ranged weapon"),
         Term("actions_left_at_least", ARG_NUMBER, "it has {arg} or more actions left", "it has fewer than {arg} actions left"),
         Term("first_action", ARG_NONE, "it has not acted yet this activation", "it has already acted this activation"),
-        Term("took", ARG_ACTION, "it already took {arg} this activation", "it has not taken {arg} this activation"),
+        Term("took", ARG_ACTION, "it already took the {arg} action this activation", "it has not taken the {arg} action this activation yet"),
         Term("mettle_at_least", ARG_NUMBER, "its Mettle is {arg}+ (unreliable)", "its Mettle is better than {arg}+"),
     )
 }

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 try:
@@ -59,7 +58,8 @@ class CatalogueError(RivenError):
 
 @dataclass(frozen=True)
 class EncodingConfig:
-    """The validated contents of ``encoding.toml``.
+    """The validated contents of ``encoding.toml`` (plain dicts, so that it pickles; treat
+    them as read-only).
 
     Attributes:
         scales: Divisor of each raw value (``SCALE_KEYS``), all positive.
@@ -70,10 +70,10 @@ class EncodingConfig:
         source: Where the data came from (for messages).
     """
 
-    scales: Mapping[str, float]
+    scales: dict[str, float]
     cover_vs_nearest_enemy: bool
     raster_size: int
-    destination_refs: Mapping[str, str]
+    destination_refs: dict[str, str]
     source: str
 
     def scale(self, key: str) -> float:
@@ -146,10 +146,10 @@ def parse_encoding(raw: Mapping[str, Any], source: str) -> EncodingConfig:
     if not refs:
         raise EncodingDataError(f"{source}: [destinations] names no destination kind")
     return EncodingConfig(
-        scales=MappingProxyType(scales),
+        scales=scales,
         cover_vs_nearest_enemy=cover,
         raster_size=size,
-        destination_refs=MappingProxyType(refs),
+        destination_refs=refs,
         source=source,
     )
 

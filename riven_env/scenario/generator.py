@@ -146,14 +146,13 @@ def _open_battle(kind: str, draw: Draw, setting: str, models: int, rules: RulesC
     return _Draft(doc, layout, checkpoints, int(settings["rounds"]))
 
 
-def _dungeon_crawl(draw: Draw, setting: str, models: int, rules: RulesConfig) -> _Draft:
+def _dungeon_crawl(draw: Draw, setting: str, models: int) -> _Draft:
     """Rooms, props, loot and sides of a dungeon crawl (not yet terrain-checked)."""
     data = generator_data()
     settings = data["dungeon"]
     layout, rooms = dungeon(draw, setting, data)
     start, lair = rooms[0], rooms[-1]
     loot_rooms = [room for room in rooms if room not in (start, lair)]
-    radius = float(rules.get("distances.objective_radius"))
     for number, room in enumerate(loot_rooms):
         _add_props(draw, layout, room, number, setting)
     objectives = [
@@ -284,7 +283,7 @@ def generate_scenario(
     problems: list[str] = []
     for _ in range(int(data["common"]["layout_attempts"])):
         if kind == "dungeon":
-            draft = _dungeon_crawl(draw, setting, models_per_side, rules)
+            draft = _dungeon_crawl(draw, setting, models_per_side)
         else:
             draft = _open_battle(kind, draw, setting, models_per_side, rules)
         doc, layout = draft.doc, draft.layout

@@ -81,6 +81,8 @@ def _parse_entries(
             weapons[name] = Weapon.from_dict(name, entry, path)
         except RivenError as exc:
             report_engine_error(exc, path, problems)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            problems.add(f"malformed weapon {show(entry)} ({exc})", path)
     known_weapons = {**inherited_weapons, **weapons}
     profile_table = data.get("profiles", {})
     if not isinstance(profile_table, dict):
@@ -95,6 +97,9 @@ def _parse_entries(
             profile = ModelProfile.from_dict(name, entry, known_weapons, path, rules)
         except RivenError as exc:
             report_engine_error(exc, path, problems)
+            continue
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            problems.add(f"malformed profile {show(entry)} ({exc})", path)
             continue
         if HERO_KEYWORD in profile.keywords:
             try:

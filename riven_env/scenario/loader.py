@@ -13,7 +13,6 @@ ids, references between sections), and placement only when everything else is va
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -69,6 +68,10 @@ from riven_env.scenario.schema import (
     VictorySpec,
 )
 from riven_env.table.table import Table
+
+#: Exceptions the rules and table engines may let slip on values of a wrong type; the
+#: loader reports them as problems of the entry being read, so validation never crashes.
+ENGINE_SLIPS: tuple[type[Exception], ...] = (TypeError, ValueError, AttributeError, KeyError)
 
 #: Files in the bundled folder that are not missions.
 NON_SCENARIO_FILES: frozenset[str] = frozenset({"profiles.toml"})
@@ -358,11 +361,11 @@ class ScenarioReader:
         self._table_spec = spec
         try:
             return Table.from_spec(spec, where="table")
-        except RivenError as whole:
+        except (RivenError, *ENGINE_SLIPS) as whole:
             self._blame_terrain(spec, whole)
             return None
 
-    def _blame_terrain(self, spec: Mapping[str, Any], whole: RivenError) -> None:
+    def _blame_terrain(self, spec: Mapping[str, Any], whole: Exception) -> None:
         """Report a table the engine refused against the terrain piece(s) at fault.
 
         Each piece is checked alone on the same table so that every bad piece is named by
@@ -375,11 +378,15 @@ class ScenarioReader:
             single = {"width": spec["width"], "height": spec["height"], "terrain": [piece]}
             try:
                 Table.from_spec(single, where="table")
+            except ENGINE_SLIPS as exc:
+                self.problems.add(f"malformed terrain piece {show(piece)} ({exc})", path)
             except RivenError as exc:
-                message = re.sub(r"terrain\[0\]", f"terrain[{index}]", str(exc))
-                name = piece.get("name") if isinstance(piece, dict) else None
-                label = f" ({name!r})" if isinstance(name, str) and name not in message else ""
-                self.problems.add(f"{message}{label}", path)
+                # Checked alone, the piece is terrain[0]: give the message its real index.
+                message = str(exc).replace(".terrain[0]", f".terrain[{index}]", 1)
+                if message.startswith(path):
+                    self.problems.add_verbatim(message, path)
+                else:
+                    self.problems.add(message, path)
         if self.problems.count() == before:
             self.problems.add(str(whole), "table")
 

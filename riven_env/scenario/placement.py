@@ -286,7 +286,7 @@ def place_models(
                 field=f"deployment.{side}",
             )
         for index, point in zip(
-            indices, placer.place_side(side, rects, [slots[i] for i in indices])
+            indices, placer.place_side(side, rects, [slots[i] for i in indices]), strict=True
         ):
             positions[index] = point
     return tuple(position for position in positions if position is not None)

@@ -36,7 +36,6 @@ from riven_env.table.config import geometry_config
 from riven_env.table.table import Table
 
 _MAX_LAZY_ROUNDS = 8  # each round adds every base the route crossed; 8 is far beyond need
-_FIRST_GOAL_BATCH = 16  # goal links tested first (cheapest lower bounds); more only if needed
 
 
 # -- vectorised geometry helpers ------------------------------------------------------------
@@ -108,8 +107,11 @@ def segment_costs(table: Table, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     cost = np.hypot(*(b - a).T)
     if table.difficult is None or len(a) == 0:
         return cost
-    lo, hi = difficult_spans(table, a, b)
-    return cost * (1.0 + np.sum(hi - lo, axis=1))
+    hit = _geos.intersects(table.difficult, _lines(a, b))
+    if hit.any():
+        lo, hi = difficult_spans(table, a[hit], b[hit])
+        cost[hit] *= 1.0 + np.sum(hi - lo, axis=1)
+    return cost
 
 
 def _inside_bounds(points: np.ndarray, bounds: tuple[float, float, float, float]) -> np.ndarray:
@@ -242,31 +244,8 @@ def static_nav(table: Table, radius: float) -> StaticNav:
     return geometry._nav
 
 
-# -- one solve: costs from the start to every waypoint ----------------------------------------
-@dataclass
-class _Solve:
-    """Cheapest costs from the start to every waypoint with a given set of bases blocking."""
-
-    points: np.ndarray  # (V, 2) waypoints; the start is the last row
-    dist: np.ndarray  # (V,) cost from the start
-    pred: np.ndarray  # (V,) predecessor (-1 for the start); unused when `first_hop` is set
-    active: np.ndarray  # indices into the navigator's obstacle arrays
-    first_hop: np.ndarray | None = None  # static-only solve: start -> first_hop[v] -> ... -> v
-
-    def node_path(self, v: int, nav: StaticNav) -> list[int]:
-        start = len(self.points) - 1
-        if v == start:
-            return [start]
-        if self.first_hop is not None:
-            a = int(self.first_hop[v])
-            return [start, *nav.static_path(a, v)]
-        path = [v]
-        for _ in range(len(self.points)):
-            p = int(self.pred[path[-1]])
-            if p < 0:
-                break
-            path.append(p)
-        return path[::-1]
+# -- routing for one model --------------------------------------------------------------------
+_BATCH = 8  # links evaluated per refinement step of the lazy searches
 
 
 @dataclass(frozen=True)
@@ -282,6 +261,95 @@ class Route:
     points: np.ndarray
     cost: float
     goal_reached: bool
+
+
+@dataclass
+class _GoalSpec:
+    """Where a route may end: one point per waypoint (contact spots differ per approach)."""
+
+    direct: np.ndarray | None  # goal for a straight link from the start (None: unusable)
+    points: np.ndarray  # (V, 2) goal point reached from each waypoint
+    usable: np.ndarray  # (V,) bool
+    aim: np.ndarray  # what "nearest to the goal" means when the goal is unreachable
+
+
+class _ActiveGraph:
+    """Waypoints and link costs with some bases blocking (built lazily, shared across goals).
+
+    ``matrix`` holds exact costs where ``known`` and straight-line lower bounds elsewhere;
+    links are checked only when a candidate route uses them (lazy shortest paths).
+    """
+
+    def __init__(self, navigator: Navigator, active: np.ndarray) -> None:
+        nav = navigator.nav
+        n = len(nav.nodes)
+        self.active = active
+        centres = navigator.obstacle_centres[active]
+        reach = navigator.obstacle_reach[active]
+        # Waypoints on a polygon around each blocking base: its sides clear the base.
+        sides = navigator.sides
+        spoke = (reach + navigator.margin) / math.cos(math.pi / sides)
+        angles = 2.0 * math.pi * np.arange(sides) / sides
+        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
+        extra = (centres[:, None, :] + spoke[:, None, None] * ring[None, :, :]).reshape(-1, 2)
+        extra = extra[navigator.legal(extra)]
+        self.points = np.vstack((nav.nodes, extra, navigator.start[None, :]))
+        v = len(self.points)
+        self.start = v - 1
+        diff = self.points[:, None, :] - self.points[None, :, :]
+        self.matrix = np.hypot(diff[..., 0], diff[..., 1])
+        self.known = np.zeros((v, v), dtype=bool)
+        np.fill_diagonal(self.known, True)
+        ok = np.ones(v, dtype=bool)
+        if n:
+            gaps = np.hypot(*(nav.nodes[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+            ok[:n] = np.all(gaps >= reach - navigator.tol, axis=1)
+            block = nav.cost.copy()
+            if len(nav.edges):
+                e = nav.edges
+                d = segment_point_distances(nav.nodes[e[:, 0]], nav.nodes[e[:, 1]], centres)
+                cut = np.any(d < reach - navigator.tol, axis=1)
+                block[e[cut, 0], e[cut, 1]] = np.inf
+                block[e[cut, 1], e[cut, 0]] = np.inf
+            self.matrix[:n, :n] = block
+            self.known[:n, :n] = True
+        self.usable = ok
+        self.matrix[~ok, :] = np.inf
+        self.matrix[:, ~ok] = np.inf
+        self.known[~ok, :] = True
+        self.known[:, ~ok] = True
+        np.fill_diagonal(self.matrix, np.inf)  # no self-links: predecessors must not loop
+        # The start's links are needed by every route: check them all at once.
+        others = np.flatnonzero(ok[: self.start])
+        self.settle(navigator, np.full(len(others), self.start), others)
+
+    def settle(self, navigator: Navigator, rows: np.ndarray, cols: np.ndarray) -> None:
+        """Check links ``rows[k] - cols[k]`` and store their exact costs (inf if blocked)."""
+        if len(rows) == 0:
+            return
+        a, b = self.points[rows], self.points[cols]
+        seen = navigator.visible(a, b, self.active)
+        cost = np.full(len(rows), np.inf)
+        if seen.any():
+            cost[seen] = segment_costs(navigator.table, a[seen], b[seen])
+        self.matrix[rows, cols] = cost
+        self.matrix[cols, rows] = cost
+        self.known[rows, cols] = True
+        self.known[cols, rows] = True
+
+
+def _relax(matrix: np.ndarray, source: int) -> tuple[np.ndarray, np.ndarray]:
+    """Single-source cheapest costs on a dense cost matrix (vectorised Bellman-Ford)."""
+    dist = matrix[source].copy()
+    dist[source] = 0.0
+    for _ in range(len(dist)):
+        relaxed = np.minimum(dist, np.min(dist[:, None] + matrix, axis=0))
+        if np.array_equal(relaxed, dist):
+            break
+        dist = relaxed
+    pred = np.argmin(dist[:, None] + matrix, axis=0)
+    pred[source] = -1
+    return dist, pred
 
 
 class Navigator:
@@ -307,11 +375,20 @@ class Navigator:
         self.obstacle_ids = others
         self.obstacle_centres = bases.centers[others].astype(np.float64)
         self.obstacle_reach = bases.radii[others] + self.radius  # centre-to-centre at contact
-        self._solves: dict[frozenset[int], _Solve] = {}
+        n = len(self.nav.nodes)
+        # Start-to-waypoint links of the static graph, checked lazily and shared by all goals.
+        self._start_bound = np.hypot(*(self.nav.nodes - self.start).T) if n else np.zeros(0)
+        self._start_exact = np.full(n, np.nan)
+        self._graphs: dict[frozenset[int], _ActiveGraph] = {}
 
-    # -- legality ---------------------------------------------------------------------------
+    # -- legality and visibility ------------------------------------------------------------
     def legal(self, points: np.ndarray, skip: Sequence[int] = ()) -> np.ndarray:
-        """Whether the mover's base may stand at each point (table, terrain and other bases)."""
+        """Whether the mover's base may stand at each point (table, terrain and other bases).
+
+        Args:
+            points: ``(M, 2)`` base centres.
+            skip: Obstacle positions (into ``obstacle_ids``) to ignore.
+        """
         points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
         ok = self.nav.legal(points)
         if len(self.obstacle_ids) and ok.any():
@@ -324,7 +401,8 @@ class Navigator:
             ok &= np.all(gaps >= 0.0, axis=1)
         return ok
 
-    def _visible(self, a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
+    def visible(self, a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
+        """Whether each segment keeps the base clear of terrain and of the ``active`` bases."""
         seen = self.nav.visible(a, b)
         if len(active) and seen.any():
             d = segment_point_distances(a[seen], b[seen], self.obstacle_centres[active])
@@ -332,164 +410,175 @@ class Navigator:
         return seen
 
     def crossed(self, points: np.ndarray) -> list[int]:
-        """Obstacle positions (into the obstacle arrays) whose bases the polyline overlaps."""
+        """Obstacle positions (into ``obstacle_ids``) whose bases the polyline overlaps."""
         if len(self.obstacle_ids) == 0 or len(points) < 2:
             return []
         d = segment_point_distances(points[:-1], points[1:], self.obstacle_centres)
         hit = np.any(d < self.obstacle_reach - self.tol, axis=0)
         return [int(k) for k in np.flatnonzero(hit)]
 
-    # -- solving ------------------------------------------------------------------------------
-    def _solve(self, active: frozenset[int]) -> _Solve:
-        cached = self._solves.get(active)
-        if cached is not None:
-            return cached
-        solve = self._solve_static() if not active else self._solve_with(np.array(sorted(active)))
-        self._solves[active] = solve
-        return solve
+    def _links(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Exact static costs of segments ``a[m] -> b[m]`` (inf where terrain blocks)."""
+        cost = np.full(len(a), np.inf)
+        seen = self.nav.visible(a, b)
+        if seen.any():
+            cost[seen] = segment_costs(self.table, a[seen], b[seen])
+        return cost
 
-    def _solve_static(self) -> _Solve:
-        nav = self.nav
-        n = len(nav.nodes)
-        points = np.vstack((nav.nodes, self.start[None, :]))
-        dist = np.full(n + 1, np.inf)
-        dist[n] = 0.0
-        first_hop = np.full(n + 1, -1, dtype=np.int64)
-        if n:
-            starts = np.broadcast_to(self.start, (n, 2))
-            seen = nav.visible(starts, nav.nodes)
-            link = np.full(n, np.inf)
-            if seen.any():
-                link[seen] = segment_costs(self.table, starts[seen], nav.nodes[seen])
-            via = link[:, None] + nav.dist
-            first_hop[:n] = np.argmin(via, axis=0)
-            dist[:n] = via[first_hop[:n], np.arange(n)]
-        empty = np.zeros(0, dtype=np.int64)
-        return _Solve(points, dist, np.full(n + 1, -1), empty, first_hop)
-
-    def _solve_with(self, active: np.ndarray) -> _Solve:
-        nav = self.nav
-        n = len(nav.nodes)
-        centres = self.obstacle_centres[active]
-        reach = self.obstacle_reach[active]
-        # Waypoints on a polygon around each blocking base, far enough out that its edges
-        # clear the base (circumscribed polygon) plus the margin.
-        spoke = (reach + self.margin) / math.cos(math.pi / self.sides)
-        angles = 2.0 * math.pi * np.arange(self.sides) / self.sides
-        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
-        extra = (centres[:, None, :] + spoke[:, None, None] * ring[None, :, :]).reshape(-1, 2)
-        extra = extra[self.nav.legal(extra)]
-        if len(extra):
-            gaps = np.hypot(*(extra[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-            extra = extra[np.all(gaps >= reach - self.tol, axis=1)]
-        points = np.vstack((nav.nodes, extra, self.start[None, :]))
-        v = len(points)
-        matrix = np.full((v, v), np.inf)
-        static_ok = np.ones(n, dtype=bool)
-        if n:
-            gaps = np.hypot(*(nav.nodes[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-            static_ok = np.all(gaps >= reach - self.tol, axis=1)
-            matrix[:n, :n] = nav.cost
-            if len(nav.edges):
-                e = nav.edges
-                d = segment_point_distances(nav.nodes[e[:, 0]], nav.nodes[e[:, 1]], centres)
-                cut = np.any(d < reach - self.tol, axis=1)
-                matrix[e[cut, 0], e[cut, 1]] = np.inf
-                matrix[e[cut, 1], e[cut, 0]] = np.inf
-            blocked_nodes = np.flatnonzero(~static_ok)
-            matrix[blocked_nodes, :] = np.inf
-            matrix[:, blocked_nodes] = np.inf
-        # New links: every added waypoint and the start to every waypoint before it.
-        new_ids = np.arange(n, v)
-        rows, cols = [], []
-        for k in new_ids:
-            rows.append(np.full(k, k))
-            cols.append(np.arange(k))
-        if rows:
-            ii = np.concatenate(rows)
-            jj = np.concatenate(cols)
-            keep = np.concatenate((static_ok, np.ones(v - n, dtype=bool)))[jj]
-            ii, jj = ii[keep], jj[keep]
-            seen = self._visible(points[ii], points[jj], active)
-            ii, jj = ii[seen], jj[seen]
-            weights = segment_costs(self.table, points[ii], points[jj])
-            matrix[ii, jj] = weights
-            matrix[jj, ii] = weights
-        start = v - 1
-        dist = matrix[start].copy()
-        dist[start] = 0.0
-        for _ in range(v):
-            relaxed = np.minimum(dist, np.min(dist[:, None] + matrix, axis=0))
-            if np.array_equal(relaxed, dist):
-                break
-            dist = relaxed
-        pred = np.argmin(dist[:, None] + matrix, axis=0)
-        pred[start] = -1
-        pred[~np.isfinite(dist)] = -1
-        return _Solve(points, dist, pred, active)
-
-    def _best_link(
-        self, solve: _Solve, goals: np.ndarray, usable: np.ndarray
-    ) -> tuple[int, float] | None:
-        """The cheapest (waypoint, total cost) whose straight link reaches its goal point."""
-        candidates = np.flatnonzero(usable & np.isfinite(solve.dist))
-        if len(candidates) == 0:
-            return None
-        straight = np.hypot(*(goals[candidates] - solve.points[candidates]).T)
-        bound = solve.dist[candidates] + straight
-        order = candidates[np.argsort(bound, kind="stable")]
-        bound_sorted = np.sort(bound, kind="stable")
-        best: tuple[int, float] | None = None
-        tested = 0
-        while tested < len(order):
-            if best is not None and bound_sorted[tested] >= best[1]:
-                break
-            batch = order[tested : tested + _FIRST_GOAL_BATCH]
-            if best is not None:
-                batch = batch[bound_sorted[tested : tested + len(batch)] < best[1]]
-            tested += _FIRST_GOAL_BATCH
-            seen = self._visible(solve.points[batch], goals[batch], solve.active)
-            if not seen.any():
-                continue
-            batch = batch[seen]
-            totals = solve.dist[batch] + segment_costs(
-                self.table, solve.points[batch], goals[batch]
-            )
-            k = int(np.argmin(totals))
-            if best is None or totals[k] < best[1]:
-                best = (int(batch[k]), float(totals[k]))
-        return best
-
-    def _route_once(
-        self, active: frozenset[int], goal: np.ndarray | None, target: int | None
-    ) -> Route:
-        solve = self._solve(active)
-        v = len(solve.points)
-        usable = np.ones(v, dtype=bool)
+    # -- goals ------------------------------------------------------------------------------
+    def _goal_spec(self, points: np.ndarray, goal: np.ndarray | None, target: int | None) -> _GoalSpec:
         if target is None:
-            goals = np.broadcast_to(goal, (v, 2))
-        else:
-            centre = self.obstacle_centres[target]
-            contact = self.obstacle_reach[target] + self.tol / 2.0
-            offset = solve.points - centre
+            point = np.asarray(goal, dtype=np.float64)
+            return _GoalSpec(
+                point,
+                np.tile(point, (len(points), 1)),
+                np.ones(len(points), dtype=bool),
+                point,
+            )
+        centre = self.obstacle_centres[target]
+        contact = self.obstacle_reach[target] + self.tol / 2.0
+
+        def spots(origins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            offset = origins - centre
             length = np.hypot(*offset.T)
-            usable = length > contact
-            safe = np.where(usable, length, 1.0)
-            goals = centre + offset * (contact / safe)[:, None]
-            usable &= self.legal(goals, skip=(target,))
-        best = self._best_link(solve, goals, usable)
-        if best is not None:
-            node, cost = best
-            path = [solve.points[k] for k in solve.node_path(node, self.nav)]
-            path.append(goals[node])
-            return Route(_dedupe(np.array(path)), cost, True)
-        # Unreachable: go to the reachable waypoint nearest to the goal (maybe stay put).
-        aim = goal if target is None else self.obstacle_centres[target]
-        reachable = np.flatnonzero(np.isfinite(solve.dist))
-        gaps = np.hypot(*(solve.points[reachable] - aim).T)
-        node = int(reachable[np.argmin(gaps)])
-        path = [solve.points[k] for k in solve.node_path(node, self.nav)]
-        return Route(_dedupe(np.array(path)), float(solve.dist[node]), False)
+            ok = length > contact
+            safe = np.where(ok, length, 1.0)
+            found = centre + offset * (contact / safe)[:, None]
+            if ok.any():
+                ok[ok] = self.legal(found[ok], skip=(target,))
+            return found, ok
+
+        direct, direct_ok = spots(self.start[None, :])
+        found, ok = spots(points)
+        return _GoalSpec(direct[0] if direct_ok[0] else None, found, ok, centre)
+
+    # -- searches ---------------------------------------------------------------------------
+    def _route_static(self, goal: np.ndarray | None, target: int | None) -> Route:
+        """Cheapest route with terrain only (bases not yet in the way), checking links lazily.
+
+        Lower bounds (straight lengths) stand in for unchecked start and goal links; the
+        best candidate pair of (first, last) waypoints is checked, in batches, until the
+        best candidate uses only checked links.
+        """
+        nav = self.nav
+        n = len(nav.nodes)
+        spec = self._goal_spec(nav.nodes, goal, target)
+        best_cost, best_path = np.inf, None
+        if spec.direct is not None:
+            direct = self._links(self.start[None, :], spec.direct[None, :])[0]
+            if np.isfinite(direct):
+                best_cost, best_path = direct, [self.start, spec.direct]
+        if n:
+            g_bound = np.where(spec.usable, np.hypot(*(spec.points - nav.nodes).T), np.inf)
+            g_exact = np.where(spec.usable, np.nan, np.inf)
+            s_exact = self._start_exact
+            for _ in range(2 * n // _BATCH + 2):
+                s_cost = np.where(np.isnan(s_exact), self._start_bound, s_exact)
+                g_cost = np.where(np.isnan(g_exact), g_bound, g_exact)
+                via = nav.dist + g_cost[None, :]
+                row = via.min(axis=1)
+                total = s_cost + row
+                first = int(np.argmin(total))
+                if not total[first] < best_cost - 1e-12:
+                    break
+                last = int(np.argmin(via[first]))
+                need_first, need_last = np.isnan(s_exact[first]), np.isnan(g_exact[last])
+                if not (need_first or need_last):
+                    best_cost = float(total[first])
+                    best_path = [
+                        self.start,
+                        *(nav.nodes[k] for k in nav.static_path(first, last)),
+                        spec.points[last],
+                    ]
+                    break
+                if need_first:
+                    open_ = np.flatnonzero(np.isnan(s_exact))
+                    pick = open_[np.argsort(total[open_], kind="stable")[:_BATCH]]
+                    s_exact[pick] = self._links(np.broadcast_to(self.start, (len(pick), 2)), nav.nodes[pick])
+                if need_last:
+                    col = np.min(s_cost[:, None] + nav.dist, axis=0) + g_cost
+                    open_ = np.flatnonzero(np.isnan(g_exact))
+                    pick = open_[np.argsort(col[open_], kind="stable")[:_BATCH]]
+                    g_exact[pick] = self._links(nav.nodes[pick], spec.points[pick])
+        if best_path is not None:
+            return Route(_dedupe(np.array(best_path)), float(best_cost), True)
+        return self._nearest_reachable(frozenset(), spec)
+
+    def _graph(self, active: frozenset[int]) -> _ActiveGraph:
+        graph = self._graphs.get(active)
+        if graph is None:
+            graph = _ActiveGraph(self, np.array(sorted(active), dtype=np.int64))
+            self._graphs[active] = graph
+        return graph
+
+    def _route_active(self, active: frozenset[int], goal: np.ndarray | None, target: int | None) -> Route:
+        """Cheapest route with the ``active`` bases blocking (lazy shortest paths)."""
+        graph = self._graph(active)
+        v = len(graph.points)
+        spec = self._goal_spec(graph.points, goal, target)
+        usable = spec.usable & graph.usable
+        if spec.direct is not None:
+            usable[graph.start] = True
+            spec.points[graph.start] = spec.direct
+        else:
+            usable[graph.start] = False
+        sink = v
+        matrix = np.full((v + 1, v + 1), np.inf)
+        matrix[:v, :v] = graph.matrix
+        link = np.where(usable, np.hypot(*(spec.points - graph.points).T), np.inf)
+        matrix[:v, sink] = link
+        link_known = ~usable
+        for _ in range(4 * v):
+            dist, pred = _relax(matrix, graph.start)
+            if not np.isfinite(dist[sink]):
+                return self._nearest_reachable(active, spec)
+            path = [sink]
+            while path[-1] != graph.start and len(path) <= v + 1:
+                path.append(int(pred[path[-1]]))
+            path.reverse()
+            hops = list(zip(path[:-1], path[1:]))
+            rows = [u for u, w in hops if w != sink and not graph.known[u, w]]
+            cols = [w for u, w in hops if w != sink and not graph.known[u, w]]
+            last = path[-2]
+            if not rows and link_known[last]:
+                points = [graph.points[k] for k in path[:-1]]
+                points.append(spec.points[last])
+                return Route(_dedupe(np.array(points)), float(dist[sink]), True)
+            if rows:
+                graph.settle(self, np.array(rows), np.array(cols))
+                matrix[:v, :v] = graph.matrix
+            if not link_known[last]:
+                ends = np.flatnonzero(~link_known)
+                ends = ends[np.argsort(dist[ends] + link[ends], kind="stable")[:_BATCH]]
+                seen = self.visible(graph.points[ends], spec.points[ends], graph.active)
+                cost = np.full(len(ends), np.inf)
+                if seen.any():
+                    cost[seen] = segment_costs(self.table, graph.points[ends][seen], spec.points[ends][seen])
+                matrix[ends, sink] = cost
+                link[ends] = cost
+                link_known[ends] = True
+        return self._nearest_reachable(active, spec)
+
+    def _nearest_reachable(self, active: frozenset[int], spec: _GoalSpec) -> Route:
+        """The route to the reachable waypoint nearest to an unreachable goal (or no move)."""
+        graph = self._graph(active)
+        dist, pred = _relax(graph.matrix, graph.start)
+        for _ in range(len(dist)):
+            reachable = np.flatnonzero(np.isfinite(dist))
+            gaps = np.hypot(*(graph.points[reachable] - spec.aim).T)
+            node = int(reachable[np.argmin(gaps)])
+            path = [node]
+            while path[-1] != graph.start and len(path) <= len(dist):
+                path.append(int(pred[path[-1]]))
+            path.reverse()
+            rows = [u for u, w in zip(path[:-1], path[1:]) if not graph.known[u, w]]
+            cols = [w for u, w in zip(path[:-1], path[1:]) if not graph.known[u, w]]
+            if not rows:
+                points = np.array([graph.points[k] for k in path])
+                return Route(_dedupe(points), float(dist[node]), False)
+            graph.settle(self, np.array(rows), np.array(cols))
+            dist, pred = _relax(graph.matrix, graph.start)
+        return Route(self.start[None, :].copy(), 0.0, False)
 
     def _straight(self, goal: np.ndarray | None, target: int | None) -> Route | None:
         """The straight route when it is clear of terrain, bases and difficult ground."""
@@ -532,23 +621,20 @@ class Navigator:
         Returns:
             The full route (not truncated).
         """
-        target_pos: int | None = None
-        active: frozenset[int] = frozenset()
-        if target is not None:
-            target_pos = int(np.searchsorted(self.obstacle_ids, target))
-            active = frozenset({target_pos})
+        target_pos = None if target is None else int(np.searchsorted(self.obstacle_ids, target))
         goal_xy = None if goal is None else np.asarray(goal, dtype=np.float64)
         straight = self._straight(goal_xy, target_pos)
         if straight is not None:
             return straight
-        route = self._route_once(active, goal_xy, target_pos)
+        active: frozenset[int] = frozenset()
+        route = self._route_static(goal_xy, target_pos)
         for _ in range(_MAX_LAZY_ROUNDS):
             head = truncate(self.table, route.points, allowance)[0]
             hits = set(self.crossed(head)) - active
             if not hits:
                 break
             active = active | hits
-            route = self._route_once(active, goal_xy, target_pos)
+            route = self._route_active(active, goal_xy, target_pos)
         return route
 
 

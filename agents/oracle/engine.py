@@ -1,0 +1,343 @@
+"""The Enemy Oracle: plays a side by its behaviour profiles and explains every decision.
+
+* **Activate phase.** Models that their profile's ``hold_when`` keeps back are set aside; when
+  only such models are left the side passes. Otherwise the side's profile orders the
+  eligible models by its ``activation_order`` keys and the first one activates: with a
+  Momentum bonus activation when its profile's ``bonus`` policy says so, else with the
+  number of dice chosen by the first of its ``dice`` rules whose conditions hold (a named
+  policy is computed from the exact odds of :mod:`riven_env.rules.odds`).
+* **Action phase.** The active model's ``priorities`` are walked in order before *every*
+  action; the first rule whose conditions hold and whose action is legal fires, with its
+  target picked by the rule's (or the profile's) target selector. When none fires, the
+  ``fallback_d6`` table is rolled; when the rolled action is impossible the activation ends.
+* **Spend phase.** The first ``spend`` rule matching the pending test's result and kind,
+  and affordable within its limits, is applied; otherwise the result is accepted.
+
+Which profile: ``oracle:PROFILE`` forces one profile on every model of the side; plain
+``oracle`` uses each model's own Oracle profile from the scenario. Side-level choices (the
+activation order) follow the side's scenario profile; model-level ones (dice, bonus,
+actions, spends) follow the model's own.
+
+Randomness: the d6 fallback table is rolled on the agent's private ``self.rng``, never on the
+game's stream, so that the Oracle's presence never changes the game's dice. Everything else
+is a pure function of the state, so the Oracle is deterministic given its seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+
+from riven_env.errors import AgentSpecError
+from riven_env.game import Decision, GameState
+from riven_env.game.decisions import (
+    ACCEPT,
+    PASS,
+    PHASE_ACTION,
+    PHASE_ACTIVATE,
+    PHASE_SPEND,
+)
+from riven_env.rules.odds import activation_odds
+
+from agents.base import BaseAgent
+from agents.oracle import words
+from agents.oracle.profiles import (
+    ActionRef,
+    DiceRule,
+    OracleData,
+    OracleDataError,
+    OracleProfile,
+    load_profiles,
+    target_side,
+)
+from agents.oracle.situation import ORDER_FUNCTIONS, Situation, all_hold, select
+
+END = Decision("end")
+
+
+class OracleAgent(BaseAgent):
+    """The Enemy Oracle as an agent.
+
+    Args:
+        name: The agent spec (``"oracle"`` or ``"oracle:PROFILE"``).
+        side: The side it plays.
+        seed: Seed of its private stream (used only for the d6 fallback table).
+        profile: Force this profile on every model of the side (``None``: each model's own).
+        data: Profiles to use (default: the bundled ``data/profiles.toml``).
+        profiles_path: Load the profiles from this file instead (ignored when ``data`` is given).
+
+    Attributes:
+        last_explanation: After :meth:`act`: ``{model, profile, rule, decision, explanation}``.
+
+    Raises:
+        AgentSpecError: ``profile`` is not a profile of the data.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        side: str,
+        seed: int | Sequence[int] | None = None,
+        profile: str | None = None,
+        *,
+        data: OracleData | None = None,
+        profiles_path: str | Path | None = None,
+    ) -> None:
+        super().__init__(name, side, seed)
+        self.data = data if data is not None else load_profiles(profiles_path)
+        if profile is not None and profile not in self.data.profiles:
+            raise AgentSpecError(
+                f"agent {name!r}: unknown Oracle profile {profile!r}; "
+                f"allowed: {', '.join(self.data.profiles)}"
+            )
+        self.forced = profile
+        # (rules identity, mettle, dice) -> exact activation odds; the rules of a game are
+        # shared by all its copies, so the identity is a sound key within one process.
+        self._odds: dict[tuple[int, int, int], dict[str, Fraction]] = {}
+
+    # ------------------------------------------------------------------ profiles
+    def _named(self, name: str | None, what: str) -> OracleProfile:
+        if name is None:
+            return self.data.profiles[self.data.default_profile]
+        found = self.data.profiles.get(name)
+        if found is None:
+            raise OracleDataError(
+                f"{self.data.source}: {what} uses Oracle profile {name!r}, which this data "
+                f"file does not define; allowed: {', '.join(self.data.profiles)}"
+            )
+        return found
+
+    def profile_for(self, state: GameState, i: int) -> OracleProfile:
+        """The profile that drives model ``i``."""
+        if self.forced is not None:
+            return self.data.profiles[self.forced]
+        model = state.models[i]
+        return self._named(model.oracle, f"model {model.id}")
+
+    def side_profile(self, state: GameState, side: str) -> OracleProfile:
+        """The profile that orders the side's activations."""
+        if self.forced is not None:
+            return self.data.profiles[self.forced]
+        sides = getattr(state.scenario, "sides", {})
+        name = sides[side].oracle if side in sides else None
+        return self._named(name, f"side {side}")
+
+    # ------------------------------------------------------------------ the agent
+    def act(self, state: GameState, legal: Sequence[Decision]) -> Decision:
+        """Choose a legal decision and record why in :attr:`last_explanation`."""
+        if state.phase == PHASE_ACTIVATE:
+            decision, model, profile, rule, text = self._activate(state, legal)
+        elif state.phase == PHASE_ACTION:
+            decision, model, profile, rule, text = self._action(state, legal)
+        elif state.phase == PHASE_SPEND:
+            decision, model, profile, rule, text = self._spend(state, legal)
+        else:  # pragma: no cover - the runner never asks once the game is over
+            decision, model, profile, rule, text = legal[0], None, "", "end:no_action", "game over"
+        self.last_explanation = {
+            "model": model,
+            "profile": profile,
+            "rule": rule,
+            "decision": str(decision),
+            "explanation": text,
+        }
+        return decision
+
+    # ------------------------------------------------------------------ activate
+    def _activate(self, state: GameState, legal: Sequence[Decision]) -> tuple:
+        side = state.current_side
+        eligible = sorted({d.model for d in legal if d.kind == "activate"})
+        situations = {i: Situation(state, i) for i in eligible}
+        ready = []
+        for i in eligible:
+            profile = self.profile_for(state, i)
+            if not (profile.hold_when and all_hold(situations[i], profile.hold_when)):
+                ready.append(i)
+        if not ready:
+            held = ", ".join(state.models[i].id for i in eligible)
+            profile = self.side_profile(state, side)
+            text = f"Every model left to activate holds its ground ({held}): the side passes."
+            return PASS, None, profile.name, "hold", text
+
+        order = self.side_profile(state, side).activation_order
+        chosen = min(
+            ready,
+            key=lambda i: (*(ORDER_FUNCTIONS[k](situations[i]) for k in order), i),
+        )
+        model = state.models[chosen]
+        profile = self.profile_for(state, chosen)
+        sit = situations[chosen]
+        order_words = "; ".join(words.order_text(order))
+        bonus = Decision("bonus", model=chosen)
+        if (
+            profile.bonus is not None
+            and bonus in legal
+            and state.momentum_of(side) >= profile.bonus.min_momentum
+            and all_hold(sit, profile.bonus.when)
+        ):
+            text = f"Activates {model.id} (order: {order_words}). {words.bonus_text(profile.bonus)}"
+            return bonus, model.id, profile.name, "bonus", text
+
+        offered = sorted(d.dice for d in legal if d.kind == "activate" and d.model == chosen)
+        for k, rule in enumerate(profile.dice, 1):
+            if all_hold(sit, rule.when):
+                dice, why = self._dice(state, chosen, rule, offered)
+                decision = Decision("activate", model=chosen, dice=dice)
+                text = (
+                    f"Activates {model.id} (order: {order_words}). "
+                    f"Dice rule {k}: {words.dice_rule_text(rule)} -> {dice} ({why})."
+                )
+                return decision, model.id, profile.name, f"dice:{k}", text
+        raise OracleDataError(  # pragma: no cover - the loader requires a final "always" rule
+            f"{self.data.source}: profiles.{profile.name}.dice: no rule applies"
+        )
+
+    def _odds_for(self, state: GameState, mettle: int, dice: int) -> dict[str, Fraction]:
+        key = (id(state.rules), mettle, dice)
+        found = self._odds.get(key)
+        if found is None:
+            found = activation_odds(mettle, dice, state.rules)
+            self._odds[key] = found
+        return found
+
+    def _dice(
+        self, state: GameState, i: int, rule: DiceRule, offered: Sequence[int]
+    ) -> tuple[int, str]:
+        """The number of dice a dice rule asks for, among those ``offered``, and why."""
+        if rule.dice is not None:
+            usable = [n for n in offered if n <= rule.dice] or offered[:1]
+            return usable[-1], "fixed by the profile"
+        mettle = state.models[i].profile.mettle
+
+        def score(n: int) -> tuple[Fraction, ...]:
+            odds = self._odds_for(state, mettle, n)
+            actions, passes = odds["expected_actions"], odds["p_turn_passes"]
+            if rule.policy == "max_expected_actions":
+                return (actions, -n)
+            if rule.policy == "safe":
+                return (-passes, actions, -n)
+            value = actions - Fraction(rule.turnover_cost).limit_denominator(1000) * passes
+            return (value, -n)
+
+        best = max(offered, key=score)
+        odds = self._odds_for(state, mettle, best)
+        return best, (
+            f"Mettle {mettle}+: {float(odds['expected_actions']):.2f} expected actions, "
+            f"{words.percent(odds['p_turn_passes'])} chance the turn passes"
+        )
+
+    # ------------------------------------------------------------------ action
+    def _action(self, state: GameState, legal: Sequence[Decision]) -> tuple:
+        i = state.active_model
+        model = state.models[i]
+        profile = self.profile_for(state, i)
+        sit = Situation(state, i, legal)
+        for k, rule in enumerate(profile.priorities, 1):
+            if not all_hold(sit, rule.when):
+                continue
+            decision, chosen = self._resolve(sit, profile, rule.action, rule.target, legal)
+            if decision is not None:
+                text = (
+                    f"{model.id}, rule {k} ({rule.id}): {words.rule_text(rule, profile)}"
+                    f"{chosen}"
+                )
+                return decision, model.id, profile.name, rule.id, text
+        faces = len(profile.fallback)
+        roll = int(self.rng.integers(1, faces + 1))
+        entry = profile.fallback[roll - 1]
+        decision, chosen = self._resolve(sit, profile, entry.action, entry.target, legal)
+        what = words.fallback_text(profile, roll)
+        if decision is not None:
+            text = f"{model.id}: no priority applies; the d{faces} rolled {roll}: {what}.{chosen}"
+            return decision, model.id, profile.name, f"d6:{roll}", text
+        text = (
+            f"{model.id}: no priority applies; the d{faces} rolled {roll} ({what}), "
+            "which it cannot do now: it ends its activation."
+        )
+        return END, model.id, profile.name, "end:no_action", text
+
+    def _resolve(
+        self,
+        sit: Situation,
+        profile: OracleProfile,
+        action: ActionRef,
+        rule_target: str | None,
+        legal: Sequence[Decision],
+    ) -> tuple[Decision | None, str]:
+        """The legal decision an action asks for (None when impossible) and words on its target."""
+        if action.kind == END.kind:
+            return (END if END in legal else None), ""
+        options = [d for d in legal if d.kind == action.kind]
+        if action.destination is not None:
+            options = [
+                d for d in options if d.destination is not None and d.destination[0] == action.destination
+            ]
+        if not options:
+            return None, ""
+        side = target_side(action)
+        state = sit.state
+        if action.destination is not None:
+            if side:
+                refs = [d.destination[1] for d in options]
+                pick = select(sit, profile.target_for(action, rule_target), refs)
+                chosen = next(d for d in options if d.destination[1] == pick)
+                return chosen, f" Target: {state.models[pick].id}."
+            if action.destination == "toward_objective":
+                return self._toward_objective(sit, options), ""
+            return options[0], ""
+        if side:
+            pick = select(sit, profile.target_for(action, rule_target), [d.target for d in options])
+            chosen = next(d for d in options if d.target == pick)
+            return chosen, f" Target: {state.models[pick].id}."
+        return options[0], ""
+
+    @staticmethod
+    def _toward_objective(sit: Situation, options: Sequence[Decision]) -> Decision:
+        """The move toward the nearest objective its side does not hold (else the nearest)."""
+        # A destination's reference counts the objectives still in play (looted ones are gone).
+        in_play = sit.open_objectives
+        not_held = set(sit.objectives_not_held)
+
+        def key(d: Decision) -> tuple:
+            ref = d.destination[1]
+            k = in_play[ref] if ref is not None and ref < len(in_play) else None
+            if k is None:
+                return (2, 0.0)
+            return (0 if k in not_held else 1, sit.objective_distance(k))
+
+        return min(options, key=key)
+
+    # ------------------------------------------------------------------ spend
+    def _spend(self, state: GameState, legal: Sequence[Decision]) -> tuple:
+        roll, i, _context = state.pending
+        model = state.models[i]
+        profile = self.profile_for(state, i)
+        offered = {d.option for d in legal if d.option != ACCEPT.option}
+        momentum = state.momentum_of(model.side) - roll.momentum_spent
+        strain_max = model.profile.strain_max(state.rules)
+        cost = state.rules.get("strain.spend_cost")
+        for rule in profile.spend:
+            if roll.result not in rule.on or not ("any" in rule.tests or roll.kind in rule.tests):
+                continue
+            option = None
+            if rule.option == "reroll" and momentum >= rule.min_momentum:
+                rerolls = [o for o in offered if o.startswith("reroll:")]
+                if rerolls:
+                    option = min(rerolls, key=lambda o: (roll.dice[int(o.split(":")[1])], o))
+            elif rule.option == "boost" and momentum >= rule.min_momentum and "boost" in offered:
+                option = "boost"
+            elif rule.option == "strain" and "strain" in offered:
+                after = model.strain + roll.strain_taken + cost
+                if rule.allow_overflow or after <= strain_max - rule.strain_headroom:
+                    option = "strain"
+            if option is not None:
+                text = (
+                    f"{model.id}'s {roll.kind} test came up {roll.result.capitalize()}: "
+                    f"{words.spend_rule_text(rule)}"
+                )
+                return Decision("spend", option=option), model.id, profile.name, rule.id, text
+        text = f"{model.id}'s {roll.kind} test came up {roll.result.capitalize()}: no spend rule applies; it stands."
+        return ACCEPT, model.id, profile.name, "spend:accept", text
+
+
+__all__ = ["OracleAgent"]
