@@ -33,7 +33,7 @@ from riven_env.table import (
 )
 from riven_env.table.sampling import random_bases, random_terrain_spec
 
-TARGETS_US = {"sight (LOS + cover)": 30.0, "path, 6\" move": 500.0, "path, unlimited": 500.0}
+TARGETS_US = {"sight (LOS + cover)": 30.0, 'path, 6" move': 500.0, "path, unlimited": 500.0}
 
 
 def _time_per_call(run: Callable[[], object], calls: int, repeat: int) -> float:
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     if args.json:
         print(json.dumps({"us_per_query": micro, "targets_us": TARGETS_US, **extra}, indent=2))
     else:
-        print(f"36\" table, 12 pieces, 10 models, seed {args.seed}; {extra}")
+        print(f'36" table, 12 pieces, 10 models, seed {args.seed}; {extra}')
         print(f"{'query':45s} {'us/query':>10s} {'target':>8s}")
         for name, value in micro.items():
             target = TARGETS_US.get(name)

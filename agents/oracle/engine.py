@@ -25,23 +25,13 @@ is a pure function of the state, so the Oracle is deterministic given its seed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from fractions import Fraction
 from pathlib import Path
-
-from riven_env.errors import AgentSpecError
-from riven_env.game import Decision, GameState
-from riven_env.game.decisions import (
-    ACCEPT,
-    PASS,
-    PHASE_ACTION,
-    PHASE_ACTIVATE,
-    PHASE_SPEND,
-)
-from riven_env.rules.odds import activation_odds
 
 from agents.base import BaseAgent
 from agents.oracle import words
+from agents.oracle.dice import dice_for_rule, dice_odds
 from agents.oracle.profiles import (
     ActionRef,
     DiceRule,
@@ -52,6 +42,16 @@ from agents.oracle.profiles import (
     target_side,
 )
 from agents.oracle.situation import ORDER_FUNCTIONS, Situation, all_hold, select
+from riven_env.errors import AgentSpecError
+from riven_env.game import Decision, GameState
+from riven_env.game.actions import move_allowance
+from riven_env.game.decisions import (
+    ACCEPT,
+    PASS,
+    PHASE_ACTION,
+    PHASE_ACTIVATE,
+    PHASE_SPEND,
+)
 
 END = Decision("end")
 
@@ -92,9 +92,6 @@ class OracleAgent(BaseAgent):
                 f"allowed: {', '.join(self.data.profiles)}"
             )
         self.forced = profile
-        # (rules identity, mettle, dice) -> exact activation odds; the rules of a game are
-        # shared by all its copies, so the identity is a sound key within one process.
-        self._odds: dict[tuple[int, int, int], dict[str, Fraction]] = {}
 
     # ------------------------------------------------------------------ profiles
     def _named(self, name: str | None, what: str) -> OracleProfile:
@@ -167,7 +164,7 @@ class OracleAgent(BaseAgent):
         model = state.models[chosen]
         profile = self.profile_for(state, chosen)
         sit = situations[chosen]
-        order_words = "; ".join(words.order_text(order))
+        order_words = ", ".join(order)
         bonus = Decision("bonus", model=chosen)
         if (
             profile.bonus is not None
@@ -175,7 +172,10 @@ class OracleAgent(BaseAgent):
             and state.momentum_of(side) >= profile.bonus.min_momentum
             and all_hold(sit, profile.bonus.when)
         ):
-            text = f"Activates {model.id} (order: {order_words}). {words.bonus_text(profile.bonus)}"
+            text = (
+                f"Activates {model.id}, first by the activation order ({order_words}). "
+                f"{words.bonus_text(profile.bonus)}"
+            )
             return bonus, model.id, profile.name, "bonus", text
 
         offered = sorted(d.dice for d in legal if d.kind == "activate" and d.model == chosen)
@@ -184,7 +184,7 @@ class OracleAgent(BaseAgent):
                 dice, why = self._dice(state, chosen, rule, offered)
                 decision = Decision("activate", model=chosen, dice=dice)
                 text = (
-                    f"Activates {model.id} (order: {order_words}). "
+                    f"Activates {model.id}, first by the activation order ({order_words}). "
                     f"Dice rule {k}: {words.dice_rule_text(rule)} -> {dice} ({why})."
                 )
                 return decision, model.id, profile.name, f"dice:{k}", text
@@ -192,36 +192,14 @@ class OracleAgent(BaseAgent):
             f"{self.data.source}: profiles.{profile.name}.dice: no rule applies"
         )
 
-    def _odds_for(self, state: GameState, mettle: int, dice: int) -> dict[str, Fraction]:
-        key = (id(state.rules), mettle, dice)
-        found = self._odds.get(key)
-        if found is None:
-            found = activation_odds(mettle, dice, state.rules)
-            self._odds[key] = found
-        return found
-
     def _dice(
         self, state: GameState, i: int, rule: DiceRule, offered: Sequence[int]
     ) -> tuple[int, str]:
         """The number of dice a dice rule asks for, among those ``offered``, and why."""
-        if rule.dice is not None:
-            usable = [n for n in offered if n <= rule.dice] or offered[:1]
-            return usable[-1], "fixed by the profile"
         mettle = state.models[i].profile.mettle
-
-        def score(n: int) -> tuple[Fraction, ...]:
-            odds = self._odds_for(state, mettle, n)
-            actions, passes = odds["expected_actions"], odds["p_turn_passes"]
-            if rule.policy == "max_expected_actions":
-                return (actions, -n)
-            if rule.policy == "safe":
-                return (-passes, actions, -n)
-            value = actions - Fraction(rule.turnover_cost).limit_denominator(1000) * passes
-            return (value, -n)
-
-        best = max(offered, key=score)
-        odds = self._odds_for(state, mettle, best)
-        return best, (
+        dice = dice_for_rule(rule, mettle, offered, state.rules)
+        odds = dice_odds(mettle, dice, state.rules)
+        return dice, (
             f"Mettle {mettle}+: {float(odds['expected_actions']):.2f} expected actions, "
             f"{words.percent(odds['p_turn_passes'])} chance the turn passes"
         )
@@ -237,10 +215,7 @@ class OracleAgent(BaseAgent):
                 continue
             decision, chosen = self._resolve(sit, profile, rule.action, rule.target, legal)
             if decision is not None:
-                text = (
-                    f"{model.id}, rule {k} ({rule.id}): {words.rule_text(rule, profile)}"
-                    f"{chosen}"
-                )
+                text = f"{model.id}, rule {k} ({rule.id}): {words.rule_text(rule, profile)}{chosen}"
                 return decision, model.id, profile.name, rule.id, text
         faces = len(profile.fallback)
         roll = int(self.rng.integers(1, faces + 1))
@@ -268,44 +243,84 @@ class OracleAgent(BaseAgent):
         if action.kind == END.kind:
             return (END if END in legal else None), ""
         options = [d for d in legal if d.kind == action.kind]
-        if action.destination is not None:
-            options = [
-                d for d in options if d.destination is not None and d.destination[0] == action.destination
-            ]
         if not options:
             return None, ""
-        side = target_side(action)
-        state = sit.state
         if action.destination is not None:
-            if side:
-                refs = [d.destination[1] for d in options]
-                pick = select(sit, profile.target_for(action, rule_target), refs)
-                chosen = next(d for d in options if d.destination[1] == pick)
-                return chosen, f" Target: {state.models[pick].id}."
-            if action.destination == "toward_objective":
-                return self._toward_objective(sit, options), ""
-            return options[0], ""
-        if side:
+            return self._destination(sit, profile, action, rule_target, options)
+        if target_side(action):
             pick = select(sit, profile.target_for(action, rule_target), [d.target for d in options])
             chosen = next(d for d in options if d.target == pick)
-            return chosen, f" Target: {state.models[pick].id}."
+            return chosen, f" Target: {sit.state.models[pick].id}."
         return options[0], ""
 
+    def _destination(
+        self,
+        sit: Situation,
+        profile: OracleProfile,
+        action: ActionRef,
+        rule_target: str | None,
+        options: Sequence[Decision],
+    ) -> tuple[Decision | None, str]:
+        """The move (or disengage) decision toward the destination an action names.
+
+        The tabletop lists one destination per kind and reference but drops one that ends
+        where an earlier one does (the earlier kind wins), so "toward the objective" may be
+        listed as "toward an enemy" when both paths end at the same spot. A directed action
+        therefore picks its goal first (the selected model, or the objective), then takes the
+        listed destination of that kind and goal, else the legal move of the same action kind
+        that ends closest to the goal, provided it gets closer.
+        """
+        state = sit.state
+        kind = action.destination
+        side = target_side(action)
+        target_words = ""
+        if kind == "toward_objective":
+            objective = self._objective_goal(sit)
+            if objective is None:
+                return None, ""
+            ref = sit.open_objectives.index(objective)
+            obj = state.objectives[objective]
+            goal = (obj.x, obj.y)
+        elif side:
+            pool = sit.enemies if side == "enemy" else sit.friends
+            ref = select(sit, profile.target_for(action, rule_target), pool)
+            if ref is None:
+                return None, ""
+            goal = state.position(ref)
+            target_words = f" Target: {state.models[ref].id}."
+        else:
+            same = [d for d in options if d.destination is not None and d.destination[0] == kind]
+            return (same[0] if same else None), ""
+        exact = Decision(action.kind, model=sit.i, destination=(kind, ref))
+        if exact in options:
+            return exact, target_words
+        points = self._destination_points(sit, action.kind)
+        best, best_gap = None, _gap(state.position(sit.i), goal)
+        for d in options:
+            point = points.get(d.destination)
+            if point is not None and _gap(point, goal) < best_gap:
+                best, best_gap = d, _gap(point, goal)
+        return best, target_words
+
     @staticmethod
-    def _toward_objective(sit: Situation, options: Sequence[Decision]) -> Decision:
-        """The move toward the nearest objective its side does not hold (else the nearest)."""
-        # A destination's reference counts the objectives still in play (looted ones are gone).
-        in_play = sit.open_objectives
+    def _objective_goal(sit: Situation) -> int | None:
+        """The objective to head for: the nearest its side does not hold, else the nearest."""
+        if not sit.open_objectives:
+            return None
         not_held = set(sit.objectives_not_held)
+        return min(
+            sit.open_objectives,
+            key=lambda k: (0 if k in not_held else 1, sit.objective_distance(k), k),
+        )
 
-        def key(d: Decision) -> tuple:
-            ref = d.destination[1]
-            k = in_play[ref] if ref is not None and ref < len(in_play) else None
-            if k is None:
-                return (2, 0.0)
-            return (0 if k in not_held else 1, sit.objective_distance(k))
-
-        return min(options, key=key)
+    @staticmethod
+    def _destination_points(sit: Situation, kind: str) -> dict[tuple, tuple[float, float]]:
+        """End points of the candidate destinations of a ``move`` or ``disengage``."""
+        state = sit.state
+        allowance = move_allowance(state, sit.i)
+        if kind == "disengage":
+            allowance *= state.rules.get("distances.disengage_move_factor")
+        return {(d.kind, d.ref): d.point for d in state.destinations(sit.i, allowance)}
 
     # ------------------------------------------------------------------ spend
     def _spend(self, state: GameState, legal: Sequence[Decision]) -> tuple:
@@ -338,6 +353,10 @@ class OracleAgent(BaseAgent):
                 return Decision("spend", option=option), model.id, profile.name, rule.id, text
         text = f"{model.id}'s {roll.kind} test came up {roll.result.capitalize()}: no spend rule applies; it stands."
         return ACCEPT, model.id, profile.name, "spend:accept", text
+
+
+def _gap(a: Sequence[float], b: Sequence[float]) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
 
 
 __all__ = ["OracleAgent"]

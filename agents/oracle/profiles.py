@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.oracle import vocabulary as vocab
 from riven_env.errors import RivenError
 from riven_env.rules import RulesConfig, action_specs, bundled_rules, condition_specs
-
-from agents.oracle import vocabulary as vocab
 
 try:
     import tomllib
@@ -224,7 +223,9 @@ class _Checker:
                 raise self.fail(where, f"condition {name!r} takes no argument (got {text!r})")
             return Condition(name, None, negated)
         if not sep or not raw_arg:
-            raise self.fail(where, f"condition {name!r} needs an argument: {name}:{term.arg.upper()}")
+            raise self.fail(
+                where, f"condition {name!r} needs an argument: {name}:{term.arg.upper()}"
+            )
         if term.arg == vocab.ARG_NUMBER:
             try:
                 value = float(raw_arg)
@@ -319,9 +320,13 @@ class _Checker:
             if (dice is None) == (policy is None):
                 raise self.fail(at, "give exactly one of 'dice' (a number) or 'policy' (a name)")
             if dice is not None and (
-                isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= self.max_dice
+                isinstance(dice, bool)
+                or not isinstance(dice, int)
+                or not 1 <= dice <= self.max_dice
             ):
-                raise self.fail(f"{at}.dice", f"{dice!r} is not a number of dice 1..{self.max_dice}")
+                raise self.fail(
+                    f"{at}.dice", f"{dice!r} is not a number of dice 1..{self.max_dice}"
+                )
             if policy is not None and policy not in vocab.DICE_POLICIES:
                 raise self.fail(
                     f"{at}.policy",
@@ -333,7 +338,7 @@ class _Checker:
             out.append(DiceRule(when, dice, policy, float(cost)))
         last = out[-1].when
         if len(last) != 1 or last[0] != Condition("always"):
-            raise self.fail(where, "the last dice rule must have when = [\"always\"]")
+            raise self.fail(where, 'the last dice rule must have when = ["always"]')
         return tuple(out)
 
     def spend(self, value: Any, where: str) -> tuple[SpendRule, ...]:
@@ -354,7 +359,15 @@ class _Checker:
             seen.add(rule_id)
             self.no_unknown(
                 entry,
-                {"id", "option", "on", "tests", "min_momentum", "strain_headroom", "allow_overflow"},
+                {
+                    "id",
+                    "option",
+                    "on",
+                    "tests",
+                    "min_momentum",
+                    "strain_headroom",
+                    "allow_overflow",
+                },
                 at,
             )
             option = entry.get("option")
@@ -384,7 +397,9 @@ class _Checker:
         number = value.get("min_momentum", 0)
         if isinstance(number, bool) or not isinstance(number, int) or number < 0:
             raise self.fail(f"{where}.min_momentum", f"{number!r} is not a whole number >= 0")
-        return BonusPolicy(number, self.conditions_list(value.get("when", ["always"]), f"{where}.when"))
+        return BonusPolicy(
+            number, self.conditions_list(value.get("when", ["always"]), f"{where}.when")
+        )
 
     def targets(self, value: Any, where: str) -> dict[str, str]:
         if not isinstance(value, Mapping) or "default" not in value:
@@ -404,7 +419,10 @@ class _Checker:
         faces = [str(face) for face in range(1, self.faces + 1)]
         if not isinstance(value, Mapping) or sorted(value, key=str) != sorted(faces):
             got = sorted(value) if isinstance(value, Mapping) else value
-            raise self.fail(where, f"the d{self.faces} table needs exactly the faces {', '.join(faces)}; got {got!r}")
+            raise self.fail(
+                where,
+                f"the d{self.faces} table needs exactly the faces {', '.join(faces)}; got {got!r}",
+            )
         out = []
         for face in faces:
             entry = value[face]
@@ -438,7 +456,9 @@ class _Checker:
     def no_unknown(self, entry: Mapping[str, Any], known: set[str], where: str) -> None:
         unknown = sorted(set(entry) - known)
         if unknown:
-            raise self.fail(where, f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}")
+            raise self.fail(
+                where, f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}"
+            )
 
     def profile(self, name: str, raw: Any) -> OracleProfile:
         where = f"profiles.{name}"
@@ -494,7 +514,9 @@ class OracleData:
     profiles: Mapping[str, OracleProfile]
 
 
-def parse_profiles(raw: Mapping[str, Any], source: str, rules: RulesConfig | None = None) -> OracleData:
+def parse_profiles(
+    raw: Mapping[str, Any], source: str, rules: RulesConfig | None = None
+) -> OracleData:
     """Validate the parsed TOML of a profiles file.
 
     Args:
@@ -508,7 +530,9 @@ def parse_profiles(raw: Mapping[str, Any], source: str, rules: RulesConfig | Non
     checker = _Checker(source, rules or bundled_rules())
     unknown = sorted(set(raw) - {"default_profile", "profiles"})
     if unknown:
-        raise checker.fail("top level", f"unknown key(s) {', '.join(unknown)}; allowed: default_profile, profiles")
+        raise checker.fail(
+            "top level", f"unknown key(s) {', '.join(unknown)}; allowed: default_profile, profiles"
+        )
     tables = raw.get("profiles")
     if not isinstance(tables, Mapping) or not tables:
         raise checker.fail("profiles", "expected at least one [profiles.NAME] table")
@@ -548,7 +572,9 @@ def _load(path: Path) -> OracleData:
         with path.open("rb") as handle:
             raw = tomllib.load(handle)
     except OSError as exc:
-        raise OracleDataError(f"{path}: cannot read the Oracle profiles file ({exc.strerror})") from exc
+        raise OracleDataError(
+            f"{path}: cannot read the Oracle profiles file ({exc.strerror})"
+        ) from exc
     except tomllib.TOMLDecodeError as exc:
         raise OracleDataError(f"{path}: not valid TOML ({exc})") from exc
     return parse_profiles(raw, str(path))

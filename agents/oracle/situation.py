@@ -187,8 +187,7 @@ def _outnumbering(s: Situation) -> bool:
 def _leader_alive(s: Situation) -> bool:
     side = s.model.side
     return any(
-        LEADER_KEYWORD in s.state.models[j].profile.keywords
-        for j in s.state.active_models(side)
+        LEADER_KEYWORD in s.state.models[j].profile.keywords for j in s.state.active_models(side)
     )
 
 
@@ -203,7 +202,9 @@ def _friend_down_nearby(s: Situation) -> bool:
         return _legal_kind(s, "stabilise")
     reach = s.state.rules.get("distances.stabilise_range")
     return any(
-        s.state.models[j].is_down and not s.state.models[j].stable and s.state.distance(s.i, j) <= reach
+        s.state.models[j].is_down
+        and not s.state.models[j].stable
+        and s.state.distance(s.i, j) <= reach
         for j in s.friends
     )
 
@@ -273,7 +274,9 @@ PREDICATES: dict[str, Callable[[Situation, object], bool]] = {
     "leader_alive": lambda s, a: _leader_alive(s),
     "is_leader": lambda s, a: s.is_leader,
     "enemies_closer_than": lambda s, a: s.nearest_enemy_distance < float(a),
-    "no_friend_within": lambda s, a: all(s.state.distance(s.i, j) > float(a) for j in s.active_friends),
+    "no_friend_within": lambda s, a: all(
+        s.state.distance(s.i, j) > float(a) for j in s.active_friends
+    ),
     "friend_engaged_within": lambda s, a: _friend_engaged_within(s, float(a)),
     "side_outnumbered": lambda s, a: _side_outnumbered(s),
     "momentum_at_least": lambda s, a: s.state.momentum_of(s.model.side) >= float(a),

@@ -58,7 +58,9 @@ def action_text(action: ActionRef, selector: str | None) -> str:
         target = selector_text(selector, noun) if side and selector else ""
         direction = vocab.DESTINATION_TEXT[action.destination].format(target=target)
         words = vocab.ACTION_WORDS.get(action.kind)
-        template = words.text if words else action.kind.replace("_", " ").capitalize() + " {direction}"
+        template = (
+            words.text if words else action.kind.replace("_", " ").capitalize() + " {direction}"
+        )
         return template.format(direction=direction)
     words = vocab.ACTION_WORDS.get(action.kind)
     if words is None:
@@ -86,7 +88,9 @@ def dice_rule_text(rule: DiceRule, odds: str = "") -> str:
     if rule.dice is not None:
         what = f"roll {rule.dice} {'die' if rule.dice == 1 else 'dice'}"
     else:
-        what = "roll " + vocab.DICE_POLICIES[rule.policy].format(turnover_cost=_arg(rule.turnover_cost))
+        what = "roll " + vocab.DICE_POLICIES[rule.policy].format(
+            turnover_cost=_arg(rule.turnover_cost)
+        )
     return f"{conditions_text(rule.when)}: {what}{odds}."
 
 

@@ -6,7 +6,8 @@
 * ``models``: ``(2S, F_m)``, own model slots first, then enemy slots (padding rows are 0);
 * ``objectives``: ``(K, F_o)``;
 * ``global``: ``(F_g,)``;
-* ``raster`` (only with ``raster=True``): ``(C, R, R)``, see :mod:`riven_env.encoding.raster`.
+* ``raster`` (only with ``raster=True``): ``(C, R, R)`` uint8 image (0 or 255 per cell), see
+  :mod:`riven_env.encoding.raster`.
 
 Positions are side-relative: red sees the table rotated half a turn, so that a policy sees
 its own deployment edge at y = 0 whichever side it plays. The feature names are
@@ -164,7 +165,8 @@ class ObservationEncoder:
 
         Returns:
             ``{key: {"shape": tuple, "dtype": "float32", "low": -1.0, "high": 1.0,
-            "names": tuple}}``; the environments build their spaces from it.
+            "names": tuple}}`` (the raster: ``dtype "uint8"``, ``low 0``, ``high 255``); the
+            environments build their spaces from it.
         """
         s2 = 2 * self.layout.models_per_side
         spec = {
@@ -181,8 +183,11 @@ class ObservationEncoder:
                 "shape": (len(RASTER_CHANNELS), size, size),
                 "names": RASTER_CHANNELS,
             }
-        for entry in spec.values():
-            entry.update(dtype="float32", low=-1.0, high=1.0)
+        for key, entry in spec.items():
+            if key == "raster":  # an image: SB3 feeds uint8 0..255 images to a CNN
+                entry.update(dtype="uint8", low=0, high=255)
+            else:
+                entry.update(dtype="float32", low=-1.0, high=1.0)
         return spec
 
     @property
@@ -208,14 +213,14 @@ class ObservationEncoder:
         """Encode ``state`` as seen by ``side`` (``"blue"`` or ``"red"``).
 
         Returns:
-            ``{"models", "objectives", "global"[, "raster"]}`` float32 arrays in ``[-1, 1]``.
+            ``{"models", "objectives", "global"}`` float32 arrays in ``[-1, 1]``, plus the uint8
+        ``raster`` image when the encoder was built with ``raster=True``.
         """
         models, objectives, glob = self._arrays(state, side)
         obs = {"models": models, "objectives": objectives, "global": glob}
         if self.raster:
-            obs["raster"] = table_raster(
-                state, side, self.config.raster_size, self._terrain(state.table)
-            )
+            layers = table_raster(state, side, self.config.raster_size, self._terrain(state.table))
+            obs["raster"] = (layers * 255).astype(np.uint8)
         return obs
 
     def _arrays(self, state: Any, side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -17,9 +17,9 @@ from riven_env.encoding.raster import RASTER_CHANNELS, table_raster
 # Colours (RGB) painted in this order; later layers cover earlier ones.
 _PALETTE: tuple[tuple[str, tuple[int, int, int]], ...] = (
     ("difficult", (196, 186, 150)),
+    ("blocks_los", (90, 90, 90)),
     ("cover_soft", (120, 170, 100)),
     ("cover_hard", (140, 140, 140)),
-    ("blocks_los", (90, 90, 90)),
     ("impassable", (50, 50, 50)),
     ("objectives", (230, 200, 60)),
     ("own_down", (150, 170, 230)),

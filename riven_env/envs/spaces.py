@@ -10,11 +10,12 @@ from riven_env.encoding import ObservationEncoder
 
 def box(entry: dict) -> spaces.Box:
     """A Box from one entry of :meth:`ObservationEncoder.space_spec`."""
+    dtype = np.dtype(entry["dtype"])
     return spaces.Box(
-        low=np.float32(entry["low"]),
-        high=np.float32(entry["high"]),
+        low=dtype.type(entry["low"]),
+        high=dtype.type(entry["high"]),
         shape=tuple(entry["shape"]),
-        dtype=np.dtype(entry["dtype"]).type,
+        dtype=dtype.type,
     )
 
 

@@ -341,12 +341,21 @@ class ResultsDB:
         try:
             for name, rows in tables.items():
                 if rows:
-                    marks = ", ".join("?" * len(TABLES[name]))
-                    self._con.executemany(f"INSERT INTO {name} VALUES ({marks})", rows)
+                    self._insert_columns(name, rows)
             self._con.execute("COMMIT")
         except Exception:
             self._con.execute("ROLLBACK")
             raise
+
+    def _insert_columns(self, table: str, rows: Sequence[tuple]) -> None:
+        # One statement per table with one list parameter per column: DuckDB unnests the
+        # lists in a vectorised insert, ~20x faster than executemany's row-by-row inserts.
+        columns = TABLES[table]
+        selects = ", ".join(
+            f"unnest(${i + 1}::{kind.split()[0]}[])" for i, (_, kind) in enumerate(columns)
+        )
+        values = [list(column) for column in zip(*rows, strict=True)]
+        self._con.execute(f"INSERT INTO {table} SELECT {selects}", values)
 
     # ------------------------------------------------------------------ reading
     def query(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:

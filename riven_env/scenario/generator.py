@@ -30,7 +30,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from riven_env.errors import ScenarioError
-from riven_env.rules.config import RulesConfig, load_rules
+from riven_env.rules.config import RulesConfig, bundled_rules
 from riven_env.scenario.layout import Draw, Layout, Room, connected, dungeon, piece_shape, scatter
 from riven_env.scenario.schema import SCHEMA_VERSION, SETTINGS
 
@@ -48,7 +48,7 @@ def generator_data() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _impassable_types() -> frozenset[str]:
-    from riven_env.table.config import terrain_types
+    from riven_env.table import terrain_types
 
     return frozenset(name for name, kind in terrain_types().items() if kind.impassable)
 
@@ -276,7 +276,7 @@ def generate_scenario(
         raise ScenarioError(
             f"bad models_per_side {models_per_side!r}; allowed: 1..12", field="models_per_side"
         )
-    rules = rules or load_rules()
+    rules = rules or bundled_rules()
     data = generator_data()
     draw = Draw(np.random.default_rng(int(seed)), int(data["common"]["decimals"]))
     base = float(data["common"]["connectivity_base"])

@@ -25,32 +25,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
 
 from riven_env.errors import ScenarioError
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+from riven_env.scenario.defaults import loader_defaults
 
 if TYPE_CHECKING:
-    from riven_env.table.table import Table
+    from riven_env.table import Table
 
 Rect = tuple[float, float, float, float]
 Point = tuple[float, float]
-
-
-@lru_cache(maxsize=1)
-def loader_defaults() -> dict[str, Any]:
-    """Return the loader defaults (``riven_env/scenario/data/defaults.toml``), read once."""
-    text = resources.files("riven_env.scenario.data").joinpath("defaults.toml").read_text("utf-8")
-    return tomllib.loads(text)
 
 
 @dataclass(frozen=True)
@@ -295,7 +282,6 @@ def place_models(
 __all__ = [
     "PlacementSlot",
     "impassable_overlap",
-    "loader_defaults",
     "off_table",
     "place_models",
 ]

@@ -22,7 +22,7 @@ from riven_env.scenario.checks import FieldSpec
 
 if TYPE_CHECKING:
     from riven_env.rules.profiles import ModelProfile
-    from riven_env.table.table import Table
+    from riven_env.table import Table
 
 #: The only schema version this loader reads.
 SCHEMA_VERSION = 1

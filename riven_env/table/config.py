@@ -9,6 +9,7 @@ distance, navigation settings, candidate-destination settings) and ``terrain_typ
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,7 +36,8 @@ TERRAIN_TYPES_FILE = "terrain_types.toml"
 TERRAIN_PROPERTIES: tuple[str, ...] = ("cover", "blocks_los", "difficult", "impassable")
 """The properties a terrain type sets and a piece may override."""
 
-_TYPE_KEYS = frozenset(TERRAIN_PROPERTIES) | {"setting", "description"}
+_TYPE_KEYS = frozenset(TERRAIN_PROPERTIES) | {"setting", "description", "colour"}
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _SETTINGS = ("any", "fantasy", "scifi")
 
 
@@ -56,7 +58,7 @@ class GeometryConfig:
         base_waypoint_sides: Sides of the waypoint polygon drawn around another base.
         circle_quad_segments: Segments per quarter circle for circular terrain.
         clearance_quad_segments: Segments per quarter circle for rounded clearance shapes.
-        contact_samples: Points tried around a target's base for a free contact spot.
+        circle_waypoint_sides: Waypoints placed around a circular terrain piece.
         flight_path_around: Whether fleeing models path around blockers.
         min_move: Shortest move a candidate destination may be.
         distinct_distance: Candidates with end points closer than this are merged.
@@ -76,7 +78,7 @@ class GeometryConfig:
     base_waypoint_sides: int
     circle_quad_segments: int
     clearance_quad_segments: int
-    contact_samples: int
+    circle_waypoint_sides: int
     flight_path_around: bool
     min_move: float
     distinct_distance: float
@@ -97,6 +99,7 @@ class TerrainType:
         impassable: Whether bases may not enter it.
         setting: ``"any"``, ``"fantasy"`` or ``"scifi"`` (flavour only).
         description: Free text for designers and reports.
+        colour: Fill colour for rendering, ``"#rrggbb"``.
     """
 
     name: str
@@ -106,6 +109,7 @@ class TerrainType:
     impassable: bool
     setting: str
     description: str
+    colour: str
 
 
 def _read_toml(file_name: str) -> dict[str, Any]:
@@ -130,11 +134,15 @@ def _number(
     return float(value)
 
 
-def _integer(data: Mapping[str, Any], file_name: str, section: str, key: str, *, minimum: int) -> int:
+def _integer(
+    data: Mapping[str, Any], file_name: str, section: str, key: str, *, minimum: int
+) -> int:
     where = f"{file_name}: [{section}] {key}"
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TerrainError(f"{where}: {value!r} is not an integer; an integer >= {minimum} is required")
+        raise TerrainError(
+            f"{where}: {value!r} is not an integer; an integer >= {minimum} is required"
+        )
     if value < minimum:
         raise TerrainError(f"{where}: {value!r} is below the minimum {minimum}")
     return value
@@ -184,8 +192,10 @@ def geometry_config() -> GeometryConfig:
         waypoint_margin=_number(nav, f, "navigation", "waypoint_margin", minimum=tiny),
         base_waypoint_sides=_integer(nav, f, "navigation", "base_waypoint_sides", minimum=4),
         circle_quad_segments=_integer(nav, f, "navigation", "circle_quad_segments", minimum=1),
-        clearance_quad_segments=_integer(nav, f, "navigation", "clearance_quad_segments", minimum=2),
-        contact_samples=_integer(nav, f, "navigation", "contact_samples", minimum=4),
+        clearance_quad_segments=_integer(
+            nav, f, "navigation", "clearance_quad_segments", minimum=2
+        ),
+        circle_waypoint_sides=_integer(nav, f, "navigation", "circle_waypoint_sides", minimum=4),
         flight_path_around=_boolean(flight, f, "flight", "path_around_blockers"),
         min_move=_number(dest, f, "destinations", "min_move", minimum=0.0),
         distinct_distance=_number(dest, f, "destinations", "distinct_distance", minimum=0.0),
@@ -214,6 +224,9 @@ def _terrain_type(name: str, entry: Any) -> TerrainType:
     description = entry.get("description", "")
     if not isinstance(description, str):
         raise TerrainError(f"{f}: [{where}] description: {description!r} is not text")
+    colour = entry.get("colour", "#808080")
+    if not isinstance(colour, str) or not _COLOUR.match(colour):
+        raise TerrainError(f'{f}: [{where}] colour: {colour!r} is not a colour like "#4a4a4a"')
     kind = TerrainType(
         name=name,
         cover=cover,
@@ -222,6 +235,7 @@ def _terrain_type(name: str, entry: Any) -> TerrainType:
         impassable=_boolean(entry, f, where, "impassable"),
         setting=setting,
         description=description,
+        colour=colour,
     )
     if kind.difficult and kind.impassable:
         raise TerrainError(f"{f}: [{where}] is both difficult and impassable; choose one")

@@ -28,7 +28,7 @@ from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
 from riven_env.table.measure import nearest
 from riven_env.table.movement import MovePlan, plan_with
-from riven_env.table.navigation import Navigator, truncate
+from riven_env.table.navigation import Navigator
 from riven_env.table.sight import _clear, _cover, _segment
 from riven_env.table.table import Table
 
@@ -96,7 +96,9 @@ def _cover_spots(table: Table, nav: Navigator) -> np.ndarray:
     return spots
 
 
-def _protection(table: Table, enemy_xy: np.ndarray, enemy_r: float, spot: np.ndarray, r: float) -> int:
+def _protection(
+    table: Table, enemy_xy: np.ndarray, enemy_r: float, spot: np.ndarray, r: float
+) -> int:
     """0 exposed, 1 soft cover, 2 hard cover, 3 out of sight (from the enemy)."""
     ex, ey = float(enemy_xy[0]), float(enemy_xy[1])
     tx, ty = float(spot[0]), float(spot[1])
@@ -135,7 +137,7 @@ def _cover_move(
 def _short_of_contact(nav: Navigator, target: int, allowance: float, gap: float) -> MovePlan:
     route = nav.route(allowance, target=target)
     budget = min(allowance, max(0.0, route.cost - gap)) if route.goal_reached else allowance
-    points, cost = truncate(nav.table, route.points, budget)
+    points, cost = route.head(nav.table, budget)
     path = tuple((float(x), float(y)) for x, y in points)
     reached = route.goal_reached and route.cost - gap <= allowance + 1e-9
     return MovePlan(path[0], path[-1], path, cost, reached)

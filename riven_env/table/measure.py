@@ -57,9 +57,7 @@ def engagements(bases: Bases, tol: float = CONTACT_TOL) -> list[tuple[int, int]]
     return pairs
 
 
-def models_within(
-    bases: Bases, point_or_index: int | Sequence[float], r: float
-) -> list[int]:
+def models_within(bases: Bases, point_or_index: int | Sequence[float], r: float) -> list[int]:
     """Models whose base comes within ``r`` of a point or of a model's base edge.
 
     Args:

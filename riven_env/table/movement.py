@@ -127,7 +127,7 @@ def plan_with(
         if edge_distance(bases, i, target) <= tol:
             return _stay(bases, i, True)
         route = nav.route(allowance, target=target)
-        points, cost = truncate(nav.table, route.points, allowance)
+        points, cost = route.head(nav.table, allowance)
         return _as_plan(points, cost, route.goal_reached and route.cost <= allowance + 1e-9)
     if goal_xy is None:
         raise TerrainError("plan_move: give a goal point or stop_in_contact_with")
@@ -135,7 +135,7 @@ def plan_with(
     legal = _legal_goal(nav, goal)
     aim = goal if legal is None else legal
     route = nav.route(allowance, goal=aim)
-    points, cost = truncate(nav.table, route.points, allowance)
+    points, cost = route.head(nav.table, allowance)
     at_goal = legal is not None and bool(np.allclose(legal, goal, atol=1e-9, rtol=0.0))
     return _as_plan(points, cost, at_goal and route.goal_reached and route.cost <= allowance + 1e-9)
 
@@ -202,9 +202,10 @@ def charge_targets(
     return found
 
 
-def _straight_limit(table: Table, bases: Bases, i: int, direction: np.ndarray, distance: float) -> float:
+def _straight_limit(
+    table: Table, bases: Bases, i: int, direction: np.ndarray, distance: float
+) -> float:
     """How far model ``i`` can slide along ``direction`` (unit) before terrain, a base or the edge."""
-    cfg = geometry_config()
     c = bases.centers[i].astype(np.float64)
     r = float(bases.radii[i])
     limit = float(distance)
@@ -237,7 +238,6 @@ def _straight_limit(table: Table, bases: Bases, i: int, direction: np.ndarray, d
             if len(hit):
                 first = float(np.min((hit - c) @ direction))
                 limit = min(limit, max(0.0, first - _STOP_SHORT))
-    del cfg
     return limit
 
 

@@ -30,6 +30,7 @@ import networkx as nx
 import numpy as np
 import shapely
 from shapely import lib as _geos
+from shapely.geometry.polygon import orient
 
 from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
@@ -55,59 +56,62 @@ def _lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return shapely.linestrings(np.stack((a, b), axis=1))
 
 
-def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    return u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
-
-
 def difficult_spans(table: Table, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where each segment ``a[m] -> b[m]`` runs through difficult ground.
 
-    The segment is cut at every crossing with a difficult piece's outline; each piece of it
-    is inside or outside as its midpoint is (so overlapping pieces count once).
+    The segment is cut at every crossing with a difficult piece's outline; each stretch is
+    inside or outside as its midpoint is (so overlapping pieces count once).
 
     Returns:
         ``(lo, hi)``, both ``(M, K)``: fractions of each segment bounding its difficult
         stretches; unused slots have ``lo == hi``.
     """
     m = len(a)
-    edges = table.difficult_edges
     if table.difficult is None or m == 0:
         return np.zeros((m, 1)), np.zeros((m, 1))
-    e0, e1 = edges
-    d = b - a
-    f = e1 - e0
-    denom = _cross(d[:, None, :], f[None, :, :])
-    w = e0[None, :, :] - a[:, None, :]
-    safe = np.where(np.abs(denom) > 1e-15, denom, 1.0)
-    t = _cross(w, f[None, :, :]) / safe
-    u = _cross(w, d[:, None, :]) / safe
-    hit = (np.abs(denom) > 1e-15) & (t > 0.0) & (t < 1.0) & (u >= 0.0) & (u <= 1.0)
+    e0, e1 = table.difficult_edges
+    # Only outline edges whose box meets the segments' box can cross them.
+    lo_xy = np.minimum(a, b).min(axis=0)
+    hi_xy = np.maximum(a, b).max(axis=0)
+    near = (
+        (np.maximum(e0[:, 0], e1[:, 0]) >= lo_xy[0])
+        & (np.minimum(e0[:, 0], e1[:, 0]) <= hi_xy[0])
+        & (np.maximum(e0[:, 1], e1[:, 1]) >= lo_xy[1])
+        & (np.minimum(e0[:, 1], e1[:, 1]) <= hi_xy[1])
+    )
+    e0, e1 = e0[near], e1[near]
+    ax, ay = a[:, :1], a[:, 1:]
+    dx, dy = b[:, :1] - ax, b[:, 1:] - ay
+    fx, fy = (e1[:, 0] - e0[:, 0])[None, :], (e1[:, 1] - e0[:, 1])[None, :]
+    wx, wy = e0[None, :, 0] - ax, e0[None, :, 1] - ay
+    denom = dx * fy - dy * fx
+    parallel = np.abs(denom) <= 1e-15
+    denom = np.where(parallel, 1.0, denom)
+    t = (wx * fy - wy * fx) / denom
+    u = (wx * dy - wy * dx) / denom
+    hit = ~parallel & (t > 0.0) & (t < 1.0) & (u >= 0.0) & (u <= 1.0)
     most = int(hit.sum(axis=1).max()) if hit.size else 0
-    if most:
-        cuts = np.sort(np.where(hit, t, 1.0), axis=1)[:, :most]
-    else:
-        cuts = np.zeros((m, 0))
+    cuts = np.sort(np.where(hit, t, 1.0), axis=1)[:, :most] if most else np.zeros((m, 0))
     bounds = np.concatenate((np.zeros((m, 1)), cuts, np.ones((m, 1))), axis=1)
     lo, hi = bounds[:, :-1], bounds[:, 1:]
-    used = hi > lo
     mid = (lo + hi) / 2.0
-    inside = np.zeros_like(used)
-    rows, cols = np.nonzero(used)
-    if len(rows):
-        px = a[rows, 0] + mid[rows, cols] * d[rows, 0]
-        py = a[rows, 1] + mid[rows, cols] * d[rows, 1]
-        inside[rows, cols] = _geos.contains_xy(table.difficult, px, py)
+    inside = (hi > lo) & _geos.contains_xy(table.difficult, ax + mid * dx, ay + mid * dy)
     return np.where(inside, lo, 0.0), np.where(inside, hi, 0.0)
 
 
-def segment_costs(table: Table, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Movement cost of each segment ``a[m] -> b[m]``: length plus the length in difficult ground."""
+def segment_costs(
+    table: Table, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None
+) -> np.ndarray:
+    """Movement cost of each segment ``a[m] -> b[m]``: length plus the length in difficult ground.
+
+    ``lines`` may pass the segments as shapely line strings already built.
+    """
     a = np.asarray(a, dtype=np.float64).reshape(-1, 2)
     b = np.asarray(b, dtype=np.float64).reshape(-1, 2)
     cost = np.hypot(*(b - a).T)
     if table.difficult is None or len(a) == 0:
         return cost
-    hit = _geos.intersects(table.difficult, _lines(a, b))
+    hit = _geos.intersects(table.difficult, _lines(a, b) if lines is None else lines)
     if hit.any():
         lo, hi = difficult_spans(table, a[hit], b[hit])
         cost[hit] *= 1.0 + np.sum(hi - lo, axis=1)
@@ -125,14 +129,23 @@ def _inside_bounds(points: np.ndarray, bounds: tuple[float, float, float, float]
     )
 
 
-def _ring_points(geometry: shapely.Geometry) -> list[np.ndarray]:
-    rings = []
+def _convex_corners(geometry: shapely.Geometry) -> list[np.ndarray]:
+    """Corners of a polygon's outlines that stick out into free space.
+
+    Only such corners can be bends of a shortest path; hollow corners never are.
+    """
+    corners = []
     for poly in getattr(geometry, "geoms", [geometry]):
         if poly.is_empty:
             continue
-        rings.append(np.asarray(poly.exterior.coords)[:-1])
-        rings.extend(np.asarray(ring.coords)[:-1] for ring in poly.interiors)
-    return rings
+        poly = orient(poly, sign=1.0)  # exterior counter-clockwise, holes clockwise
+        for ring in (poly.exterior, *poly.interiors):
+            pts = np.asarray(ring.coords)[:-1]
+            before = pts - np.roll(pts, 1, axis=0)
+            after = np.roll(pts, -1, axis=0) - pts
+            turn = before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0]
+            corners.append(pts[turn > 1e-12])  # a left turn: the material's outer corner
+    return corners
 
 
 # -- the static graph -----------------------------------------------------------------------
@@ -186,17 +199,25 @@ class StaticNav:
             self.next_hop = np.zeros((0, 0), dtype=np.int64)
 
     def _waypoints(self, table: Table, radius: float, margin: float) -> np.ndarray:
+        sides = geometry_config().circle_waypoint_sides
         rings: list[np.ndarray] = []
         borders = []
         for piece in table.pieces:
-            if piece.impassable:
-                grown = piece.polygon.buffer(radius + margin, join_style="mitre")
-            elif piece.difficult:
-                grown = piece.polygon.buffer(margin, join_style="mitre")
-            else:
+            if not (piece.impassable or piece.difficult):
                 continue
-            rings.extend(_ring_points(grown))
+            grow = radius + margin if piece.impassable else margin
+            grown = piece.polygon.buffer(grow, join_style="mitre")
             borders.append(grown.boundary)
+            if piece.shape[0] == "circle":
+                # A few waypoints on a polygon circumscribing the grown circle are enough.
+                cx, cy, r = piece.shape[1]
+                spoke = (r + grow) / math.cos(math.pi / sides)
+                angles = 2.0 * math.pi * np.arange(sides) / sides
+                rings.append(
+                    np.stack((cx + spoke * np.cos(angles), cy + spoke * np.sin(angles)), 1)
+                )
+            else:
+                rings.extend(_convex_corners(grown))
         if not rings:
             return np.zeros((0, 2))
         points = np.concatenate(rings)
@@ -261,6 +282,19 @@ class Route:
     points: np.ndarray
     cost: float
     goal_reached: bool
+    costs: np.ndarray | None = None
+
+    def head(self, table: Table, allowance: float) -> tuple[np.ndarray, float]:
+        """The part of the route the allowance pays for: ``(points, cost)``."""
+        return truncate(table, self.points, allowance, self.segment_costs(table))
+
+    def segment_costs(self, table: Table) -> np.ndarray:
+        """Cost of each segment (computed once)."""
+        if self.costs is None:
+            object.__setattr__(
+                self, "costs", segment_costs(table, self.points[:-1], self.points[1:])
+            )
+        return self.costs  # type: ignore[return-value]
 
 
 @dataclass
@@ -420,13 +454,21 @@ class Navigator:
     def _links(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Exact static costs of segments ``a[m] -> b[m]`` (inf where terrain blocks)."""
         cost = np.full(len(a), np.inf)
-        seen = self.nav.visible(a, b)
+        lines = _lines(a, b)
+        clearance = self.nav.clearance
+        seen = (
+            np.ones(len(a), dtype=bool)
+            if clearance is None
+            else ~_geos.intersects(clearance, lines)
+        )
         if seen.any():
-            cost[seen] = segment_costs(self.table, a[seen], b[seen])
+            cost[seen] = segment_costs(self.table, a[seen], b[seen], lines[seen])
         return cost
 
     # -- goals ------------------------------------------------------------------------------
-    def _goal_spec(self, points: np.ndarray, goal: np.ndarray | None, target: int | None) -> _GoalSpec:
+    def _goal_spec(
+        self, points: np.ndarray, goal: np.ndarray | None, target: int | None
+    ) -> _GoalSpec:
         if target is None:
             point = np.asarray(goal, dtype=np.float64)
             return _GoalSpec(
@@ -476,14 +518,12 @@ class Navigator:
                 s_cost = np.where(np.isnan(s_exact), self._start_bound, s_exact)
                 g_cost = np.where(np.isnan(g_exact), g_bound, g_exact)
                 via = nav.dist + g_cost[None, :]
-                row = via.min(axis=1)
-                total = s_cost + row
+                total = s_cost + via.min(axis=1)
                 first = int(np.argmin(total))
                 if not total[first] < best_cost - 1e-12:
                     break
                 last = int(np.argmin(via[first]))
-                need_first, need_last = np.isnan(s_exact[first]), np.isnan(g_exact[last])
-                if not (need_first or need_last):
+                if not (np.isnan(s_exact[first]) or np.isnan(g_exact[last])):
                     best_cost = float(total[first])
                     best_path = [
                         self.start,
@@ -491,15 +531,19 @@ class Navigator:
                         spec.points[last],
                     ]
                     break
-                if need_first:
-                    open_ = np.flatnonzero(np.isnan(s_exact))
-                    pick = open_[np.argsort(total[open_], kind="stable")[:_BATCH]]
-                    s_exact[pick] = self._links(np.broadcast_to(self.start, (len(pick), 2)), nav.nodes[pick])
-                if need_last:
-                    col = np.min(s_cost[:, None] + nav.dist, axis=0) + g_cost
-                    open_ = np.flatnonzero(np.isnan(g_exact))
-                    pick = open_[np.argsort(col[open_], kind="stable")[:_BATCH]]
-                    g_exact[pick] = self._links(nav.nodes[pick], spec.points[pick])
+                # Check the most promising unchecked links on both sides in one batch.
+                open_s = np.flatnonzero(np.isnan(s_exact))
+                pick_s = open_s[np.argsort(total[open_s], kind="stable")[:_BATCH]]
+                col = np.min(s_cost[:, None] + nav.dist, axis=0) + g_cost
+                open_g = np.flatnonzero(np.isnan(g_exact))
+                pick_g = open_g[np.argsort(col[open_g], kind="stable")[:_BATCH]]
+                starts = np.concatenate(
+                    (np.broadcast_to(self.start, (len(pick_s), 2)), nav.nodes[pick_g])
+                )
+                ends = np.concatenate((nav.nodes[pick_s], spec.points[pick_g]))
+                cost = self._links(starts, ends)
+                s_exact[pick_s] = cost[: len(pick_s)]
+                g_exact[pick_g] = cost[len(pick_s) :]
         if best_path is not None:
             return Route(_dedupe(np.array(best_path)), float(best_cost), True)
         return self._nearest_reachable(frozenset(), spec)
@@ -511,7 +555,9 @@ class Navigator:
             self._graphs[active] = graph
         return graph
 
-    def _route_active(self, active: frozenset[int], goal: np.ndarray | None, target: int | None) -> Route:
+    def _route_active(
+        self, active: frozenset[int], goal: np.ndarray | None, target: int | None
+    ) -> Route:
         """Cheapest route with the ``active`` bases blocking (lazy shortest paths)."""
         graph = self._graph(active)
         v = len(graph.points)
@@ -536,7 +582,7 @@ class Navigator:
             while path[-1] != graph.start and len(path) <= v + 1:
                 path.append(int(pred[path[-1]]))
             path.reverse()
-            hops = list(zip(path[:-1], path[1:]))
+            hops = list(zip(path[:-1], path[1:], strict=True))
             rows = [u for u, w in hops if w != sink and not graph.known[u, w]]
             cols = [w for u, w in hops if w != sink and not graph.known[u, w]]
             last = path[-2]
@@ -553,7 +599,9 @@ class Navigator:
                 seen = self.visible(graph.points[ends], spec.points[ends], graph.active)
                 cost = np.full(len(ends), np.inf)
                 if seen.any():
-                    cost[seen] = segment_costs(self.table, graph.points[ends][seen], spec.points[ends][seen])
+                    cost[seen] = segment_costs(
+                        self.table, graph.points[ends][seen], spec.points[ends][seen]
+                    )
                 matrix[ends, sink] = cost
                 link[ends] = cost
                 link_known[ends] = True
@@ -571,8 +619,8 @@ class Navigator:
             while path[-1] != graph.start and len(path) <= len(dist):
                 path.append(int(pred[path[-1]]))
             path.reverse()
-            rows = [u for u, w in zip(path[:-1], path[1:]) if not graph.known[u, w]]
-            cols = [w for u, w in zip(path[:-1], path[1:]) if not graph.known[u, w]]
+            rows = [u for u, w in zip(path[:-1], path[1:], strict=True) if not graph.known[u, w]]
+            cols = [w for u, w in zip(path[:-1], path[1:], strict=True) if not graph.known[u, w]]
             if not rows:
                 points = np.array([graph.points[k] for k in path])
                 return Route(_dedupe(points), float(dist[node]), False)
@@ -626,16 +674,110 @@ class Navigator:
         straight = self._straight(goal_xy, target_pos)
         if straight is not None:
             return straight
-        active: frozenset[int] = frozenset()
         route = self._route_static(goal_xy, target_pos)
+        repaired = self._detour(route, allowance, target_pos)
+        if repaired is not None and (target_pos is None or repaired.cost <= allowance + 1e-9):
+            return repaired
+        active: frozenset[int] = frozenset()
+        if target_pos is not None:
+            # Contact spots hidden behind bases packed around the target: plan with them.
+            active = frozenset(int(k) for k in self._cluster(target_pos))
+            route = self._route_active(active, goal_xy, target_pos)
         for _ in range(_MAX_LAZY_ROUNDS):
-            head = truncate(self.table, route.points, allowance)[0]
+            head = route.head(self.table, allowance)[0]
             hits = set(self.crossed(head)) - active
             if not hits:
                 break
             active = active | hits
             route = self._route_active(active, goal_xy, target_pos)
+        if repaired is not None and (not route.goal_reached or repaired.cost < route.cost):
+            return repaired
         return route
+
+    def _cluster(self, k: int) -> np.ndarray:
+        """Obstacle ``k`` and every base chained to it too closely for the mover to pass."""
+        centres, reach = self.obstacle_centres, self.obstacle_reach
+        members = {k}
+        frontier = [k]
+        while frontier:
+            j = frontier.pop()
+            gaps = np.hypot(*(centres - centres[j]).T) - reach - reach[j]
+            for m in np.flatnonzero(gaps < 2.0 * self.margin):
+                if int(m) not in members:
+                    members.add(int(m))
+                    frontier.append(int(m))
+        return np.array(sorted(members))
+
+    def _detour(self, route: Route, allowance: float, target: int | None) -> Route | None:
+        """Repair a terrain-only route around the bases its paid-for part crosses.
+
+        The first base crossed (with every base packed against it) is wrapped in a convex
+        polygon, and the crossing segment is replaced by the shorter way around that polygon
+        that terrain allows. ``None`` when a repair fails (the caller then plans with those
+        bases as graph obstacles): a start or end inside the polygon, both ways blocked, or
+        too many rounds.
+        """
+        points = route.points
+        costs = route.segment_costs(self.table)
+        sides = 2 * self.sides
+        angles = 2.0 * math.pi * np.arange(sides) / sides
+        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
+        for _ in range(_MAX_LAZY_ROUNDS):
+            head, _spent = truncate(self.table, points, allowance, costs)
+            if len(head) < 2 or len(self.obstacle_ids) == 0:
+                return Route(points, float(np.sum(costs)), route.goal_reached, costs)
+            d = segment_point_distances(head[:-1], head[1:], self.obstacle_centres)
+            bad = d < self.obstacle_reach - self.tol
+            if not bad.any():
+                return Route(points, float(np.sum(costs)), route.goal_reached, costs)
+            seg = int(np.flatnonzero(bad.any(axis=1))[0])
+            p, q = points[seg], points[seg + 1]
+            along = (self.obstacle_centres - p) @ (q - p)
+            crossing = np.flatnonzero(bad[seg])
+            k = int(crossing[np.argmin(along[crossing])])
+            if target is not None and k == target:
+                return None
+            cluster = self._cluster(k)
+            spoke = (self.obstacle_reach[cluster] + self.margin) / math.cos(math.pi / sides)
+            wrap = self.obstacle_centres[cluster][:, None, :] + spoke[:, None, None] * ring
+            hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
+            if _geos.intersects_xy(hull, p[0], p[1]) or _geos.intersects_xy(hull, q[0], q[1]):
+                return None
+            ways = _around(np.asarray(hull.exterior.coords)[:-1], p, q)
+            best = None
+            for way in ways:
+                legs = np.vstack((p, way, q))
+                if not (
+                    np.all(self.nav.legal(way)) and np.all(self.nav.visible(legs[:-1], legs[1:]))
+                ):
+                    continue
+                leg_costs = segment_costs(self.table, legs[:-1], legs[1:])
+                if best is None or leg_costs.sum() < best[1].sum():
+                    best = (way, leg_costs)
+            if best is None:
+                return None
+            way, leg_costs = best
+            points = np.vstack((points[: seg + 1], way, points[seg + 1 :]))
+            costs = np.concatenate((costs[:seg], leg_costs, costs[seg + 1 :]))
+        return None
+
+
+def _around(polygon: np.ndarray, p: np.ndarray, q: np.ndarray) -> list[np.ndarray]:
+    """The two ways from ``p`` to ``q`` around a convex polygon (vertex chains, p and q excluded).
+
+    Both are chains of the convex hull of the polygon with ``p`` and ``q``: one runs
+    counter-clockwise from ``p`` to ``q``, the other clockwise.
+    """
+    allpts = np.vstack((polygon, p, q))
+    hull = shapely.convex_hull(shapely.multipoints(allpts))
+    ring = orient(hull, sign=1.0).exterior.coords[:-1]
+    ring = np.asarray(ring)
+    ip = int(np.argmin(np.hypot(*(ring - p).T)))
+    iq = int(np.argmin(np.hypot(*(ring - q).T)))
+    n = len(ring)
+    forward = [ring[(ip + k) % n] for k in range(1, (iq - ip) % n)]
+    backward = [ring[(ip - k) % n] for k in range(1, (ip - iq) % n)]
+    return [np.array(way).reshape(-1, 2) for way in (forward, backward) if way]
 
 
 def _dedupe(points: np.ndarray) -> np.ndarray:
@@ -644,31 +786,44 @@ def _dedupe(points: np.ndarray) -> np.ndarray:
     return points[keep]
 
 
-def _point_at_cost(table: Table, a: np.ndarray, b: np.ndarray, budget: float) -> np.ndarray:
-    """The point of segment ``a -> b`` where the movement cost from ``a`` reaches ``budget``."""
+def _point_at_cost(
+    table: Table, a: np.ndarray, b: np.ndarray, budget: float, cost: float
+) -> np.ndarray:
+    """The point of segment ``a -> b`` (costing ``cost`` in all) where ``budget`` runs out."""
     length = float(np.hypot(*(b - a)))
     if length <= 0.0:
         return a.copy()
+    if cost <= length + 1e-12:  # open ground all along
+        return a + (b - a) * (min(budget, length) / length)
     lo, hi = difficult_spans(table, a[None, :], b[None, :])
-    spans = [(float(x) * length, float(y) * length) for x, y in zip(lo[0], hi[0]) if y > x]
-    spans.sort()
+    spans = sorted(
+        (float(x) * length, float(y) * length) for x, y in zip(lo[0], hi[0], strict=True) if y > x
+    )
     spent, position = 0.0, 0.0
-    for lo, hi in spans:
-        if lo > position:  # open ground up to the difficult span
-            if spent + (lo - position) >= budget:
+    for enter, leave in spans:
+        if enter > position:  # open ground up to the difficult stretch
+            if spent + (enter - position) >= budget:
                 return a + (b - a) * ((position + budget - spent) / length)
-            spent += lo - position
-            position = lo
-        hi = max(hi, position)
-        if spent + 2.0 * (hi - position) >= budget:
+            spent += enter - position
+            position = enter
+        leave = max(leave, position)
+        if spent + 2.0 * (leave - position) >= budget:
             return a + (b - a) * ((position + (budget - spent) / 2.0) / length)
-        spent += 2.0 * (hi - position)
-        position = hi
+        spent += 2.0 * (leave - position)
+        position = leave
     return a + (b - a) * (min(length, position + budget - spent) / length)
 
 
-def truncate(table: Table, points: np.ndarray, allowance: float) -> tuple[np.ndarray, float]:
+def truncate(
+    table: Table, points: np.ndarray, allowance: float, costs: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
     """The part of a polyline that an allowance pays for (difficult ground costs double).
+
+    Args:
+        table: The table.
+        points: ``(P, 2)`` polyline.
+        allowance: Movement available.
+        costs: Cost of each segment if already known (``segment_costs``).
 
     Returns:
         ``(points, cost)``: the truncated polyline (at least the start) and its cost.
@@ -676,12 +831,13 @@ def truncate(table: Table, points: np.ndarray, allowance: float) -> tuple[np.nda
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     if len(points) < 2:
         return points[:1].copy(), 0.0
-    costs = segment_costs(table, points[:-1], points[1:])
+    if costs is None:
+        costs = segment_costs(table, points[:-1], points[1:])
     total = np.cumsum(costs)
     if total[-1] <= allowance + 1e-9:
         return points.copy(), float(total[-1])
     k = int(np.searchsorted(total, allowance, side="right"))
     spent = float(total[k - 1]) if k else 0.0
-    end = _point_at_cost(table, points[k], points[k + 1], allowance - spent)
+    end = _point_at_cost(table, points[k], points[k + 1], allowance - spent, float(costs[k]))
     kept = np.vstack((points[: k + 1], end[None, :]))
     return _dedupe(kept), float(allowance)

@@ -58,7 +58,7 @@ def random_terrain_spec(
     """
     lo, hi = size
     if hi + 2 * edge_gap > min(width, height):
-        raise TerrainError(f"random_terrain_spec: pieces up to {hi}\" do not fit the table")
+        raise TerrainError(f'random_terrain_spec: pieces up to {hi}" do not fit the table')
     terrain = []
     for k in range(pieces):
         kind = types[k % len(types)]
@@ -88,28 +88,40 @@ def random_bases(
     table: Table,
     rng: np.random.Generator,
     count: int,
-    diameter: float = 1.0,
+    diameter: float | Sequence[float] = 1.0,
     *,
     attempts: int = 10_000,
 ) -> Bases:
     """``count`` bases at random legal, non-overlapping positions.
 
+    Args:
+        table: The table.
+        rng: Random generator.
+        count: Number of bases.
+        diameter: One diameter for all, or one per base.
+        attempts: Random points tried in all before giving up.
+
     Raises:
         TerrainError: Not enough room found within ``attempts`` tries.
     """
-    radius = diameter / 2.0
-    nav = static_nav(table, radius)
+    diameters = np.broadcast_to(np.asarray(diameter, dtype=np.float64), (count,))
     placed: list[np.ndarray] = []
-    for _ in range(attempts):
-        if len(placed) == count:
-            break
+    tries = 0
+    for k in range(count):
+        radius = float(diameters[k]) / 2.0
+        nav = static_nav(table, radius)
         xmin, ymin, xmax, ymax = nav.bounds
-        point = np.array([rng.uniform(xmin, xmax), rng.uniform(ymin, ymax)])
-        if not nav.legal(point[None, :])[0]:
-            continue
-        if placed and np.min(np.hypot(*(np.array(placed) - point).T)) < diameter:
-            continue
-        placed.append(point)
-    if len(placed) < count:
-        raise TerrainError(f"random_bases: placed only {len(placed)} of {count} bases")
-    return Bases.from_lists(np.array(placed), diameter)
+        while True:
+            tries += 1
+            if tries > attempts:
+                raise TerrainError(f"random_bases: placed only {k} of {count} bases")
+            point = np.array([rng.uniform(xmin, xmax), rng.uniform(ymin, ymax)])
+            if not nav.legal(point[None, :])[0]:
+                continue
+            if placed:
+                gaps = np.hypot(*(np.array(placed) - point).T) - diameters[: len(placed)] / 2.0
+                if np.min(gaps) < radius:
+                    continue
+            placed.append(point)
+            break
+    return Bases.from_lists(np.array(placed).reshape(-1, 2), diameters)

@@ -102,7 +102,7 @@ class RadiusGeometry:
         hits: dict[tuple[int, int], list[int]] = {}
         for k in cover_ids:
             near = shapely.dwithin(table.pieces[k].polygon, cells, reach)
-            for cx, cy in zip(*np.nonzero(near)):
+            for cx, cy in zip(*np.nonzero(near), strict=True):
                 hits.setdefault((int(cx), int(cy)), []).append(k)
         for (cx, cy), ids in hits.items():
             grid[cx][cy] = tuple(ids)

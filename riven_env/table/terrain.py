@@ -30,9 +30,7 @@ from riven_env.table.config import (
 SHAPE_KEYS: tuple[str, ...] = ("polygon", "rect", "circle")
 """The keys that give a piece its shape; a piece has exactly one."""
 
-PIECE_KEYS: frozenset[str] = frozenset(
-    {"name", "type", "holes", *SHAPE_KEYS, *TERRAIN_PROPERTIES}
-)
+PIECE_KEYS: frozenset[str] = frozenset({"name", "type", "holes", *SHAPE_KEYS, *TERRAIN_PROPERTIES})
 """Every key a terrain piece spec may hold."""
 
 _EDGE_SLACK = 1e-9  # pieces may touch the table edge; float noise must not refuse them
@@ -183,7 +181,7 @@ def parse_piece(spec: Any, index: int, width: float, height: float, where: str) 
     table_box = shapely.box(0.0, 0.0, width, height).buffer(_EDGE_SLACK, join_style="mitre")
     if not polygon.within(table_box):
         raise TerrainError(
-            f"{here}: extends off the {width:g}\" x {height:g}\" table "
+            f'{here}: extends off the {width:g}" x {height:g}" table '
             f"(bounds {tuple(round(v, 3) for v in polygon.bounds)})"
         )
     base = types[kind]

@@ -1,0 +1,106 @@
+"""A heuristic value of a game state for one side, shared by the greedy and MCTS agents.
+
+The value is in [-1, 1]: a finished game is exact (+1 win, -1 loss, 0 draw); otherwise each
+feature is measured for both sides, the weighted differences are summed and squashed with
+``tanh`` so that no feature can push the estimate past a certain result.
+
+Features (each "mine minus theirs"):
+
+* ``wounds``: share of the side's starting wounds still on active models;
+* ``models``: share of the side's models still active;
+* ``on_table``: share still on the table (a Down model may yet be stabilised);
+* ``points``: victory points (per point);
+* ``objectives``: hold objectives controlled now (per objective);
+* ``proximity``: for each hold objective, how close the side's nearest active model is
+  (1 at the objective, 0 across the table's diagonal);
+* ``momentum``: Momentum tokens (per token);
+* ``tempo``: actions left to the side's active model (it is about to use them).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from riven_env.game import GameState
+from riven_env.game.victory import controller
+
+
+@dataclass(frozen=True)
+class EvaluationWeights:
+    """Weights of the features (see the module docstring); ``scale`` multiplies the sum
+    before ``tanh`` (larger: the value saturates sooner)."""
+
+    # Casualties decide most games, so the three casualty features carry most weight.
+    wounds: float = 1.0
+    models: float = 1.0
+    on_table: float = 0.4
+    # One victory point is worth about a quarter of a model in a 5-model warband.
+    points: float = 0.25
+    objectives: float = 0.2
+    # Small: it only breaks ties between moves that change nothing else.
+    proximity: float = 0.1
+    momentum: float = 0.03
+    tempo: float = 0.02
+    scale: float = 1.0
+
+
+DEFAULT_WEIGHTS = EvaluationWeights()
+
+
+def _side_features(state: GameState, side: str) -> dict[str, float]:
+    models = [state.models[i] for i in state.side_models(side)]
+    start_wounds = sum(m.profile.wounds for m in models) or 1
+    count = len(models) or 1
+    active = [m for m in models if m.is_active]
+    features = {
+        "wounds": sum(m.wounds for m in active) / start_wounds,
+        "models": len(active) / count,
+        "on_table": sum(1 for m in models if m.on_table) / count,
+        "points": float(state.points.get(side, 0)),
+        "momentum": float(state.momentum_of(side)),
+        "tempo": float(state.actions_left)
+        if state.active_model is not None and state.models[state.active_model].side == side
+        else 0.0,
+    }
+    held = 0.0
+    proximity = 0.0
+    diagonal = math.hypot(state.table.width, state.table.height)
+    for k, obj in enumerate(state.objectives):
+        if obj.kind != "hold":
+            continue
+        if controller(state, k) == side:
+            held += 1.0
+        nearest = min(
+            (state.distance_to_point(m.index, (obj.x, obj.y)) for m in active), default=diagonal
+        )
+        proximity += max(0.0, 1.0 - nearest / diagonal)
+    features["objectives"] = held
+    features["proximity"] = proximity
+    return features
+
+
+def evaluate(state: GameState, side: str, weights: EvaluationWeights = DEFAULT_WEIGHTS) -> float:
+    """The value of ``state`` for ``side``, in [-1, 1].
+
+    Args:
+        state: The game (not changed).
+        side: The side whose view the value takes.
+        weights: Feature weights.
+
+    Returns:
+        +1 / -1 / 0 for a finished game won / lost / drawn; otherwise a ``tanh``-squashed
+        weighted sum of feature differences, strictly inside (-1, 1).
+    """
+    if state.is_terminal:
+        if state.winner is None:
+            return 0.0
+        return 1.0 if state.winner == side else -1.0
+    mine = _side_features(state, side)
+    theirs = _side_features(state, state.enemy_side(side))
+    total = sum(getattr(weights, name) * (mine[name] - theirs[name]) for name in mine)
+    # Keep a non-terminal estimate strictly inside the exact results of finished games.
+    return max(-0.999, min(0.999, math.tanh(weights.scale * total)))
+
+
+__all__ = ["DEFAULT_WEIGHTS", "EvaluationWeights", "evaluate"]

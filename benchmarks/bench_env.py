@@ -1,0 +1,66 @@
+"""Raw speed of ``riven/Skirmish-v0``: learner steps per second with random masked actions.
+
+Each step includes the opponent's play up to the learner's next decision, the observation
+encoding and the mask. Run::
+
+    python benchmarks/bench_env.py [--steps 3000] [--scenario skirmish-5v5 ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+
+def bench(scenario: str, opponent: str, steps: int, obs_mode: str, seed: int = 0) -> dict:
+    """Step one environment ``steps`` times; return steps/s, episodes and decisions/s."""
+    from riven_env.envs.gym_env import RivenSkirmishEnv
+
+    env = RivenSkirmishEnv(scenario, opponent, learner_side="random", obs_mode=obs_mode)
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    episodes = 0
+    start_seq = env.state.seq
+    decisions = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            episodes += 1
+            decisions += env.state.seq - start_seq
+            _, info = env.reset()
+            start_seq = env.state.seq
+    elapsed = time.perf_counter() - start
+    return {
+        "scenario": scenario,
+        "opponent": opponent,
+        "obs_mode": obs_mode,
+        "steps_per_s": steps / elapsed,
+        "episodes": episodes,
+        "steps": steps,
+        "seconds": elapsed,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--scenario", nargs="+", default=["duel-1v1", "skirmish-5v5"])
+    parser.add_argument("--opponent", nargs="+", default=["random", "oracle"])
+    parser.add_argument("--obs-mode", default="flat", choices=["flat", "dict"])
+    args = parser.parse_args()
+    print(f"{'scenario':<16} {'opponent':<10} {'steps/s':>9} {'episodes':>9} {'seconds':>8}")
+    for scenario in args.scenario:
+        for opponent in args.opponent:
+            r = bench(scenario, opponent, args.steps, args.obs_mode)
+            print(
+                f"{r['scenario']:<16} {r['opponent']:<10} {r['steps_per_s']:>9.0f} "
+                f"{r['episodes']:>9} {r['seconds']:>8.1f}"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""Shared fixtures: scripted dice and small hand-built games for the game-loop tests.
+
+``script_dice(state, *faces)`` replaces a game's random stream with :class:`FixedDice`, so a
+test decides every die the rules draw. ``mini_game(models, ...)`` builds a tiny scenario
+from TOML text (models at fixed positions on an open 24" table unless terrain is given) and
+starts it, so a test can set up the exact situation a rule is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+
+class DiceExhaustedError(RuntimeError):
+    """The code under test drew more dice than the test scripted."""
+
+
+class FixedDice:
+    """A stand-in for :class:`numpy.random.Generator` that deals scripted die faces.
+
+    The rules draw every die with ``rng.integers(1, faces + 1)`` or
+    ``rng.integers(1, faces + 1, size=n)`` (``riven_env/rules/dice.py``); this class answers
+    those calls from a queue and refuses a face outside ``[low, high)``, so a script that
+    does not fit the call fails loudly instead of dealing an impossible die.
+
+    Attributes:
+        queue: The faces not dealt yet.
+        dealt: Every face dealt so far, in order.
+    """
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.queue = [int(f) for f in faces]
+        self.dealt: list[int] = []
+
+    def push(self, *faces: int) -> None:
+        """Append more scripted faces."""
+        self.queue.extend(int(f) for f in faces)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.queue)
+
+    def _next(self, low: int, high: int) -> int:
+        if not self.queue:
+            raise DiceExhaustedError(
+                f"the game drew a die in [{low}, {high}) after the script ran out; "
+                f"dealt so far: {self.dealt}"
+            )
+        face = self.queue.pop(0)
+        if not low <= face < high:
+            raise ValueError(f"scripted face {face} is outside the drawn range [{low}, {high})")
+        self.dealt.append(face)
+        return face
+
+    def integers(self, low: int, high: int | None = None, size: int | None = None, **_: Any):
+        """Deal scripted faces as ``Generator.integers`` would (scalar or array)."""
+        if high is None:
+            low, high = 0, low
+        if size is None:
+            return np.int64(self._next(int(low), int(high)))
+        count = int(np.prod(size))
+        return np.array([self._next(int(low), int(high)) for _ in range(count)], dtype=np.int64)
+
+
+_TEMPLATE = """
+schema_version = 1
+
+[scenario]
+name = "mini-test"
+title = "Scripted test"
+setting = "{setting}"
+mode = "{mode}"
+rounds = {rounds}
+first_side = "{first_side}"
+
+[table]
+width = {width}
+height = {height}
+{terrain}
+[deployment]
+blue = [[0, 0, {width}, {half}]]
+red = [[0, {half}, {width}, {height}]]
+{objectives}
+{profiles}
+[sides.blue]
+name = "Blue"
+oracle = "aggressive"
+{blue}
+[sides.red]
+name = "Red"
+oracle = "aggressive"
+{red}
+[victory]
+at_round_limit = "{at_round_limit}"
+{victory}
+"""
+
+ELIMINATE = '[[victory.conditions]]\ntype = "eliminate"\n'
+
+
+def mini_scenario_text(
+    models: Sequence[tuple[str, str, str, tuple[float, float]]],
+    *,
+    terrain: str = "",
+    objectives: str = "",
+    profiles: str = "",
+    victory: str = ELIMINATE,
+    at_round_limit: str = "points",
+    rounds: int = 6,
+    mode: str = "warband",
+    first_side: str = "blue",
+    setting: str = "fantasy",
+    width: float = 24,
+    height: float = 24,
+) -> str:
+    """A scenario document with every model at a fixed position.
+
+    Args:
+        models: ``(side, profile, id, (x, y))`` per model, in the order the game indexes them
+            (blue models first, then red, as the scenario lists them).
+        terrain, objectives, profiles, victory: TOML fragments pasted into the document.
+        at_round_limit, rounds, mode, first_side, setting, width, height: Scenario fields.
+    """
+    blocks = {"blue": "", "red": ""}
+    for side, profile, model_id, (x, y) in models:
+        blocks[side] += (
+            f'[[sides.{side}.models]]\nprofile = "{profile}"\nid = "{model_id}"\n'
+            f"position = [{x}, {y}]\n"
+        )
+    return _TEMPLATE.format(
+        setting=setting,
+        mode=mode,
+        rounds=rounds,
+        first_side=first_side,
+        width=width,
+        height=height,
+        half=height / 2,
+        terrain=terrain,
+        objectives=objectives,
+        profiles=profiles,
+        blue=blocks["blue"],
+        red=blocks["red"],
+        at_round_limit=at_round_limit,
+        victory=victory,
+    )
+
+
+@pytest.fixture
+def script_dice() -> Callable[..., FixedDice]:
+    """``script_dice(state, *faces)``: deal ``faces`` as the game's next dice."""
+
+    def install(state: Any, *faces: int) -> FixedDice:
+        dice = FixedDice(faces)
+        state.rng = dice
+        return dice
+
+    return install
+
+
+@pytest.fixture
+def mini_game() -> Callable[..., Any]:
+    """``mini_game(models, seed=0, overrides=None, **fields)``: a started game, events drained.
+
+    ``fields`` go to :func:`mini_scenario_text`. The start-of-game events stay readable on
+    the returned state as ``state.start_events``.
+    """
+    from riven_env.game import new_game
+    from riven_env.scenario import load_scenario_text
+
+    def build(
+        models: Sequence[tuple[str, str, str, tuple[float, float]]],
+        *,
+        seed: int = 0,
+        overrides: dict[str, object] | None = None,
+        **fields: Any,
+    ) -> Any:
+        scenario = load_scenario_text(mini_scenario_text(models, **fields))
+        state = new_game(scenario, seed, overrides=overrides)
+        state.start_events = state.drain_events()
+        return state
+
+    return build

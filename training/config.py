@@ -1,0 +1,144 @@
+"""Training configuration: ``training/config/default.toml`` plus a user file plus ``--set``.
+
+Every key of the default file is known with its type; a user file or a ``--set`` override
+may only change known keys, with a value of the same type (an int is accepted for a float).
+Errors raise :class:`TrainConfigError` naming the file or override, the key, the value and
+what was expected.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from riven_env.errors import RivenError
+
+DEFAULT_CONFIG = Path(__file__).with_name("config") / "default.toml"
+ACTIVATIONS = ("tanh", "relu")
+VEC_ENVS = ("subproc", "dummy")
+
+
+class TrainConfigError(RivenError):
+    """A training configuration value is invalid; the message names the key."""
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise TrainConfigError(f"{path}: cannot read the training config: {exc}") from exc
+
+
+def _same_type(default: Any, value: Any, where: str) -> Any:
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise TrainConfigError(f"{where} = {value!r}: expected true or false")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TrainConfigError(f"{where} = {value!r}: expected a number")
+        return float(value)
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TrainConfigError(f"{where} = {value!r}: expected a whole number")
+        return value
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise TrainConfigError(f"{where} = {value!r}: expected text")
+        return value
+    if isinstance(default, list):
+        if not isinstance(value, list):
+            raise TrainConfigError(f"{where} = {value!r}: expected a list")
+        return value
+    if isinstance(default, dict):
+        if not isinstance(value, dict):
+            raise TrainConfigError(f"{where} = {value!r}: expected a table")
+        return value
+    return value
+
+
+def _merge(base: dict[str, Any], extra: Mapping[str, Any], source: str) -> None:
+    for section, table in extra.items():
+        if section not in base or not isinstance(table, Mapping):
+            raise TrainConfigError(
+                f"{source}: unknown section [{section}]; known: {sorted(base)}"
+            )
+        for key, value in table.items():
+            if key not in base[section]:
+                raise TrainConfigError(
+                    f"{source}: unknown key {section}.{key}; known: {sorted(base[section])}"
+                )
+            base[section][key] = _same_type(base[section][key], value, f"{source}: {section}.{key}")
+
+
+def parse_set(items: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``["ppo.n_steps=128", "env.settings={\\"shaping.points\\": 0.1}"]`` as nested tables.
+
+    Values are read as TOML values (numbers, true/false, quoted text, lists, inline tables);
+    a bare word that is not valid TOML is taken as text.
+
+    Raises:
+        TrainConfigError: An item without ``=`` or without a ``SECTION.KEY``.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        section, dot, name = key.strip().partition(".")
+        if not sep or not dot or not name:
+            raise TrainConfigError(f"--set {item!r}: expected SECTION.KEY=VALUE (ppo.n_steps=128)")
+        try:
+            value = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError:
+                value = text.strip()
+        out.setdefault(section, {})[name] = value
+    return out
+
+
+def load_train_config(
+    path: str | Path | None = None, overrides: Sequence[str] = ()
+) -> dict[str, dict[str, Any]]:
+    """The default config, updated by the file ``path`` and the ``--set`` items.
+
+    Returns:
+        ``{section: {key: value}}``.
+
+    Raises:
+        TrainConfigError: An unknown key, a value of the wrong type, or a bad choice.
+    """
+    config = copy.deepcopy(_read(DEFAULT_CONFIG))
+    if path is not None:
+        _merge(config, _read(Path(path)), str(path))
+    _merge(config, parse_set(overrides), "--set")
+    _check_choices(config)
+    return config
+
+
+def _check_choices(config: Mapping[str, Mapping[str, Any]]) -> None:
+    activation = config["policy"]["activation"]
+    if activation not in ACTIVATIONS:
+        raise TrainConfigError(f"policy.activation = {activation!r}: expected one of {list(ACTIVATIONS)}")
+    vec_env = config["train"]["vec_env"]
+    if vec_env not in VEC_ENVS:
+        raise TrainConfigError(f"train.vec_env = {vec_env!r}: expected one of {list(VEC_ENVS)}")
+    for key in ("n_steps", "batch_size", "n_epochs"):
+        if config["ppo"][key] < 1:
+            raise TrainConfigError(f"ppo.{key} = {config['ppo'][key]!r}: must be >= 1")
+    for key in ("checkpoint_every", "eval_every", "eval_games"):
+        if config["train"][key] < 0:
+            raise TrainConfigError(f"train.{key} = {config['train'][key]!r}: must be >= 0")
+    if config["selfplay"]["pool_size"] < 1 or config["selfplay"]["snapshot_every"] < 1:
+        raise TrainConfigError("selfplay.pool_size and selfplay.snapshot_every must be >= 1")
+    net_arch = config["policy"]["net_arch"]
+    if not net_arch or not all(isinstance(n, int) and n > 0 for n in net_arch):
+        raise TrainConfigError(f"policy.net_arch = {net_arch!r}: expected a list of positive integers")

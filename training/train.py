@@ -1,0 +1,299 @@
+"""MaskablePPO training on ``riven/Skirmish-v0`` (what ``riven train`` runs).
+
+Output folder layout (``--out DIR``)::
+
+    DIR/config.json            the resolved configuration of the run
+    DIR/tb/                    TensorBoard logs (rollout, train, eval/win_rate_vs_*, selfplay/*)
+    DIR/checkpoints/step_N.zip periodic checkpoints (each with a .riven.json sidecar)
+    DIR/snapshots/step_N.zip   self-play snapshots
+    DIR/eval.csv               timesteps, opponent, games, wins, draws, losses, win_rate
+    DIR/final.zip              the trained policy: use it as agent ``ppo:DIR/final.zip``
+
+Model files are pickles: load only files from trusted sources.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from riven_env.errors import RivenError
+from riven_env.extras import require
+from training.config import load_train_config
+from training.evaluate import MatchResult, evaluate_agent
+from training.selfplay import SelfPlayPool
+
+
+@dataclass
+class TrainRun:
+    """What :func:`train` was asked to do.
+
+    Attributes:
+        scenario: Bundled scenario name or path.
+        opponent: Agent spec of the other side (the fixed member of a self-play pool).
+        timesteps: Learner steps to train for (added to a resumed model's count).
+        envs: Parallel environments.
+        out: Output folder.
+        seed: Seed of the model, the environments and the evaluations.
+        self_play: Train against a pool of earlier snapshots.
+        resume: A checkpoint to continue from.
+        config: The resolved configuration (``load_train_config``).
+        progress_bar: Show a progress bar.
+        log: Called with a line of text for each evaluation (None: silent).
+    """
+
+    scenario: str
+    opponent: str
+    timesteps: int
+    envs: int
+    out: Path
+    seed: int = 0
+    self_play: bool = False
+    resume: Path | None = None
+    config: dict[str, dict[str, Any]] = field(default_factory=load_train_config)
+    progress_bar: bool = False
+    log: Callable[[str], None] | None = None
+
+
+def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> Callable[[], Any]:
+    """A picklable factory of one monitored training environment."""
+
+    def _make() -> Any:
+        from stable_baselines3.common.monitor import Monitor
+
+        from riven_env.envs.gym_env import RivenSkirmishEnv
+
+        env = RivenSkirmishEnv(
+            scenario,
+            opponent,
+            learner_side=env_config["learner_side"],
+            obs_mode=env_config["obs_mode"],
+            settings=env_config["settings"],
+        )
+        # The vectorised env seeds every copy (seed + rank) when the model sets its seed.
+        return Monitor(env)
+
+    return _make
+
+
+def encoding_metadata(env: Any, scenario: str) -> dict[str, Any]:
+    """The sidecar data of a model trained on ``env``."""
+    layout = env.catalogue.layout
+    return {
+        "scenario": scenario,
+        "models_per_side": layout.models_per_side,
+        "objectives": layout.objectives,
+        "obs_mode": env.obs_mode,
+        "actions": env.catalogue.size,
+    }
+
+
+def save_model(model: Any, path: Path, metadata: Mapping[str, Any]) -> Path:
+    """Save ``model`` to ``path`` (a .zip) with its encoding sidecar."""
+    from agents.ppo import write_sidecar
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(str(path))
+    write_sidecar(path, dict(metadata))
+    return path
+
+
+def _callback_class() -> type:
+    """The training callback (built lazily: stable-baselines3 loads only when training)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class RivenCallback(BaseCallback):
+        """Checkpoints, evaluations, self-play snapshots and pool win rates."""
+
+        def __init__(self, run: TrainRun, metadata: dict[str, Any], pool: SelfPlayPool | None):
+            super().__init__()
+            self.run = run
+            self.metadata = metadata
+            self.pool = pool
+            train = run.config["train"]
+            self.checkpoint_every = train["checkpoint_every"]
+            self.eval_every = train["eval_every"]
+            self.snapshot_every = run.config["selfplay"]["snapshot_every"]
+            self._next = {}
+
+        def _on_training_start(self) -> None:
+            now = self.num_timesteps
+            for name, every in (
+                ("checkpoint", self.checkpoint_every),
+                ("eval", self.eval_every),
+                ("snapshot", self.snapshot_every if self.pool else 0),
+            ):
+                self._next[name] = (now // every + 1) * every if every else None
+            if self.pool is not None and not self.pool.snapshots:
+                self._snapshot()
+
+        def _due(self, name: str, every: int) -> bool:
+            due = self._next.get(name)
+            if due is None or self.num_timesteps < due:
+                return False
+            self._next[name] = (self.num_timesteps // every + 1) * every
+            return True
+
+        def _on_step(self) -> bool:
+            if self.pool is not None:
+                for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
+                    if done:
+                        self.pool.record(info)
+            if self._due("checkpoint", self.checkpoint_every):
+                save_model(
+                    self.model,
+                    self.run.out / "checkpoints" / f"step_{self.num_timesteps}.zip",
+                    self.metadata,
+                )
+            if self._due("eval", self.eval_every):
+                evaluate_during_training(self.model, self.run, self.metadata, self.num_timesteps, self.logger)
+            if self.pool is not None and self._due("snapshot", self.snapshot_every):
+                self._snapshot()
+            return True
+
+        def _on_rollout_end(self) -> None:
+            if self.pool is None:
+                return
+            for name, (rate, games) in self.pool.win_rates().items():
+                self.logger.record(f"selfplay/win_rate/{name}", rate)
+                self.logger.record(f"selfplay/games/{name}", games)
+
+        def _snapshot(self) -> None:
+            path = save_model(
+                self.model,
+                self.run.out / "snapshots" / f"step_{self.num_timesteps}.zip",
+                self.metadata,
+            )
+            self.pool.add_snapshot(path)
+            self.training_env.env_method("set_opponent", self.pool.pool())
+
+    return RivenCallback
+
+
+def evaluate_during_training(
+    model: Any, run: TrainRun, metadata: Mapping[str, Any], timesteps: int, logger: Any = None
+) -> dict[str, MatchResult]:
+    """Play the live policy against each evaluation opponent; log and append to eval.csv."""
+    from agents.ppo import PPOAgent
+
+    train = run.config["train"]
+    opponents = list(dict.fromkeys([run.opponent, *train["eval_opponents"]]))
+    results: dict[str, MatchResult] = {}
+    csv_path = run.out / "eval.csv"
+    new_file = not csv_path.exists()
+    with csv_path.open("a", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        if new_file:
+            writer.writerow(["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate"])
+        for opponent in opponents:
+            result = evaluate_agent(
+                run.scenario,
+                lambda side: PPOAgent.from_model(model, side, dict(metadata)),
+                opponent,
+                train["eval_games"],
+                seed=run.seed + 1_000_000,
+            )
+            results[opponent] = result
+            writer.writerow(
+                [timesteps, opponent, result.games, result.wins, result.draws, result.losses,
+                 f"{result.win_rate:.4f}"]
+            )
+            if logger is not None:
+                logger.record(f"eval/win_rate_vs_{opponent}", result.win_rate)
+            if run.log is not None:
+                run.log(
+                    f"step {timesteps}: vs {opponent}: win {result.win_rate:.2f} "
+                    f"({result.wins}/{result.draws}/{result.losses} W/D/L of {result.games})"
+                )
+    return results
+
+
+def _policy_kwargs(config: Mapping[str, Any]) -> dict[str, Any]:
+    import torch
+
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config["activation"]]
+    arch = list(config["net_arch"])
+    return {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": activation}
+
+
+def build_vec_env(run: TrainRun, opponent: Any) -> Any:
+    """The vectorised training environments (subprocesses unless configured otherwise)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    fns = [
+        make_env_fn(run.scenario, opponent, run.config["env"]) for _ in range(run.envs)
+    ]
+    if run.envs > 1 and run.config["train"]["vec_env"] == "subproc":
+        return SubprocVecEnv(fns, start_method="spawn")
+    return DummyVecEnv(fns)
+
+
+def train(run: TrainRun) -> Path:
+    """Train (or resume) a MaskablePPO policy; return the path of ``final.zip``.
+
+    Raises:
+        MissingExtraError: The ``rl`` extra is not installed.
+        RivenError: ``envs`` or ``timesteps`` below 1, or a missing checkpoint.
+    """
+    sb3_contrib = require("sb3_contrib", "rl", "riven train")
+    import torch
+
+    if run.envs < 1 or run.timesteps < 1:
+        raise RivenError(f"--envs ({run.envs}) and --timesteps ({run.timesteps}) must be >= 1")
+    torch.set_num_threads(int(run.config["train"]["torch_threads"]))
+    run.out.mkdir(parents=True, exist_ok=True)
+    (run.out / "config.json").write_text(
+        json.dumps(
+            {"scenario": run.scenario, "opponent": run.opponent, "timesteps": run.timesteps,
+             "envs": run.envs, "seed": run.seed, "self_play": run.self_play,
+             "resume": str(run.resume) if run.resume else None, "config": run.config},
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
+    selfplay = run.config["selfplay"]
+    pool = (
+        SelfPlayPool(run.opponent, selfplay["pool_size"], selfplay["include_opponent"],
+                     selfplay["opponent_weight"])
+        if run.self_play
+        else None
+    )
+    vec_env = build_vec_env(run, pool.pool() if pool else run.opponent)
+    probe = make_env_fn(run.scenario, "random", run.config["env"])().unwrapped
+    metadata = encoding_metadata(probe, run.scenario)
+    policy = "MultiInputPolicy" if run.config["env"]["obs_mode"] == "dict" else "MlpPolicy"
+    if run.resume is not None:
+        if not Path(run.resume).exists():
+            raise RivenError(f"--resume {run.resume}: no such checkpoint")
+        model = sb3_contrib.MaskablePPO.load(str(run.resume), env=vec_env, device="cpu")
+        model.tensorboard_log = str(run.out / "tb")
+        reset = False
+    else:
+        model = sb3_contrib.MaskablePPO(
+            policy,
+            vec_env,
+            seed=run.seed,
+            device="cpu",
+            verbose=0,
+            tensorboard_log=str(run.out / "tb"),
+            policy_kwargs=_policy_kwargs(run.config["policy"]),
+            **run.config["ppo"],
+        )
+        reset = True
+    callback = _callback_class()(run, metadata, pool)
+    try:
+        model.learn(
+            total_timesteps=run.timesteps,
+            callback=callback,
+            progress_bar=run.progress_bar,
+            reset_num_timesteps=reset,
+            tb_log_name="ppo",
+        )
+        final = save_model(model, run.out / "final.zip", metadata)
+    finally:
+        vec_env.close()
+    return final
