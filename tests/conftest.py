@@ -101,6 +101,69 @@ at_round_limit = "{at_round_limit}"
 
 ELIMINATE = '[[victory.conditions]]\ntype = "eliminate"\n'
 
+# Plain profiles for scripted games: no weapon modifiers or traits, so every modifier in an
+# event comes from the rule under test. "trooper": Mettle 4, 2 wounds, Wit 2 (Strain track 4),
+# a bow (18"); "brawler": the same without a bow; "leader" and "horror" add the leader and
+# terror keywords; "champion" is a legal starting hero (9 points, none above 4).
+TEST_PROFILES = """
+[profiles.trooper]
+might = 2
+agility = 2
+wit = 2
+resolve = 2
+mettle = 4
+wounds = 2
+move = 5
+melee = "sword"
+ranged = "bow"
+keywords = []
+
+[profiles.brawler]
+might = 2
+agility = 2
+wit = 2
+resolve = 2
+mettle = 4
+wounds = 2
+move = 5
+melee = "sword"
+keywords = []
+
+[profiles.leader]
+might = 2
+agility = 2
+wit = 2
+resolve = 2
+mettle = 4
+wounds = 2
+move = 5
+melee = "sword"
+keywords = ["leader"]
+
+[profiles.horror]
+might = 2
+agility = 2
+wit = 2
+resolve = 2
+mettle = 4
+wounds = 2
+move = 5
+melee = "sword"
+keywords = ["terror"]
+
+[profiles.champion]
+might = 3
+agility = 2
+wit = 2
+resolve = 2
+mettle = 3
+wounds = 3
+move = 5
+melee = "sword"
+ranged = "bow"
+keywords = ["hero"]
+"""
+
 
 def mini_scenario_text(
     models: Sequence[tuple[str, str, str, tuple[float, float]]],
@@ -122,7 +185,8 @@ def mini_scenario_text(
     Args:
         models: ``(side, profile, id, (x, y))`` per model, in the order the game indexes them
             (blue models first, then red, as the scenario lists them).
-        terrain, objectives, profiles, victory: TOML fragments pasted into the document.
+        terrain, objectives, victory: TOML fragments pasted into the document.
+        profiles: Extra ``[profiles.*]`` tables, added to :data:`TEST_PROFILES`.
         at_round_limit, rounds, mode, first_side, setting, width, height: Scenario fields.
     """
     blocks = {"blue": "", "red": ""}
@@ -141,7 +205,7 @@ def mini_scenario_text(
         half=height / 2,
         terrain=terrain,
         objectives=objectives,
-        profiles=profiles,
+        profiles=TEST_PROFILES + profiles,
         blue=blocks["blue"],
         red=blocks["red"],
         at_round_limit=at_round_limit,

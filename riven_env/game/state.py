@@ -94,6 +94,8 @@ class GameState:
         self.round = 1
         self.side = first_side
         self.turn_index = 0  # 0: first turn of the round, 1: second
+        # False between turn_end and the next turn_start: events there carry side = null.
+        self.in_turn = False
         self.phase = PHASE_ACTIVATE
         self.active_model: int | None = None
         self.actions_left = 0
@@ -236,7 +238,8 @@ class GameState:
     # ------------------------------------------------------------------ events
     def emit(self, type_: str, **fields: Any) -> Event:
         """Record an event (returned so that a caller can complete it)."""
-        event: Event = {"type": type_, "seq": self.seq, "round": self.round, "side": self.side}
+        side = self.side if self.in_turn else None
+        event: Event = {"type": type_, "seq": self.seq, "round": self.round, "side": side}
         event.update(fields)
         self.seq += 1
         self._new_events.append(event)
@@ -349,6 +352,7 @@ class GameState:
         for i in self._side_models[self.side]:
             self.models[i].activated = False
         self.phase = PHASE_ACTIVATE
+        self.in_turn = True
         self.emit("turn_start", side=self.side, round=self.round)
 
     def _begin_activation(self, i: int, dice: int | None) -> None:
@@ -412,6 +416,7 @@ class GameState:
             if model.on_table:
                 effects.expire_conditions(self, i, "end_of_side_turn")
         self.emit("turn_end", side=side, round=self.round, reason=reason)
+        self.in_turn = False
         if self.over:
             return
         if self.turn_index == 0:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from riven_env.playtest import plots
-from riven_env.playtest.analysis import RunAnalysis, analyse_run
+from riven_env.playtest.analysis import MIN_ACTIVATIONS_TO_COMPARE, RunAnalysis, analyse_run
 from riven_env.playtest.db import ResultsDB
 from riven_env.playtest.stats import Interval
 
@@ -196,7 +196,7 @@ def _dice(a: RunAnalysis) -> str:
         "line). A choice is <b>dominated</b> when another number of dice at the same Mettle "
         "gives more actions and passes the turn no more often: a rules design smell, because "
         "a sensible player never needs the worse option. 'Observed' flags come from these "
-        f"games (only with at least {20} activations of each choice); the list below comes "
+        f"games (only with at least {MIN_ACTIVATIONS_TO_COMPARE} activations of each choice); the list below comes "
         "from the exact probabilities.",
         _img(plots.dice_choices(a.dice), "activation dice") + table + exact,
     )

@@ -21,7 +21,7 @@ from rich.progress import (
 from rich.text import Text
 
 from riven_env.playtest.backends import BatchResults, make_batches, run_local, run_ray
-from riven_env.playtest.config import PlaytestConfig
+from riven_env.playtest.config import DEFAULT_PLAYER, PlaytestConfig
 from riven_env.playtest.db import GameRecord, ResultsDB, record_from_dict
 from riven_env.playtest.errors import GameFailedError, PlaytestError
 from riven_env.playtest.results import RunSummary, summarise_run
@@ -109,6 +109,26 @@ def _progress(enabled: bool) -> Progress:
     )
 
 
+def check_inputs(config: PlaytestConfig) -> None:
+    """Check scenario, agents and rule overrides here, before any worker starts.
+
+    Bad input then raises its own RivenError (naming the scenario, agent spec or rules
+    key) at once, instead of once per worker. Only the bundled game is checked; another
+    ``player`` reports bad input from its workers.
+
+    Raises:
+        RivenError: The scenario, an agent spec or an override is invalid.
+    """
+    if config.player != DEFAULT_PLAYER:
+        return
+    from agents.registry import make_agent
+    from riven_env.game.setup import new_game
+
+    new_game(config.scenario, 0, overrides=dict(config.overrides) or None)
+    make_agent(config.blue, "blue", 0)
+    make_agent(config.red, "red", 0)
+
+
 def _iterate(config: PlaytestConfig, todo: list[int]) -> Iterator[BatchResults]:
     spec = config.game_spec()
     batches = make_batches(todo, config.effective_batch_size(len(todo)))
@@ -125,6 +145,7 @@ def run_playtest(
     resume: bool = False,
     run_id: str | None = None,
     db: ResultsDB | None = None,
+    check: bool = True,
 ) -> RunResult:
     """Play ``config.games`` games and store every one in the results database.
 
@@ -139,6 +160,8 @@ def run_playtest(
             Without a stored run a new one starts.
         run_id: The run to resume (implies ``resume``).
         db: An open database to use (default: open ``config.db``).
+        check: Check the scenario, agents and overrides first (:func:`check_inputs`);
+            callers continuing a run they already checked pass ``False``.
 
     Returns:
         The :class:`RunResult`.
@@ -151,9 +174,13 @@ def run_playtest(
     """
     if db is None:
         with ResultsDB(config.db) as own:
-            return run_playtest(config, progress=progress, resume=resume, run_id=run_id, db=own)
+            return run_playtest(
+                config, progress=progress, resume=resume, run_id=run_id, db=own, check=check
+            )
 
     started = time.perf_counter()
+    if check:
+        check_inputs(config)
     target = run_id
     if target is not None:
         stored = db.run(target)

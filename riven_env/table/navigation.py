@@ -1,23 +1,33 @@
-"""Pathfinding: a visibility graph over terrain, plus the other models' bases per query.
+"""Pathfinding: a visibility graph over terrain; other models' bases handled per query.
 
 Static part (:class:`StaticNav`, built once per table and base radius, cached on the table):
-waypoints at the corners of impassable terrain grown by the base radius (plus a small
-margin, mitred corners), at the corners of difficult terrain, and where grown terrain
-meets the table's inner border; a ``networkx`` graph joins every pair of waypoints that see
-each other (the segment keeps the whole base clear of impassable terrain); an edge costs
-its length plus the length of it inside difficult terrain (difficult ground costs double).
-All-pairs shortest costs and next hops are precomputed (Floyd-Warshall).
+waypoints at the outward corners of impassable terrain grown by the base radius (plus a
+small margin, mitred corners; a few points around circular pieces), at the outward corners
+of difficult terrain, and where grown terrain meets the table's inner border. A
+``networkx`` graph joins every pair of waypoints that see each other (the segment keeps
+the whole base clear of impassable terrain); an edge costs its length plus its length
+inside difficult terrain (difficult ground costs double). All-pairs cheapest costs and
+next hops are precomputed (Floyd-Warshall), so a query only has to link its two ends.
 
-Dynamic part (:class:`Navigator`, one per moving model and base layout): the start joins
-the graph by visibility. Other models' bases are added lazily: a route is planned, and only
-the bases that the part of it within the allowance actually crosses are added as obstacles
-(edges through them removed, waypoints on a polygon around each added), then it is planned
-again. Bases beyond the move allowance therefore never cost anything.
+Per query (:class:`Navigator`, one per moving model and base layout):
 
-A route is the cheapest path in this graph; it is exact for impassable terrain and bases
-(up to the waypoint margin) and a close approximation in difficult ground (a path may bend
-only at waypoints). Every point of a returned path is a legal base position: inside the
-table, not overlapping impassable terrain or another base by more than the contact tolerance.
+1. Straight line: if the segment to the goal is clear of terrain, bases and difficult
+   ground, that is the route.
+2. Terrain route: the start and goal join the static graph; their links are checked
+   lazily, cheapest lower bound (straight length) first, until the best candidate uses
+   only checked links. Start links are shared by every goal of the same navigator.
+3. Bases: only the part of the route the allowance pays for must be clear. A base it
+   crosses (with every base packed against it) is wrapped in a convex polygon and the
+   crossing segment replaced by the shorter way around it that terrain allows.
+4. Fallback (rare: a start or goal pressed against bases, bases closing a gap): the
+   crossed bases join the graph as obstacles, with waypoints around them, and the route
+   is found by lazy shortest paths (links checked only when a candidate route uses them).
+
+A route is the cheapest path in this graph (up to the waypoint margin) for impassable
+terrain; in difficult ground it may bend only at waypoints, and detours around bases are
+local repairs, so it is a close approximation there. Every point of a returned path is a
+legal base position: inside the table, not overlapping impassable terrain or another base
+by more than the contact tolerance.
 """
 
 from __future__ import annotations
@@ -676,7 +686,11 @@ class Navigator:
             return straight
         route = self._route_static(goal_xy, target_pos)
         repaired = self._detour(route, allowance, target_pos)
-        if repaired is not None and (target_pos is None or repaired.cost <= allowance + 1e-9):
+        if repaired is not None and (
+            target_pos is None
+            or repaired.cost <= allowance + 1e-9
+            or self._contact_bound(target_pos) > allowance
+        ):
             return repaired
         active: frozenset[int] = frozenset()
         if target_pos is not None:
@@ -693,6 +707,10 @@ class Navigator:
         if repaired is not None and (not route.goal_reached or repaired.cost < route.cost):
             return repaired
         return route
+
+    def _contact_bound(self, k: int) -> float:
+        """Straight distance to base contact with obstacle ``k`` (a lower bound on any route)."""
+        return math.hypot(*(self.obstacle_centres[k] - self.start)) - self.obstacle_reach[k]
 
     def _cluster(self, k: int) -> np.ndarray:
         """Obstacle ``k`` and every base chained to it too closely for the mover to pass."""
