@@ -15,24 +15,20 @@ import numpy as np
 
 
 def bench(scenario: str, opponent: str, steps: int, obs_mode: str, seed: int = 0) -> dict:
-    """Step one environment ``steps`` times; return steps/s, episodes and decisions/s."""
+    """Step one environment ``steps`` times; return steps/s and the episodes finished."""
     from riven_env.envs.gym_env import RivenSkirmishEnv
 
     env = RivenSkirmishEnv(scenario, opponent, learner_side="random", obs_mode=obs_mode)
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     episodes = 0
-    start_seq = env.state.seq
-    decisions = 0
     start = time.perf_counter()
     for _ in range(steps):
         legal = np.flatnonzero(info["action_mask"])
         _, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
         if terminated or truncated:
             episodes += 1
-            decisions += env.state.seq - start_seq
             _, info = env.reset()
-            start_seq = env.state.seq
     elapsed = time.perf_counter() - start
     return {
         "scenario": scenario,

@@ -126,7 +126,11 @@ def play_game(
                                       "flee_distance": 0 if die >= 4 else die + 3,
                                       "fled_off_table": fled}, rnd, side)  # fmt: skip
                                 if fled:
-                                    emit({"type": "removed", "model": friend, "reason": "fled"}, rnd, side)
+                                    emit(
+                                        {"type": "removed", "model": friend, "reason": "fled"},
+                                        rnd,
+                                        side,
+                                    )
                                     alive.discard(friend)
                     else:
                         emit({"type": "strain", "model": model["id"], "delta": 1, "value": 1,

@@ -11,7 +11,7 @@ import math
 import pytest
 
 from riven_env.game import Decision
-from riven_env.game.decisions import PASS
+from riven_env.game.decisions import ACCEPT, PASS
 
 END = Decision("end")
 BUSH = '[[table.terrain]]\nname = "bush"\ntype = "scrub"\ncircle = [5, 15, 1.5]\n'
@@ -33,6 +33,14 @@ def activate(state, script_dice, i, faces):
     dice = script_dice(state, *faces)
     events = state.apply(Decision("activate", model=i, dice=len(faces)))
     return events, dice
+
+
+def act(state, decision):
+    """Apply ``decision`` and accept any roll offered for spending; return every event."""
+    events = state.apply(decision)
+    while state.phase == "spend":
+        events += state.apply(ACCEPT)
+    return events
 
 
 def near(a, b, tol=1e-6):
@@ -93,6 +101,9 @@ def test_disengage_miss_stays_engaged_and_rolls_a_complication(mini_game, script
     decision = next(d for d in state.legal_decisions() if d.kind == "disengage")
     state.rng.push(1, 1, 2)  # 4 vs 8: Miss; complication d6 = 2 (Stress)
     events = state.apply(decision)
+    assert state.phase == "spend"  # a Miss may be bought up with 2 Strain
+    assert state.legal_decisions() == [Decision("spend", option="strain"), ACCEPT]
+    events += state.apply(ACCEPT)
     assert one(events, "test")["result"] == "miss"
     assert not of_type(events, "move") and state.is_engaged(0)
     assert one(events, "complication")["name"] == "Stress"
@@ -126,7 +137,7 @@ def test_charge_reach_is_the_move(mini_game, script_dice):
 def test_terror_charge_tests_the_target_before_the_strike(mini_game, script_dice):
     state = mini_game([("blue", "horror", "b1", (5, 5)), ("red", "brawler", "r1", (5, 9))])
     activate(state, script_dice, 0, [4])
-    state.rng.push(4, 3, 3, 3, 3)  # morale die 4 vs Mettle 4: passed; then the melee
+    state.rng.push(4, 2, 2, 3, 3)  # morale die 4 vs Mettle 4: passed; then 8 vs 8
     events = state.apply(Decision("charge", model=0, target=1))
     morale = one(events, "morale")
     assert (morale["model"], morale["trigger"], morale["passed"]) == ("r1", "terror_charge", True)
@@ -197,7 +208,7 @@ def test_outnumbered_model_takes_minus_one_per_extra_enemy(mini_game, script_dic
         ]
     )
     activate(state, script_dice, 0, [4])
-    state.rng.push(3, 3, 3, 3)
+    state.rng.push(3, 3, 3, 3, 4)  # 8 vs 8 - 2 = 6: r1 recoils; its morale die 4 passes
     melee = one(state.apply(Decision("melee", model=0, target=3)), "melee")
     assert melee["attacker_modifiers"] == []
     assert melee["defender_modifiers"] == [{"source": "outnumbered", "value": -2}]
@@ -209,7 +220,7 @@ def test_dazed_model_gets_one_action_and_minus_one_in_melee(mini_game, script_di
     state.models[0].conditions["dazed"] = 0
     events, _ = activate(state, script_dice, 0, [4, 5, 6])
     assert one(events, "activation")["actions"] == 3 and state.actions_left == 1
-    state.rng.push(3, 3, 3, 3)
+    state.rng.push(4, 3, 3, 3)  # 7 + 2 - 1 = 8 vs 8: parry
     events = state.apply(Decision("melee", model=0, target=1))
     assert one(events, "melee")["attacker_modifiers"] == [{"source": "condition:dazed", "value": -1}]
     expired = one(events, "condition")  # Dazed ends at the end of its next activation
@@ -248,8 +259,8 @@ def test_exposed_target_loses_its_cover_and_hunkered_gains_a_step(mini_game, scr
     )
     hunkered.models[1].conditions["hunkered"] = 0
     activate(hunkered, script_dice, 0, [4])
-    hunkered.rng.push(3, 3)
-    shot = one(hunkered.apply(Decision("shoot", model=0, target=1)), "shot")
+    hunkered.rng.push(3, 3, 2)  # 8 vs 12: Miss; complication 2 (Stress)
+    shot = one(act(hunkered, Decision("shoot", model=0, target=1)), "shot")
     assert (shot["cover"], shot["tn"]) == ("hard", 12)
 
 
@@ -266,7 +277,7 @@ def test_shot_bands(mini_game, script_dice, dice, band, wounds):
     state = mini_game([("blue", "trooper", "b1", (5, 5)), ("red", "trooper", "r1", (5, 15))])
     activate(state, script_dice, 0, [4])
     state.rng.push(*dice)
-    events = state.apply(Decision("shoot", model=0, target=1))
+    events = act(state, Decision("shoot", model=0, target=1))
     assert one(events, "shot")["result"] == band and state.rng.remaining == 0
     assert state.models[1].wounds == 2 - wounds
     exposed = [e for e in of_type(events, "condition") if e["condition"] == "exposed"]
@@ -325,6 +336,7 @@ def test_aim_adds_one_to_the_next_shot_and_the_shot_ends_it(mini_game, script_di
 # ----------------------------------------------------------------------------- Down and Out
 DOWN_SETUP = [
     ("blue", "trooper", "b1", (5, 5)),
+    ("blue", "trooper", "b2", (2, 2)),
     ("red", "trooper", "r1", (5, 15)),
     ("red", "trooper", "r2", (20, 22)),
     ("red", "trooper", "r3", (22, 22)),
@@ -332,21 +344,21 @@ DOWN_SETUP = [
 
 
 def _shoot_down(state, script_dice):
-    state.models[1].wounds = 1
+    state.models[2].wounds = 1
     activate(state, script_dice, 0, [4])
     state.rng.push(4, 3)  # Hit
-    return state.apply(Decision("shoot", model=0, target=1))
+    return state.apply(Decision("shoot", model=0, target=2))
 
 
 def test_zero_wounds_is_down_and_a_down_model_never_activates(mini_game, script_dice):
     state = mini_game(DOWN_SETUP)
     events = _shoot_down(state, script_dice)
-    assert one(events, "down")["model"] == "r1" and state.models[1].status == "down"
+    assert one(events, "down")["model"] == "r1" and state.models[2].status == "down"
     assert not of_type(events, "strain")  # no wound Strain for a model that went Down
     events = state.apply(PASS)  # the end of blue's turn: no Out check for red's model
     assert not of_type(events, "out_check")
     assert state.current_side == "red"
-    assert all(d.model != 1 for d in state.legal_decisions())
+    assert all(d.model != 2 for d in state.legal_decisions())
 
 
 @pytest.mark.parametrize(("die", "out"), [(3, True), (4, False)], ids=["below Mettle", "meets"])
@@ -362,29 +374,29 @@ def test_out_check_at_the_end_of_the_owning_sides_turn(mini_game, script_dice, d
     assert kinds.index("out_check") < kinds.index("turn_end")
     if out:
         assert one(events, "removed") == {**one(events, "removed"), "model": "r1", "reason": "out"}
-        assert state.models[1].status == "out" and not state.bases.on_table[1]
+        assert state.models[2].status == "out" and not state.bases.on_table[2]
     else:
-        assert state.models[1].status == "down"
+        assert state.models[2].status == "down"
 
 
 def test_stabilised_model_stops_rolling_for_out(mini_game, script_dice):
-    setup = [*DOWN_SETUP[:2], ("red", "trooper", "r2", (7, 16)), DOWN_SETUP[3]]
+    setup = [*DOWN_SETUP[:3], ("red", "trooper", "r2", (7, 16)), DOWN_SETUP[4]]
     state = mini_game(setup)
     _shoot_down(state, script_dice)
     state.apply(PASS)
-    activate(state, script_dice, 2, [4])
-    stabilise = Decision("stabilise", model=2, target=1)
+    activate(state, script_dice, 3, [4])
+    stabilise = Decision("stabilise", model=3, target=2)
     assert stabilise in state.legal_decisions()
     events = state.apply(stabilise)
     assert one(events, "stabilise") == {**one(events, "stabilise"), "model": "r1", "by": "r2"}
     script_dice(state)  # no die may be drawn now
     events = state.apply(PASS)
-    assert not of_type(events, "out_check") and state.models[1].stable
+    assert not of_type(events, "out_check") and state.models[2].stable
 
 
 def test_stabilise_needs_an_ally_within_three_inches(mini_game, script_dice):
     state = mini_game(DOWN_SETUP)
     _shoot_down(state, script_dice)
     state.apply(PASS)
-    activate(state, script_dice, 2, [4])
+    activate(state, script_dice, 3, [4])
     assert not any(d.kind == "stabilise" for d in state.legal_decisions())

@@ -130,6 +130,8 @@ def _callback_class() -> type:
                 self._next[name] = (now // every + 1) * every if every else None
             if self.pool is not None and not self.pool.snapshots:
                 self._snapshot()
+            if self.eval_every and now == 0:  # the untrained baseline of the learning curve
+                evaluate_during_training(self.model, self.run, self.metadata, 0, self.logger)
 
         def _due(self, name: str, every: int) -> bool:
             due = self._next.get(name)

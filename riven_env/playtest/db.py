@@ -232,9 +232,7 @@ def _rows(summary: GameSummary, run_id: str, index: int) -> dict[str, list[tuple
             )
         )  # fmt: skip
     for rule in summary.oracle_rules:
-        rows["oracle_rules"].append(
-            (run_id, index, rule.side, rule.profile, rule.rule, rule.count)
-        )
+        rows["oracle_rules"].append((run_id, index, rule.side, rule.profile, rule.rule, rule.count))
     return rows
 
 
@@ -448,9 +446,7 @@ class ResultsDB:
         # COPY takes no prepared parameters for the file name: quote it safely instead.
         target = str(out).replace("'", "''")
         options = "FORMAT PARQUET" if fmt == "parquet" else "FORMAT CSV, HEADER"
-        self._con.execute(
-            f"COPY (SELECT * FROM {table}{where}) TO '{target}' ({options})", params
-        )
+        self._con.execute(f"COPY (SELECT * FROM {table}{where}) TO '{target}' ({options})", params)
         return out
 
     def export_all(

@@ -67,10 +67,14 @@ def _stats():
 
 def _check_confidence(confidence: float) -> None:
     if not 0.0 < confidence < 1.0:
-        raise PlaytestError(f"confidence={confidence!r} is not allowed; allowed: 0 < confidence < 1")
+        raise PlaytestError(
+            f"confidence={confidence!r} is not allowed; allowed: 0 < confidence < 1"
+        )
 
 
-def wilson_interval(successes: int, trials: int, confidence: float = DEFAULT_CONFIDENCE) -> Interval:
+def wilson_interval(
+    successes: int, trials: int, confidence: float = DEFAULT_CONFIDENCE
+) -> Interval:
     """Wilson score interval for a proportion.
 
     Args:
@@ -92,8 +96,10 @@ def wilson_interval(successes: int, trials: int, confidence: float = DEFAULT_CON
         )
     if trials == 0:
         return Interval(value=math.nan, low=0.0, high=1.0, n=0)
-    ci = _stats().binomtest(successes, trials).proportion_ci(
-        confidence_level=confidence, method="wilson"
+    ci = (
+        _stats()
+        .binomtest(successes, trials)
+        .proportion_ci(confidence_level=confidence, method="wilson")
     )
     return Interval(value=successes / trials, low=float(ci.low), high=float(ci.high), n=trials)
 

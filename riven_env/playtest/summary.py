@@ -471,7 +471,9 @@ class _Summariser:
         )
 
 
-def summarise_game(events: Sequence[Mapping[str, Any]] | Iterable[Mapping[str, Any]]) -> GameSummary:
+def summarise_game(
+    events: Sequence[Mapping[str, Any]] | Iterable[Mapping[str, Any]],
+) -> GameSummary:
     """Summarise one game from its event log.
 
     Args:

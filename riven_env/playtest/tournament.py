@@ -206,7 +206,5 @@ def run_tournament(
         for (blue, red), winners in by_pair.items()
         if i < len(winners)
     ]
-    standings = sorted(
-        rate_games(agents, order).values(), key=lambda s: (-s.ordinal, s.agent)
-    )
+    standings = sorted(rate_games(agents, order).values(), key=lambda s: (-s.ordinal, s.agent))
     return TournamentResult(group_id=group, standings=standings, pairings=pairings, config=base)

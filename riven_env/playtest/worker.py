@@ -93,7 +93,9 @@ def play_batch(spec: Mapping[str, Any], indices: Sequence[int]) -> list[dict[str
             results.append(play_one(spec, index, player))
         except RivenError as exc:
             seed = game_seed(int(spec["seed"]), index)
-            results.append({"game_index": index, "seed": seed, "error": str(exc), "bad_input": True})
+            results.append(
+                {"game_index": index, "seed": seed, "error": str(exc), "bad_input": True}
+            )
             break
         except Exception:  # a crash in the game code: report the traceback, keep the run
             seed = game_seed(int(spec["seed"]), index)

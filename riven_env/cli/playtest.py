@@ -1,0 +1,285 @@
+"""``riven playtest``, ``riven report``, ``riven compare`` and ``riven tournament``.
+
+Playtests play many games in parallel and store them in a DuckDB file (schema and ``--json``
+keys: ``docs/playtest.md``). Bad input (unknown scenario, agent spec or ``--set`` key)
+exits with status 2 and one line on stderr; Ctrl-C exits with status 130 after saying how
+to resume.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from riven_env.cli.common import echo_json, friendly_errors
+from riven_env.playtest.config import DEFAULT_DB
+
+# Exit status after Ctrl-C, as shells report for SIGINT.
+EXIT_INTERRUPTED = 130
+
+Scenario = Annotated[
+    str, typer.Option("--scenario", help="Bundled scenario name or scenario file.")
+]
+Games = Annotated[int, typer.Option("--games", min=1, help="Number of games (per arm / pairing).")]
+Seed = Annotated[
+    int, typer.Option("--seed", min=0, help="Run seed; game i plays a seed derived from it.")
+]
+Workers = Annotated[
+    int | None, typer.Option("--workers", min=1, help="Parallel workers (default: all CPUs).")
+]
+Backend = Annotated[str, typer.Option("--backend", help="local (processes) or ray.")]
+RayAddress = Annotated[
+    str | None,
+    typer.Option("--ray-address", help="Ray cluster address (default: start a local Ray)."),
+]
+Db = Annotated[Path, typer.Option("--db", help="Results database (DuckDB file).")]
+Sets = Annotated[
+    list[str] | None,
+    typer.Option("--set", metavar="KEY=VALUE", help="Override a rules value; repeatable."),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+MaxDecisions = Annotated[
+    int | None,
+    typer.Option("--max-decisions", min=1, help="Stop each game after this many decisions."),
+]
+
+
+def _pct(rate: dict) -> str:
+    if rate["rate"] is None:
+        return "-"
+    return f"{rate['rate'] * 100:.1f}%  [{rate['low'] * 100:.1f}, {rate['high'] * 100:.1f}]"
+
+
+def _interrupted(exc: Exception) -> typer.Exit:
+    typer.echo(str(exc), err=True)
+    return typer.Exit(EXIT_INTERRUPTED)
+
+
+def _base_config(**values: object):
+    from riven_env.playtest.config import PlaytestConfig, parse_overrides
+
+    sets = values.pop("sets") or []
+    return PlaytestConfig(overrides=parse_overrides(sets), **values)  # type: ignore[arg-type]
+
+
+@friendly_errors
+def playtest(
+    scenario: Scenario,
+    blue: Annotated[
+        str, typer.Option("--blue", help="Agent for blue (random, oracle:PROFILE ...).")
+    ],
+    red: Annotated[str, typer.Option("--red", help="Agent for red.")],
+    games: Games,
+    seed: Seed = 0,
+    workers: Workers = None,
+    backend: Backend = "local",
+    ray_address: RayAddress = None,
+    db: Db = DEFAULT_DB,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Also write an HTML report.")
+    ] = None,
+    as_json: AsJson = False,
+    sets: Sets = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the latest run of this experiment.")
+    ] = False,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", help="Also export the run's games to FILE.parquet or FILE.csv."),
+    ] = None,
+    max_decisions: MaxDecisions = None,
+) -> None:
+    """Play many games in parallel and store the results."""
+    from riven_env.playtest.db import ResultsDB
+    from riven_env.playtest.report import write_report
+    from riven_env.playtest.runner import PlaytestInterrupted, run_playtest
+
+    config = _base_config(
+        scenario=scenario, blue=blue, red=red, games=games, seed=seed, workers=workers,
+        backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
+    )  # fmt: skip
+    try:
+        result = run_playtest(config, progress=not as_json, resume=resume)
+    except PlaytestInterrupted as exc:
+        raise _interrupted(exc) from None
+    if export is not None:
+        with ResultsDB(config.db) as handle:
+            handle.export_table("games", export, [result.run_id])
+    if report is not None:
+        write_report(config.db, result.run_id, report)
+    data = result.to_json()
+    if as_json:
+        echo_json(data)
+        return
+    table = Table(title=f"{scenario}: {blue} (blue) vs {red} (red)")
+    table.add_column("Result")
+    table.add_column("Games", justify="right")
+    table.add_column("Rate  [95% interval]", justify="right")
+    for side in ("blue", "red"):
+        table.add_row(f"{side} wins", str(data["wins"][side]), _pct(data["win_rate"][side]))
+    table.add_row("draws", str(data["draws"]), _pct(data["draw_rate"]))
+    console = Console()
+    console.print(table)
+    mean_rounds = data["mean_rounds"]
+    console.print(
+        f"games: {data['games']} (played now: {result.played}, resumed: {result.skipped}); "
+        f"mean rounds: {'-' if mean_rounds is None else f'{mean_rounds:.2f}'}; "
+        f"run {result.run_id} in {config.db}"
+        + (f"; report: {report}" if report else "")
+        + (f"; export: {export}" if export else "")
+    )
+
+
+@friendly_errors
+def report(
+    db: Annotated[Path, typer.Argument(help="Results database (DuckDB file).")],
+    run: Annotated[
+        str | None, typer.Option("--run", help="Run id (default: the latest run).")
+    ] = None,
+    output: Annotated[Path, typer.Option("-o", "--output", help="HTML file.")] = Path(
+        "report.html"
+    ),
+    export: Annotated[
+        Path | None, typer.Option("--export", help="Also export every table to this folder.")
+    ] = None,
+    export_format: Annotated[
+        str, typer.Option("--format", help="Export format: parquet|csv.")
+    ] = "parquet",
+) -> None:
+    """Write the HTML report of a playtest run (and optionally export its tables)."""
+    from riven_env.playtest.db import ResultsDB
+    from riven_env.playtest.report import write_report
+
+    written = write_report(db, run, output)
+    typer.echo(f"wrote {written}", err=True)
+    if export is not None:
+        with ResultsDB(db, read_only=True) as handle:
+            run_ids = [handle.run(run)["run_id"]] if run else None
+            paths = handle.export_all(export, run_ids, export_format)
+        typer.echo(f"exported {len(paths)} tables to {export}", err=True)
+
+
+@friendly_errors
+def compare(
+    scenario: Scenario,
+    games: Games,
+    variants: Annotated[
+        list[str],
+        typer.Option(
+            "--variant", metavar="KEY=VALUE", help="A rule variant to compare; repeatable."
+        ),
+    ],
+    blue: Annotated[str, typer.Option("--blue", help="Agent for blue.")] = "oracle",
+    red: Annotated[str, typer.Option("--red", help="Agent for red.")] = "oracle",
+    until_significant: Annotated[
+        bool, typer.Option("--until-significant", help="Stop early once a sequential test decides.")
+    ] = False,
+    alpha: Annotated[float, typer.Option("--alpha", help="Error rate over all variants.")] = 0.05,
+    seed: Seed = 0,
+    workers: Workers = None,
+    backend: Backend = "local",
+    ray_address: RayAddress = None,
+    db: Db = DEFAULT_DB,
+    sets: Sets = None,
+    as_json: AsJson = False,
+    max_decisions: MaxDecisions = None,
+) -> None:
+    """Compare rule variants with the baseline on the same seeds."""
+    from riven_env.playtest.compare import Variant, run_compare
+    from riven_env.playtest.config import parse_override
+    from riven_env.playtest.runner import PlaytestInterrupted
+
+    config = _base_config(
+        scenario=scenario, blue=blue, red=red, games=games, seed=seed, workers=workers,
+        backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
+    )  # fmt: skip
+    parsed = []
+    for text in variants:
+        key, value = parse_override(text)
+        parsed.append(Variant(label=text.strip(), overrides={key: value}))
+    try:
+        result = run_compare(
+            config, parsed, until_significant=until_significant, alpha=alpha, progress=not as_json
+        )
+    except PlaytestInterrupted as exc:
+        raise _interrupted(exc) from None
+    data = result.to_json()
+    if as_json:
+        echo_json(data)
+        return
+    table = Table(title=f"{scenario}: {blue} vs {red}, same seeds for every arm")
+    for column in ("Arm", "Games", "Blue win rate", "Mean rounds", "Blue win diff [95%]",
+                   "Rounds diff [95%]", "Sequential"):  # fmt: skip
+        table.add_column(column, justify="left" if column == "Arm" else "right")
+    base = data["baseline"]
+    table.add_row("baseline", str(base["games"]), _pct(base["blue_win_rate"]),
+                  f"{base['mean_rounds']:.2f}", "", "", "")  # fmt: skip
+    for v in data["variants"]:
+        d, r, seq = v["blue_win_diff"], v["rounds_diff"], v["sequential"]
+        seq_text = "" if seq is None else (
+            f"{'decided' if seq['significant'] else 'undecided'} "
+            f"[{seq['low'] * 100:+.1f}, {seq['high'] * 100:+.1f}] pts"
+        )  # fmt: skip
+        table.add_row(
+            v["label"], str(v["games"]), _pct(v["blue_win_rate"]), f"{v['mean_rounds']:.2f}",
+            f"{d['value'] * 100:+.1f} pts [{d['low'] * 100:+.1f}, {d['high'] * 100:+.1f}]",
+            f"{r['value']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]", seq_text,
+        )  # fmt: skip
+    Console().print(table)
+
+
+@friendly_errors
+def tournament(
+    scenario: Scenario,
+    agents: Annotated[str, typer.Option("--agents", help="Comma-separated agents, e.g. a,b,c.")],
+    games: Games,
+    seed: Seed = 0,
+    workers: Workers = None,
+    backend: Backend = "local",
+    ray_address: RayAddress = None,
+    db: Db = DEFAULT_DB,
+    sets: Sets = None,
+    as_json: AsJson = False,
+    max_decisions: MaxDecisions = None,
+) -> None:
+    """Round robin between agents (both sides of every pair) with OpenSkill ratings."""
+    from riven_env.playtest.runner import PlaytestInterrupted
+    from riven_env.playtest.tournament import parse_agents, run_tournament
+
+    names = parse_agents(agents)
+    config = _base_config(
+        scenario=scenario, blue=names[0], red=names[1], games=games, seed=seed, workers=workers,
+        backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
+    )  # fmt: skip
+    try:
+        result = run_tournament(config, names, progress=not as_json)
+    except PlaytestInterrupted as exc:
+        raise _interrupted(exc) from None
+    data = result.to_json()
+    if as_json:
+        echo_json(data)
+        return
+    table = Table(title=f"{scenario}: round robin, {games} games per pairing and side")
+    for column in ("#", "Agent", "Rating", "mu", "sigma", "W", "D", "L", "Win rate [95%]"):
+        table.add_column(column, justify="left" if column == "Agent" else "right")
+    for rank, s in enumerate(data["standings"], start=1):
+        rating = s["rating"]
+        table.add_row(
+            str(rank), s["agent"], f"{rating['ordinal']:.2f}", f"{rating['mu']:.2f}",
+            f"{rating['sigma']:.2f}", str(s["wins"]), str(s["draws"]), str(s["losses"]),
+            _pct(s["win_rate"]),
+        )  # fmt: skip
+    Console().print(table)
+    typer.echo(f"runs stored in {config.db} (group {result.group_id})", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the playtest commands to the ``riven`` app."""
+    app.command("playtest")(playtest)
+    app.command("report")(report)
+    app.command("compare")(compare)
+    app.command("tournament")(tournament)
