@@ -92,7 +92,7 @@ def test_oracle_beats_random_clearly() -> None:
         wins += winner == oracle_side
         losses += winner not in (None, oracle_side)
     assert wins >= 0.75 * games, (wins, losses)
-    assert losses <= 0.1 * games, (wins, losses)
+    assert losses <= 0.2 * games, (wins, losses)
 
 
 # ----------------------------------------------------------------------------- scripted situations

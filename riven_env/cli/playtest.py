@@ -108,7 +108,7 @@ def playtest(
         raise _interrupted(exc) from None
     if export is not None:
         with ResultsDB(config.db) as handle:
-            handle.export_table("games", export, [result.run_id])
+            handle.export_table("games", export, [result.run_id], exclude=("summary",))
     if report is not None:
         write_report(config.db, result.run_id, report)
     data = result.to_json()

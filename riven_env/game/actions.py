@@ -222,7 +222,7 @@ def perform(state: GameState, decision: Decision) -> None:
         model.moved_or_attacked = True
     handler = _HANDLERS[decision.kind]
     handler(state, i, decision)
-    if model.on_table:
+    if model.on_table and not state.over:  # nothing follows game_end
         from riven_env.rules.conditions import conditions_removed_by
 
         for name in conditions_removed_by(decision.kind, list(model.conditions), state.rules):
@@ -447,6 +447,8 @@ def _resolve_shot(state: GameState, i: int, result: Any, context: dict) -> None:
     j = context["target"]
     effect = shooting.shot_effect(result.result, state.rules)
     effects.wound(state, j, effect.wounds, i, f"shot {result.result}")
+    if state.over:  # the wound ended the game: game_end is the last event
+        return
     if effect.push_distance and state.models[j].on_table:
         effects.push(state, j, state.position(i), effect.push_distance, "push")
     if effect.shooter_exposed:

@@ -63,8 +63,8 @@ def change_strain(state: GameState, i: int, delta: int, reason: str) -> None:
             value=model.strain,
             reason=f"overflow (d6 {change.roll})",
         )
-        if change.condition_gained:
-            gain_condition(state, i, change.condition_gained, "strain overflow")
+        if change.condition_gained:  # overflow Conditions are never resisted (rules reference)
+            gain_condition(state, i, change.condition_gained, "strain overflow", resist=False)
 
 
 # ----------------------------------------------------------------------------- Conditions

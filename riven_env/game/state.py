@@ -415,10 +415,10 @@ class GameState:
                 action_rules.bleeding_check(self, i)
             if model.on_table:
                 effects.expire_conditions(self, i, "end_of_side_turn")
+        if self.over:  # an Out check or bleeding ended the game: game_end is the last event
+            return
         self.emit("turn_end", side=side, round=self.round, reason=reason)
         self.in_turn = False
-        if self.over:
-            return
         if self.turn_index == 0:
             self.turn_index = 1
             self.side = self.enemy_side(self.first_side)

@@ -68,14 +68,20 @@ def check_immediate(state: GameState) -> None:
                 state.end_game(state.enemy_side(condition.side), "protect")
                 return
     if _conditions(state, "eliminate"):
-        wiped = [s for s in SIDES if not state.active_models(s)]
+        # A side that got models away by extraction left the table; it was not wiped out.
+        wiped = [s for s in SIDES if not state.active_models(s) and not _extracted_any(state, s)]
         if len(wiped) == 2:
             state.end_game(None, "eliminate")
-        elif wiped:
+            return
+        if wiped:
             state.end_game(state.enemy_side(wiped[0]), "eliminate")
-        return
+            return
     if not state.active_models("blue") and not state.active_models("red"):
         end_at_round_limit(state, reason="no_models")
+
+
+def _extracted_any(state: GameState, side: str) -> bool:
+    return any(state.models[i].status == EXTRACTED for i in state.side_models(side))
 
 
 def on_casualty(state: GameState, i: int) -> None:
@@ -109,6 +115,8 @@ def extract(state: GameState, i: int, condition=None) -> None:
         c for c in _conditions(state, "extract") if c.side == model.side and model.id in c.models
     ]
     remove(state, i, EXTRACTED)
+    if state.over:  # nothing follows game_end
+        return
     for cond in conditions:
         score(state, model.side, cond.points, f"extracted {model.id}")
         if cond.win:

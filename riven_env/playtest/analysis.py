@@ -99,9 +99,10 @@ def _per_side(db: ResultsDB, run_id: str) -> dict[str, dict[str, float]]:
 
 
 def _dice_choices(db: ResultsDB, run_id: str) -> list[DiceChoice]:
+    # Bonus activations bought with Momentum roll no dice (dice = 0): they are no choice.
     rows = db.query(
         "SELECT side, mettle, dice, sum(count) AS n, sum(actions) AS actions, "
-        "sum(passed) AS passed FROM activations WHERE run_id = ? "
+        "sum(passed) AS passed FROM activations WHERE run_id = ? AND dice > 0 "
         "GROUP BY side, mettle, dice ORDER BY side, mettle, dice",
         [run_id],
     )

@@ -422,9 +422,16 @@ class ResultsDB:
 
     # ------------------------------------------------------------------ export
     def export_table(
-        self, table: str, path: str | Path, run_ids: Iterable[str] | None = None
+        self,
+        table: str,
+        path: str | Path,
+        run_ids: Iterable[str] | None = None,
+        exclude: Sequence[str] = (),
     ) -> Path:
         """Write one table (optionally only some runs) to Parquet or CSV, by file suffix.
+
+        ``exclude`` names columns to leave out (for example the bulky ``summary`` JSON
+        when the file is meant for a spreadsheet).
 
         Raises:
             PlaytestError: Unknown table or a suffix other than ``.parquet``/``.csv``.
@@ -446,7 +453,16 @@ class ResultsDB:
         # COPY takes no prepared parameters for the file name: quote it safely instead.
         target = str(out).replace("'", "''")
         options = "FORMAT PARQUET" if fmt == "parquet" else "FORMAT CSV, HEADER"
-        self._con.execute(f"COPY (SELECT * FROM {table}{where}) TO '{target}' ({options})", params)
+        known = [column for column, _ in TABLES[table]]
+        unknown = sorted(set(exclude) - set(known))
+        if unknown:
+            raise PlaytestError(
+                f"table {table} has no column(s) {', '.join(unknown)}; allowed: {', '.join(known)}"
+            )
+        chosen = ", ".join(column for column in known if column not in set(exclude))
+        self._con.execute(
+            f"COPY (SELECT {chosen} FROM {table}{where}) TO '{target}' ({options})", params
+        )
         return out
 
     def export_all(

@@ -1,8 +1,8 @@
 """The tabletop's data: geometry constants and terrain types, loaded once from TOML.
 
 Both files live in ``riven_env/table/data``: ``geometry.toml`` (contact tolerance, cover
-distance, navigation settings, candidate-destination settings) and ``terrain_types.toml``
-(what each terrain type grants). Every value is validated on load and a bad one raises
+distance, navigation settings, candidate-destination settings, cache sizes) and
+``terrain_types.toml`` (what each terrain type grants). Every value is validated on load and a bad one raises
 :class:`~riven_env.errors.TerrainError` naming the file, the key, the value and what was allowed.
 """
 
@@ -65,6 +65,10 @@ class GeometryConfig:
         cover_sample_spacing: Spacing of sampled positions along cover pieces.
         cover_max_candidates: Cover positions path-checked per request.
         enemy_gap: Where "toward an enemy" stops, short of base contact.
+        shared_tables: Maps whose derived geometry a process keeps (least recently used
+            dropped first); equal tables share it.
+        route_cache_entries: Route ends (start points, goal points, contact targets) whose
+            terrain links a navigation graph keeps, per base radius.
     """
 
     default_width: float
@@ -85,6 +89,8 @@ class GeometryConfig:
     cover_sample_spacing: float
     cover_max_candidates: int
     enemy_gap: float
+    shared_tables: int
+    route_cache_entries: int
 
 
 @dataclass(frozen=True)
@@ -180,6 +186,7 @@ def geometry_config() -> GeometryConfig:
     nav = _section(raw, f, "navigation")
     flight = _section(raw, f, "flight")
     dest = _section(raw, f, "destinations")
+    cache = _section(raw, f, "cache")
     tiny = 1e-9
     return GeometryConfig(
         default_width=_number(table, f, "table", "default_width", minimum=1.0),
@@ -202,6 +209,8 @@ def geometry_config() -> GeometryConfig:
         cover_sample_spacing=_number(dest, f, "destinations", "cover_sample_spacing", minimum=0.05),
         cover_max_candidates=_integer(dest, f, "destinations", "cover_max_candidates", minimum=1),
         enemy_gap=_number(dest, f, "destinations", "enemy_gap", minimum=0.0),
+        shared_tables=_integer(cache, f, "cache", "shared_tables", minimum=1),
+        route_cache_entries=_integer(cache, f, "cache", "route_cache_entries", minimum=1),
     )
 
 

@@ -57,7 +57,7 @@ def _clear(
     at_a = table.for_radius(a_radius).inside
     at_b = table.for_radius(b_radius).inside
     for k in table.los_area_ids:
-        if not _geos.intersects(table.pieces[k].polygon, line):
+        if not _geos.intersects(table.shapes[k], line):
             continue
         if _geos.contains_xy(at_a[k], ax, ay) or _geos.contains_xy(at_b[k], bx, by):
             continue  # a model standing in the piece sees out of it / is seen in it
@@ -122,7 +122,7 @@ def _cover(
                 return COVER_LEVELS[best]
             reach = min(length, target_radius + _BEHIND) / length
             near_line = _segment(tx, ty, tx + dx * reach, ty + dy * reach)
-        if _geos.intersects(piece.polygon, near_line):
+        if _geos.intersects(table.shapes[k], near_line):
             best = rank
     return COVER_LEVELS[best]
 

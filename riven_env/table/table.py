@@ -1,15 +1,17 @@
 """The :class:`Table`: size, terrain pieces and the static geometry derived from them.
 
-A table is immutable and shared by every copy of a game. It prepares its static geometry
-once (unions of line-blocking, impassable and difficult terrain, prepared for fast
-predicates) and builds per-base-radius geometry lazily on first use (clearance shapes,
-the cover lookup grid and the navigation graph, see :mod:`riven_env.table.navigation`).
-Those caches are not pickled; an unpickled table rebuilds them on demand.
+A table is immutable and shared by every copy of a game. Its static geometry (unions of
+line-blocking, impassable and difficult terrain, prepared for fast predicates) and the
+per-base-radius geometry built lazily on first use (clearance shapes, the cover lookup grid,
+the navigation graph and its route caches, see :mod:`riven_env.table.navigation`) are kept
+in a process-wide cache keyed by size and pieces: every equal table (the next game of the
+same scenario, an unpickled copy) shares them. They are never pickled.
 """
 
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -117,6 +119,51 @@ class RadiusGeometry:
         return column[cy]
 
 
+class _TerrainGeometry:
+    """Geometry derived from a table's size and pieces, shared by every equal table.
+
+    Loading the same map again (a new game of the same scenario, an unpickled copy in a
+    worker process) finds this in :data:`_SHARED` instead of rebuilding the unions, the
+    per-radius geometry and the navigation graphs, which cost far more than a game's moves.
+    """
+
+    def __init__(self, width: float, height: float, pieces: Sequence[TerrainPiece]) -> None:
+        self.box = shapely.box(0.0, 0.0, width, height)
+        # The footprints, prepared for the per-piece predicates of sight and cover queries.
+        self.shapes: tuple[BaseGeometry, ...] = tuple(p.polygon for p in pieces)
+        for shape in self.shapes:
+            shapely.prepare(shape)
+        self.los_solid = _prepared([p.polygon for p in pieces if p.blocks_los and p.impassable])
+        self.los_area_ids: tuple[int, ...] = tuple(
+            k for k, p in enumerate(pieces) if p.blocks_los and not p.impassable
+        )
+        self.los_area = _prepared([pieces[k].polygon for k in self.los_area_ids])
+        self.impassable = _prepared([p.polygon for p in pieces if p.impassable])
+        self.difficult = _prepared([p.polygon for p in pieces if p.difficult])
+        self.difficult_edges = _outline_edges([p.polygon for p in pieces if p.difficult])
+        self.by_radius: dict[float, RadiusGeometry] = {}
+
+
+_SHARED: OrderedDict[tuple[Any, ...], _TerrainGeometry] = OrderedDict()
+"""Derived geometry of recently built tables, by size and pieces (least recently used first)."""
+
+
+def _shared_geometry(
+    width: float, height: float, pieces: tuple[TerrainPiece, ...]
+) -> _TerrainGeometry:
+    """The derived geometry of a table of this size and pieces (built once per process)."""
+    key = (width, height, pieces)
+    derived = _SHARED.get(key)
+    if derived is None:
+        derived = _TerrainGeometry(width, height, pieces)
+        _SHARED[key] = derived
+        while len(_SHARED) > geometry_config().shared_tables:
+            _SHARED.popitem(last=False)
+    else:
+        _SHARED.move_to_end(key)
+    return derived
+
+
 class Table:
     """A rectangular table of ``width`` x ``height`` inches with terrain pieces.
 
@@ -129,6 +176,7 @@ class Table:
         height: Table height, inches.
         pieces: The terrain pieces, in spec order.
         name: Optional name of the map.
+        shapes: The pieces' footprints, prepared (index as ``pieces``).
     """
 
     def __init__(
@@ -138,19 +186,16 @@ class Table:
         self._height = float(height)
         self._pieces = tuple(pieces)
         self._name = name
-        self.box = shapely.box(0.0, 0.0, self._width, self._height)
-        pieces_ = self._pieces
-        for piece in pieces_:
-            shapely.prepare(piece.polygon)  # per-piece predicates in sight and cover queries
-        self.los_solid = _prepared([p.polygon for p in pieces_ if p.blocks_los and p.impassable])
-        self.los_area_ids: tuple[int, ...] = tuple(
-            k for k, p in enumerate(pieces_) if p.blocks_los and not p.impassable
-        )
-        self.los_area = _prepared([pieces_[k].polygon for k in self.los_area_ids])
-        self.impassable = _prepared([p.polygon for p in pieces_ if p.impassable])
-        self.difficult = _prepared([p.polygon for p in pieces_ if p.difficult])
-        self.difficult_edges = _outline_edges([p.polygon for p in pieces_ if p.difficult])
-        self._by_radius: dict[float, RadiusGeometry] = {}
+        derived = _shared_geometry(self._width, self._height, self._pieces)
+        self.box = derived.box
+        self.shapes = derived.shapes
+        self.los_solid = derived.los_solid
+        self.los_area_ids = derived.los_area_ids
+        self.los_area = derived.los_area
+        self.impassable = derived.impassable
+        self.difficult = derived.difficult
+        self.difficult_edges = derived.difficult_edges
+        self._by_radius = derived.by_radius
 
     # -- identity -------------------------------------------------------------------------
     @property
