@@ -27,4 +27,6 @@ def play_game(
     """Play the fake game, except that game ``CRASH_INDEX`` divides by zero."""
     if seed == game_seed(CRASH_RUN_SEED, CRASH_INDEX):
         return [{"type": "game_start", "value": 1 // 0}]
-    return play_fake_game(scenario, blue, red, seed, overrides=overrides, max_decisions=max_decisions)
+    return play_fake_game(
+        scenario, blue, red, seed, overrides=overrides, max_decisions=max_decisions
+    )

@@ -193,6 +193,8 @@ def test_melee_outcomes(mini_game, script_dice, a_dice, d_dice, totals, outcome,
         wound = one(events, "wound")
         assert wound["model"] == loser_id and wound["amount"] == 1 and wound["wounds_left"] == 1
         assert state.models[loser].wounds == 1
+        strain = [e["reason"] for e in of_type(events, "strain") if e["model"] == loser_id]
+        assert strain == ["wound"]
         dazed = [e for e in of_type(events, "condition") if e["condition"] == "dazed"]
         assert bool(dazed) == (outcome == "critical")
 
@@ -222,7 +224,9 @@ def test_dazed_model_gets_one_action_and_minus_one_in_melee(mini_game, script_di
     assert one(events, "activation")["actions"] == 3 and state.actions_left == 1
     state.rng.push(4, 3, 3, 3)  # 7 + 2 - 1 = 8 vs 8: parry
     events = state.apply(Decision("melee", model=0, target=1))
-    assert one(events, "melee")["attacker_modifiers"] == [{"source": "condition:dazed", "value": -1}]
+    assert one(events, "melee")["attacker_modifiers"] == [
+        {"source": "condition:dazed", "value": -1}
+    ]
     expired = one(events, "condition")  # Dazed ends at the end of its next activation
     assert (expired["condition"], expired["gained"]) == ("dazed", False)
 
@@ -288,7 +292,9 @@ def test_shot_bands(mini_game, script_dice, dice, band, wounds):
     if band == "critical":
         (push,) = pushes
         assert push["kind"] == "push" and push["model"] == "r1"
-        assert push["path_length"] == pytest.approx(3.0) and state.position(1)[1] == pytest.approx(18)
+        assert push["path_length"] == pytest.approx(3.0) and state.position(1)[1] == pytest.approx(
+            18
+        )
         momentum = one(events, "momentum")
         assert (momentum["delta"], momentum["reason"], state.momentum["blue"]) == (1, "critical", 1)
     else:

@@ -38,7 +38,9 @@ def act(state, decision):
 
 
 def conditions_of(events, model):
-    return [(e["condition"], e["gained"]) for e in of_type(events, "condition") if e["model"] == model]
+    return [
+        (e["condition"], e["gained"]) for e in of_type(events, "condition") if e["model"] == model
+    ]
 
 
 # ----------------------------------------------------------------------------- morale
@@ -79,7 +81,9 @@ def test_leader_out_tests_every_model_of_the_side(mini_game, script_dice):
 def test_half_strength_tests_each_model_once(mini_game, script_dice):
     red = [("red", "trooper", "r2", (22, 22))]  # 1 of 2 left: half strength; r2 is far away
     state, events = _red_loses_r1(mini_game, script_dice, red, 4)
-    assert [(e["model"], e["trigger"]) for e in of_type(events, "morale")] == [("r2", "half_strength")]
+    assert [(e["model"], e["trigger"]) for e in of_type(events, "morale")] == [
+        ("r2", "half_strength")
+    ]
     assert "red" in state.half_strength_tested
 
 
@@ -87,7 +91,11 @@ def test_failed_morale_flees_toward_the_nearest_edge(mini_game, script_dice):
     red = [("red", "trooper", "r2", (13, 16)), *FAR]
     state, events = _red_loses_r1(mini_game, script_dice, red, 3, 1)  # fails; flees 1 + 3"
     morale = one(events, "morale")
-    assert (morale["passed"], morale["flee_distance"], morale["fled_off_table"]) == (False, 4.0, False)
+    assert (morale["passed"], morale["flee_distance"], morale["fled_off_table"]) == (
+        False,
+        4.0,
+        False,
+    )
     move = one(events, "move")
     assert move["kind"] == "flee" and move["path_length"] == pytest.approx(4.0)
     assert state.position(2)[1] == pytest.approx(20.0)  # nearest edge: the top, y = 24
@@ -166,7 +174,11 @@ def test_strain_spend_turns_a_miss_into_a_partial(mini_game, script_dice):
     state.apply(Decision("shoot", model=0, target=1))
     events = state.apply(Decision("spend", option="strain"))
     shot = one(events, "shot")
-    assert (shot["result"], shot["rolled_result"], shot["spends"]) == ("partial", "miss", ["strain"])
+    assert (shot["result"], shot["rolled_result"], shot["spends"]) == (
+        "partial",
+        "miss",
+        ["strain"],
+    )
     strain = [(e["delta"], e["reason"]) for e in of_type(events, "strain") if e["model"] == "b1"]
     assert strain == [(2, "spend")]
     assert not of_type(events, "complication")

@@ -246,8 +246,13 @@ def test_same_seed_gives_a_byte_identical_log_in_another_process():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     there = subprocess.run(
-        [sys.executable, "-c", _LOG_SCRIPT], capture_output=True, text=True, env=env, cwd=root,
-        check=True, timeout=120,
+        [sys.executable, "-c", _LOG_SCRIPT],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        check=True,
+        timeout=120,
     ).stdout
     assert there == here
     lines = here.splitlines()

@@ -40,7 +40,9 @@ def condition(kind, **fields):
 
 
 def objective(name, x, y, kind, points=1):
-    return f'[[objectives]]\nname = "{name}"\nx = {x}\ny = {y}\nkind = "{kind}"\npoints = {points}\n'
+    return (
+        f'[[objectives]]\nname = "{name}"\nx = {x}\ny = {y}\nkind = "{kind}"\npoints = {points}\n'
+    )
 
 
 def assert_ended_last(events, winner, reason):
@@ -144,12 +146,14 @@ def test_extract_in_the_zone_wins_at_once(mini_game, script_dice):
         victory=condition("extract", side="blue", models=["b1"], zone=EXTRACT_ZONE, win=True),
     )
     activate(state, script_dice, 0, [4])
-    into_zone = [
-        d for d in state.legal_decisions() if d.kind == "move" and _ends_in_zone(state, d)
-    ]
+    into_zone = [d for d in state.legal_decisions() if d.kind == "move" and _ends_in_zone(state, d)]
     assert into_zone
     events = state.apply(into_zone[0])
-    assert one(events, "removed") == {**one(events, "removed"), "model": "b1", "reason": "extracted"}
+    assert one(events, "removed") == {
+        **one(events, "removed"),
+        "model": "b1",
+        "reason": "extracted",
+    }
     assert state.models[0].status == "extracted"
     assert_ended_last(events, "blue", "extract")
 

@@ -28,7 +28,9 @@ def test_every_table_holds_the_run(stored):
         assert run["games_requested"] == 8 and run["overrides"] == '{"blue_edge": 0.1}'
         assert run["code_version"].startswith("0.")
         for table in TABLES:
-            (row,) = db.query(f"SELECT count(*) AS n FROM {table} WHERE run_id = ?", [stored.run_id])
+            (row,) = db.query(
+                f"SELECT count(*) AS n FROM {table} WHERE run_id = ?", [stored.run_id]
+            )
             assert row["n"] > 0, table
         sides = db.query(
             "SELECT count(*) AS n, sum(won::INT) AS wins FROM game_sides WHERE run_id = ?",

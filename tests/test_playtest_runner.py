@@ -29,8 +29,7 @@ def _per_game(db_path, run_id):
             [run_id],
         )
         sides = db.query(
-            "SELECT * EXCLUDE (run_id) FROM game_sides WHERE run_id = ? "
-            "ORDER BY game_index, side",
+            "SELECT * EXCLUDE (run_id) FROM game_sides WHERE run_id = ? ORDER BY game_index, side",
             [run_id],
         )
     return rows, sides

@@ -63,10 +63,21 @@ def _log():
 def test_hand_built_log_counts_everything():
     s = summarise_game(_log())
     assert (s.scenario, s.seed, s.winner, s.draw, s.reason, s.rounds, s.first_side) == (
-        "hand", 11, "blue", False, "eliminate", 2, "red"
+        "hand",
+        11,
+        "blue",
+        False,
+        "eliminate",
+        2,
+        "red",
     )
     blue, red = s.sides["blue"], s.sides["red"]
-    assert (blue.wounds_dealt, blue.wounds_taken, red.wounds_dealt, red.wounds_taken) == (3, 1, 1, 3)
+    assert (blue.wounds_dealt, blue.wounds_taken, red.wounds_dealt, red.wounds_taken) == (
+        3,
+        1,
+        1,
+        3,
+    )
     assert (red.models, red.down, red.out, red.fled, red.survivors) == (2, 1, 0, 1, 0)
     assert (blue.survivors, blue.points, red.points) == (1, 3, 0)
     assert (red.morale_tests, red.morale_failures, red.morale_flights) == (1, 1, 1)
@@ -125,7 +136,10 @@ def test_real_game_summary_matches_its_log():
     end = events[-1]
     assert end["type"] == "game_end"
     assert (s.winner, s.draw, s.rounds, s.points) == (
-        end["winner"], end["draw"], end["rounds"], end["points"]
+        end["winner"],
+        end["draw"],
+        end["rounds"],
+        end["points"],
     )
     kinds = Counter(e["type"] for e in events)
     assert sum(side.activation_count for side in s.sides.values()) == kinds["activation"]

@@ -41,8 +41,9 @@ def momentum_owners(scenario: Any, rules: RulesConfig) -> dict[str, str]:
     """
     owners = {side: side for side in SIDES}
     if scenario.mode == "solo_hero" and rules.get("momentum.solo_hero_pool") == "model":
+        keyword = rules.get("profiles.hero.keyword")
         for side in SIDES:
-            heroes = [m for m in scenario.sides[side].models if "hero" in m.profile.keywords]
+            heroes = [m for m in scenario.sides[side].models if keyword in m.profile.keywords]
             if len(scenario.sides[side].models) == 1 and heroes:
                 owners[side] = heroes[0].id
     return owners

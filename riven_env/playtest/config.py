@@ -22,6 +22,9 @@ DEFAULT_DB = Path("runs") / "playtests.duckdb"
 # The function that plays one game and returns its event log.
 DEFAULT_PLAYER = "riven_env.game.runner:play_game"
 BACKENDS = ("local", "ray")
+# Batching of games into tasks (see PlaytestConfig.effective_batch_size).
+BATCHES_PER_WORKER = 16
+MAX_BATCH_GAMES = 10
 SIDES = ("blue", "red")
 
 
@@ -144,15 +147,16 @@ class PlaytestConfig:
         return self.workers or os.cpu_count() or 1
 
     def effective_batch_size(self, remaining: int) -> int:
-        """Games per task: enough tasks to keep every worker busy with a few to spare.
+        """Games per task: small batches, many per worker.
 
-        About four batches per worker balances load (games differ in length) against
-        per-task overhead, capped so that a crash loses little unsaved work.
+        About sixteen batches per worker balance the load (games differ in length) and
+        keep the progress bar moving; the cap of ``MAX_BATCH_GAMES`` bounds the work an
+        interrupted or crashed batch throws away. Per-batch overhead is one small pickle.
         """
         if self.batch_size is not None:
             return self.batch_size
-        per_worker = max(1, remaining // (self.worker_count * 4))
-        return min(per_worker, 50)
+        per_worker = max(1, remaining // (self.worker_count * BATCHES_PER_WORKER))
+        return min(per_worker, MAX_BATCH_GAMES)
 
     def game_spec(self) -> dict[str, Any]:
         """What a worker needs to play a game: JSON-ready and picklable."""

@@ -257,7 +257,11 @@ class ResultsDB:
                 raise PlaytestError(f"results database {self.path} does not exist")
             if not read_only:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._con = duckdb.connect(str(path), read_only=read_only)
+        try:
+            self._con = duckdb.connect(str(path), read_only=read_only)
+        except duckdb.Error as exc:  # locked by another process, not a DuckDB file, ...
+            first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise PlaytestError(f"cannot open results database {path}: {first_line}") from exc
         if not read_only:
             self._create_schema()
 

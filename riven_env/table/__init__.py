@@ -38,8 +38,9 @@ from riven_env.table.movement import (
     plan_move,
     plan_push,
 )
-from riven_env.table.navigation import Navigator, StaticNav, static_nav
+from riven_env.table.navigation import StaticNav, static_nav
 from riven_env.table.render import render_table
+from riven_env.table.routing import Navigator
 from riven_env.table.sight import cover_for_shot, line_of_sight, sight
 from riven_env.table.svg import svg_for_state, svg_models, svg_terrain, to_svg
 from riven_env.table.table import Table

@@ -28,7 +28,7 @@ from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
 from riven_env.table.measure import nearest
 from riven_env.table.movement import MovePlan, plan_with
-from riven_env.table.navigation import Navigator
+from riven_env.table.routing import Navigator
 from riven_env.table.sight import _clear, _cover, _segment
 from riven_env.table.table import Table
 

@@ -24,7 +24,8 @@ from riven_env.errors import TerrainError
 from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
 from riven_env.table.measure import distance_to_nearest_edge, edge_distance
-from riven_env.table.navigation import Navigator, truncate
+from riven_env.table.navigation import truncate
+from riven_env.table.routing import Navigator
 from riven_env.table.table import Table
 
 _GOAL_FIX_ROUNDS = 4  # pushing an illegal goal out of terrain/bases; rarely needs a second round

@@ -1,40 +1,23 @@
-"""Pathfinding: a visibility graph over terrain; other models' bases handled per query.
+"""Pathfinding's static part: a visibility graph over terrain, and the geometry primitives.
 
-Static part (:class:`StaticNav`, built once per table and base radius, cached on the table):
-waypoints at the outward corners of impassable terrain grown by the base radius (plus a
-small margin, mitred corners; a few points around circular pieces), at the outward corners
-of difficult terrain, and where grown terrain meets the table's inner border. A
-``networkx`` graph joins every pair of waypoints that see each other (the segment keeps
-the whole base clear of impassable terrain); an edge costs its length plus its length
-inside difficult terrain (difficult ground costs double). All-pairs cheapest costs and
-next hops are precomputed (Floyd-Warshall), so a query only has to link its two ends.
+:class:`StaticNav` (built once per map and base radius, shared by every equal table, see
+:mod:`riven_env.table.table`): waypoints at the outward corners of impassable terrain grown
+by the base radius (plus a small margin, mitred corners; a few points around circular
+pieces), at the outward corners of difficult terrain, and where grown terrain meets the
+table's inner border. A ``networkx`` graph joins every pair of waypoints that see each
+other (the segment keeps the whole base clear of impassable terrain); an edge costs its
+length plus its length inside difficult terrain (difficult ground costs double). All-pairs
+cheapest costs and next hops are precomputed (Floyd-Warshall), so a query only has to link
+its two ends (:mod:`riven_env.table.links`, which caches those links per end point).
 
-Per query (:class:`Navigator`, one per moving model and base layout):
-
-1. Straight line: if the segment to the goal is clear of terrain, bases and difficult
-   ground, that is the route.
-2. Terrain route: the start and goal join the static graph; their links are checked
-   lazily, cheapest lower bound (straight length) first, until the best candidate uses
-   only checked links. Start links are shared by every goal of the same navigator.
-3. Bases: only the part of the route the allowance pays for must be clear. A base it
-   crosses (with every base packed against it) is wrapped in a convex polygon and the
-   crossing segment replaced by the shorter way around it that terrain allows.
-4. Fallback (rare: a start or goal pressed against bases, bases closing a gap): the
-   crossed bases join the graph as obstacles, with waypoints around them, and the route
-   is found by lazy shortest paths (links checked only when a candidate route uses them).
-
-A route is the cheapest path in this graph (up to the waypoint margin) for impassable
-terrain; in difficult ground it may bend only at waypoints, and detours around bases are
-local repairs, so it is a close approximation there. Every point of a returned path is a
-legal base position: inside the table, not overlapping impassable terrain or another base
-by more than the contact tolerance.
+Routing one model among the others' bases is :mod:`riven_env.table.routing`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Hashable
 
 import networkx as nx
 import numpy as np
@@ -42,11 +25,28 @@ import shapely
 from shapely import lib as _geos
 from shapely.geometry.polygon import orient
 
-from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
 from riven_env.table.table import Table
 
-_MAX_LAZY_ROUNDS = 8  # each round adds every base the route crossed; 8 is far beyond need
+
+
+def _line_factory() -> object:
+    """The fastest way to build two-point line strings that this shapely version offers.
+
+    shapely >= 2.1's ufunc takes a NaN-handling flag, 2.0's does not; the public wrapper
+    works everywhere but checks its arguments on every call (microseconds in hot loops).
+    """
+    probe = np.zeros((1, 2, 2))
+    for args in ((np.intc(0),), ()):
+        try:
+            _geos.linestrings(probe, *args)
+        except TypeError:
+            continue
+        return lambda coords: _geos.linestrings(coords, *args)
+    return shapely.linestrings
+
+
+_make_lines = _line_factory()
 
 
 # -- vectorised geometry helpers ------------------------------------------------------------
@@ -63,7 +63,8 @@ def segment_point_distances(a: np.ndarray, b: np.ndarray, centres: np.ndarray) -
 
 
 def _lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return shapely.linestrings(np.stack((a, b), axis=1))
+    """Two-point line strings ``a[m] -> b[m]`` (the ufunc directly: no argument checks)."""
+    return _make_lines(np.stack((a, b), axis=1))  # type: ignore[operator]
 
 
 def difficult_spans(table: Table, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -172,6 +173,7 @@ class StaticNav:
         dist: ``(N, N)`` shortest path costs.
         next_hop: ``(N, N)`` the node after ``i`` on a shortest path from ``i`` to ``j``.
         edges: ``(E, 2)`` node index pairs of the graph's edges.
+        ends: Cache of route ends' links to the graph (:mod:`riven_env.table.links`).
     """
 
     def __init__(self, table: Table, radius: float) -> None:
@@ -179,6 +181,7 @@ class StaticNav:
         self.radius = radius
         self.bounds = table.centre_bounds(radius)
         self.clearance = table.for_radius(radius).clearance
+        self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.nodes = self._waypoints(table, radius, cfg.waypoint_margin)
         n = len(self.nodes)
         cost = np.full((n, n), np.inf)
@@ -275,527 +278,17 @@ def static_nav(table: Table, radius: float) -> StaticNav:
     return geometry._nav
 
 
-# -- routing for one model --------------------------------------------------------------------
-_BATCH = 8  # links evaluated per refinement step of the lazy searches
-
-
-@dataclass(frozen=True)
-class Route:
-    """A planned route before truncation to an allowance.
-
-    Attributes:
-        points: ``(P, 2)`` path points from the start to the end.
-        cost: Movement cost of the whole route.
-        goal_reached: Whether the route ends at the requested goal (or in contact).
-    """
-
-    points: np.ndarray
-    cost: float
-    goal_reached: bool
-    costs: np.ndarray | None = None
-
-    def head(self, table: Table, allowance: float) -> tuple[np.ndarray, float]:
-        """The part of the route the allowance pays for: ``(points, cost)``."""
-        return truncate(table, self.points, allowance, self.segment_costs(table))
-
-    def segment_costs(self, table: Table) -> np.ndarray:
-        """Cost of each segment (computed once)."""
-        if self.costs is None:
-            object.__setattr__(
-                self, "costs", segment_costs(table, self.points[:-1], self.points[1:])
-            )
-        return self.costs  # type: ignore[return-value]
-
-
-@dataclass
-class _GoalSpec:
-    """Where a route may end: one point per waypoint (contact spots differ per approach)."""
-
-    direct: np.ndarray | None  # goal for a straight link from the start (None: unusable)
-    points: np.ndarray  # (V, 2) goal point reached from each waypoint
-    usable: np.ndarray  # (V,) bool
-    aim: np.ndarray  # what "nearest to the goal" means when the goal is unreachable
-
-
-class _ActiveGraph:
-    """Waypoints and link costs with some bases blocking (built lazily, shared across goals).
-
-    ``matrix`` holds exact costs where ``known`` and straight-line lower bounds elsewhere;
-    links are checked only when a candidate route uses them (lazy shortest paths).
-    """
-
-    def __init__(self, navigator: Navigator, active: np.ndarray) -> None:
-        nav = navigator.nav
-        n = len(nav.nodes)
-        self.active = active
-        centres = navigator.obstacle_centres[active]
-        reach = navigator.obstacle_reach[active]
-        # Waypoints on a polygon around each blocking base: its sides clear the base.
-        sides = navigator.sides
-        spoke = (reach + navigator.margin) / math.cos(math.pi / sides)
-        angles = 2.0 * math.pi * np.arange(sides) / sides
-        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
-        extra = (centres[:, None, :] + spoke[:, None, None] * ring[None, :, :]).reshape(-1, 2)
-        extra = extra[navigator.legal(extra)]
-        self.points = np.vstack((nav.nodes, extra, navigator.start[None, :]))
-        v = len(self.points)
-        self.start = v - 1
-        diff = self.points[:, None, :] - self.points[None, :, :]
-        self.matrix = np.hypot(diff[..., 0], diff[..., 1])
-        self.known = np.zeros((v, v), dtype=bool)
-        np.fill_diagonal(self.known, True)
-        ok = np.ones(v, dtype=bool)
-        if n:
-            gaps = np.hypot(*(nav.nodes[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-            ok[:n] = np.all(gaps >= reach - navigator.tol, axis=1)
-            block = nav.cost.copy()
-            if len(nav.edges):
-                e = nav.edges
-                d = segment_point_distances(nav.nodes[e[:, 0]], nav.nodes[e[:, 1]], centres)
-                cut = np.any(d < reach - navigator.tol, axis=1)
-                block[e[cut, 0], e[cut, 1]] = np.inf
-                block[e[cut, 1], e[cut, 0]] = np.inf
-            self.matrix[:n, :n] = block
-            self.known[:n, :n] = True
-        self.usable = ok
-        self.matrix[~ok, :] = np.inf
-        self.matrix[:, ~ok] = np.inf
-        self.known[~ok, :] = True
-        self.known[:, ~ok] = True
-        np.fill_diagonal(self.matrix, np.inf)  # no self-links: predecessors must not loop
-        # The start's links are needed by every route: check them all at once.
-        others = np.flatnonzero(ok[: self.start])
-        self.settle(navigator, np.full(len(others), self.start), others)
-
-    def settle(self, navigator: Navigator, rows: np.ndarray, cols: np.ndarray) -> None:
-        """Check links ``rows[k] - cols[k]`` and store their exact costs (inf if blocked)."""
-        if len(rows) == 0:
-            return
-        a, b = self.points[rows], self.points[cols]
-        seen = navigator.visible(a, b, self.active)
-        cost = np.full(len(rows), np.inf)
-        if seen.any():
-            cost[seen] = segment_costs(navigator.table, a[seen], b[seen])
-        self.matrix[rows, cols] = cost
-        self.matrix[cols, rows] = cost
-        self.known[rows, cols] = True
-        self.known[cols, rows] = True
-
-
-def _relax(matrix: np.ndarray, source: int) -> tuple[np.ndarray, np.ndarray]:
-    """Single-source cheapest costs on a dense cost matrix (vectorised Bellman-Ford)."""
-    dist = matrix[source].copy()
-    dist[source] = 0.0
-    for _ in range(len(dist)):
-        relaxed = np.minimum(dist, np.min(dist[:, None] + matrix, axis=0))
-        if np.array_equal(relaxed, dist):
-            break
-        dist = relaxed
-    pred = np.argmin(dist[:, None] + matrix, axis=0)
-    pred[source] = -1
-    return dist, pred
-
-
-class Navigator:
-    """Plans routes for one model on one base layout; reuses work across goals.
-
-    Args:
-        table: The table.
-        bases: The bases (read, never changed).
-        mover: Index of the moving model.
-    """
-
-    def __init__(self, table: Table, bases: Bases, mover: int) -> None:
-        cfg = geometry_config()
-        self.table = table
-        self.mover = mover
-        self.radius = float(bases.radii[mover])
-        self.start = bases.centers[mover].astype(np.float64).copy()
-        self.nav = static_nav(table, self.radius)
-        self.tol = cfg.contact_tolerance
-        self.margin = cfg.waypoint_margin
-        self.sides = cfg.base_waypoint_sides
-        others = bases.others(mover)
-        self.obstacle_ids = others
-        self.obstacle_centres = bases.centers[others].astype(np.float64)
-        self.obstacle_reach = bases.radii[others] + self.radius  # centre-to-centre at contact
-        n = len(self.nav.nodes)
-        # Start-to-waypoint links of the static graph, checked lazily and shared by all goals.
-        self._start_bound = np.hypot(*(self.nav.nodes - self.start).T) if n else np.zeros(0)
-        self._start_exact = np.full(n, np.nan)
-        self._graphs: dict[frozenset[int], _ActiveGraph] = {}
-
-    # -- legality and visibility ------------------------------------------------------------
-    def legal(self, points: np.ndarray, skip: Sequence[int] = ()) -> np.ndarray:
-        """Whether the mover's base may stand at each point (table, terrain and other bases).
-
-        Args:
-            points: ``(M, 2)`` base centres.
-            skip: Obstacle positions (into ``obstacle_ids``) to ignore.
-        """
-        points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-        ok = self.nav.legal(points)
-        if len(self.obstacle_ids) and ok.any():
-            gaps = np.hypot(
-                points[:, None, 0] - self.obstacle_centres[None, :, 0],
-                points[:, None, 1] - self.obstacle_centres[None, :, 1],
-            ) - (self.obstacle_reach - self.tol)
-            for k in skip:
-                gaps[:, k] = np.inf
-            ok &= np.all(gaps >= 0.0, axis=1)
-        return ok
-
-    def visible(self, a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
-        """Whether each segment keeps the base clear of terrain and of the ``active`` bases."""
-        seen = self.nav.visible(a, b)
-        if len(active) and seen.any():
-            d = segment_point_distances(a[seen], b[seen], self.obstacle_centres[active])
-            seen[seen] = np.all(d >= self.obstacle_reach[active] - self.tol, axis=1)
-        return seen
-
-    def crossed(self, points: np.ndarray) -> list[int]:
-        """Obstacle positions (into ``obstacle_ids``) whose bases the polyline overlaps."""
-        if len(self.obstacle_ids) == 0 or len(points) < 2:
-            return []
-        d = segment_point_distances(points[:-1], points[1:], self.obstacle_centres)
-        hit = np.any(d < self.obstacle_reach - self.tol, axis=0)
-        return [int(k) for k in np.flatnonzero(hit)]
-
-    def _links(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Exact static costs of segments ``a[m] -> b[m]`` (inf where terrain blocks)."""
-        cost = np.full(len(a), np.inf)
-        lines = _lines(a, b)
-        clearance = self.nav.clearance
-        seen = (
-            np.ones(len(a), dtype=bool)
-            if clearance is None
-            else ~_geos.intersects(clearance, lines)
-        )
-        if seen.any():
-            cost[seen] = segment_costs(self.table, a[seen], b[seen], lines[seen])
+def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Exact static costs of the segments ``a[m] -> b[m]``: ``inf`` where terrain blocks them."""
+    cost = np.full(len(a), np.inf)
+    if len(a) == 0:
         return cost
-
-    # -- goals ------------------------------------------------------------------------------
-    def _goal_spec(
-        self, points: np.ndarray, goal: np.ndarray | None, target: int | None
-    ) -> _GoalSpec:
-        if target is None:
-            point = np.asarray(goal, dtype=np.float64)
-            return _GoalSpec(
-                point,
-                np.tile(point, (len(points), 1)),
-                np.ones(len(points), dtype=bool),
-                point,
-            )
-        centre = self.obstacle_centres[target]
-        contact = self.obstacle_reach[target] + self.tol / 2.0
-
-        def spots(origins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            offset = origins - centre
-            length = np.hypot(*offset.T)
-            ok = length > contact
-            safe = np.where(ok, length, 1.0)
-            found = centre + offset * (contact / safe)[:, None]
-            if ok.any():
-                ok[ok] = self.legal(found[ok], skip=(target,))
-            return found, ok
-
-        direct, direct_ok = spots(self.start[None, :])
-        found, ok = spots(points)
-        return _GoalSpec(direct[0] if direct_ok[0] else None, found, ok, centre)
-
-    # -- searches ---------------------------------------------------------------------------
-    def _route_static(self, goal: np.ndarray | None, target: int | None) -> Route:
-        """Cheapest route with terrain only (bases not yet in the way), checking links lazily.
-
-        Lower bounds (straight lengths) stand in for unchecked start and goal links; the
-        best candidate pair of (first, last) waypoints is checked, in batches, until the
-        best candidate uses only checked links.
-        """
-        nav = self.nav
-        n = len(nav.nodes)
-        spec = self._goal_spec(nav.nodes, goal, target)
-        best_cost, best_path = np.inf, None
-        if spec.direct is not None:
-            direct = self._links(self.start[None, :], spec.direct[None, :])[0]
-            if np.isfinite(direct):
-                best_cost, best_path = direct, [self.start, spec.direct]
-        if n:
-            g_bound = np.where(spec.usable, np.hypot(*(spec.points - nav.nodes).T), np.inf)
-            g_exact = np.where(spec.usable, np.nan, np.inf)
-            s_exact = self._start_exact
-            for _ in range(2 * n // _BATCH + 2):
-                s_cost = np.where(np.isnan(s_exact), self._start_bound, s_exact)
-                g_cost = np.where(np.isnan(g_exact), g_bound, g_exact)
-                via = nav.dist + g_cost[None, :]
-                total = s_cost + via.min(axis=1)
-                first = int(np.argmin(total))
-                if not total[first] < best_cost - 1e-12:
-                    break
-                last = int(np.argmin(via[first]))
-                if not (np.isnan(s_exact[first]) or np.isnan(g_exact[last])):
-                    best_cost = float(total[first])
-                    best_path = [
-                        self.start,
-                        *(nav.nodes[k] for k in nav.static_path(first, last)),
-                        spec.points[last],
-                    ]
-                    break
-                # Check the most promising unchecked links on both sides in one batch.
-                open_s = np.flatnonzero(np.isnan(s_exact))
-                pick_s = open_s[np.argsort(total[open_s], kind="stable")[:_BATCH]]
-                col = np.min(s_cost[:, None] + nav.dist, axis=0) + g_cost
-                open_g = np.flatnonzero(np.isnan(g_exact))
-                pick_g = open_g[np.argsort(col[open_g], kind="stable")[:_BATCH]]
-                starts = np.concatenate(
-                    (np.broadcast_to(self.start, (len(pick_s), 2)), nav.nodes[pick_g])
-                )
-                ends = np.concatenate((nav.nodes[pick_s], spec.points[pick_g]))
-                cost = self._links(starts, ends)
-                s_exact[pick_s] = cost[: len(pick_s)]
-                g_exact[pick_g] = cost[len(pick_s) :]
-        if best_path is not None:
-            return Route(_dedupe(np.array(best_path)), float(best_cost), True)
-        return self._nearest_reachable(frozenset(), spec)
-
-    def _graph(self, active: frozenset[int]) -> _ActiveGraph:
-        graph = self._graphs.get(active)
-        if graph is None:
-            graph = _ActiveGraph(self, np.array(sorted(active), dtype=np.int64))
-            self._graphs[active] = graph
-        return graph
-
-    def _route_active(
-        self, active: frozenset[int], goal: np.ndarray | None, target: int | None
-    ) -> Route:
-        """Cheapest route with the ``active`` bases blocking (lazy shortest paths)."""
-        graph = self._graph(active)
-        v = len(graph.points)
-        spec = self._goal_spec(graph.points, goal, target)
-        usable = spec.usable & graph.usable
-        if spec.direct is not None:
-            usable[graph.start] = True
-            spec.points[graph.start] = spec.direct
-        else:
-            usable[graph.start] = False
-        sink = v
-        matrix = np.full((v + 1, v + 1), np.inf)
-        matrix[:v, :v] = graph.matrix
-        link = np.where(usable, np.hypot(*(spec.points - graph.points).T), np.inf)
-        matrix[:v, sink] = link
-        link_known = ~usable
-        for _ in range(4 * v):
-            dist, pred = _relax(matrix, graph.start)
-            if not np.isfinite(dist[sink]):
-                return self._nearest_reachable(active, spec)
-            path = [sink]
-            while path[-1] != graph.start and len(path) <= v + 1:
-                path.append(int(pred[path[-1]]))
-            path.reverse()
-            hops = list(zip(path[:-1], path[1:], strict=True))
-            rows = [u for u, w in hops if w != sink and not graph.known[u, w]]
-            cols = [w for u, w in hops if w != sink and not graph.known[u, w]]
-            last = path[-2]
-            if not rows and link_known[last]:
-                points = [graph.points[k] for k in path[:-1]]
-                points.append(spec.points[last])
-                return Route(_dedupe(np.array(points)), float(dist[sink]), True)
-            if rows:
-                graph.settle(self, np.array(rows), np.array(cols))
-                matrix[:v, :v] = graph.matrix
-            if not link_known[last]:
-                ends = np.flatnonzero(~link_known)
-                ends = ends[np.argsort(dist[ends] + link[ends], kind="stable")[:_BATCH]]
-                seen = self.visible(graph.points[ends], spec.points[ends], graph.active)
-                cost = np.full(len(ends), np.inf)
-                if seen.any():
-                    cost[seen] = segment_costs(
-                        self.table, graph.points[ends][seen], spec.points[ends][seen]
-                    )
-                matrix[ends, sink] = cost
-                link[ends] = cost
-                link_known[ends] = True
-        return self._nearest_reachable(active, spec)
-
-    def _nearest_reachable(self, active: frozenset[int], spec: _GoalSpec) -> Route:
-        """The route to the reachable waypoint nearest to an unreachable goal (or no move)."""
-        graph = self._graph(active)
-        dist, pred = _relax(graph.matrix, graph.start)
-        for _ in range(len(dist)):
-            reachable = np.flatnonzero(np.isfinite(dist))
-            gaps = np.hypot(*(graph.points[reachable] - spec.aim).T)
-            node = int(reachable[np.argmin(gaps)])
-            path = [node]
-            while path[-1] != graph.start and len(path) <= len(dist):
-                path.append(int(pred[path[-1]]))
-            path.reverse()
-            rows = [u for u, w in zip(path[:-1], path[1:], strict=True) if not graph.known[u, w]]
-            cols = [w for u, w in zip(path[:-1], path[1:], strict=True) if not graph.known[u, w]]
-            if not rows:
-                points = np.array([graph.points[k] for k in path])
-                return Route(_dedupe(points), float(dist[node]), False)
-            graph.settle(self, np.array(rows), np.array(cols))
-            dist, pred = _relax(graph.matrix, graph.start)
-        return Route(self.start[None, :].copy(), 0.0, False)
-
-    def _straight(self, goal: np.ndarray | None, target: int | None) -> Route | None:
-        """The straight route when it is clear of terrain, bases and difficult ground."""
-        if target is not None:
-            centre = self.obstacle_centres[target]
-            offset = self.start - centre
-            length = math.hypot(*offset)
-            contact = self.obstacle_reach[target] + self.tol / 2.0
-            if length <= contact:
-                return None
-            goal = centre + offset * (contact / length)
-            if not self.legal(goal[None, :], skip=(target,))[0]:
-                return None
-        points = np.stack((self.start, goal))
-        if not self.nav.visible(points[:1], points[1:])[0] or self.crossed(points):
-            return None
-        if self.table.difficult is not None and _geos.intersects(
-            self.table.difficult, shapely.linestrings(points)
-        ):
-            return None
-        return Route(_dedupe(points), float(math.hypot(*(goal - self.start))), True)
-
-    def route(
-        self,
-        allowance: float,
-        *,
-        goal: Sequence[float] | None = None,
-        target: int | None = None,
-    ) -> Route:
-        """Plan a route to a point or into base contact with a model.
-
-        Bases crossed by the part of the route within ``allowance`` are added as obstacles
-        and the route is planned again, until that part is clear.
-
-        Args:
-            allowance: Movement allowance; only this much of the route must be clear of bases.
-            goal: Destination point (a legal base position), or ``None`` with ``target``.
-            target: Model index to reach base contact with, or ``None`` with ``goal``.
-
-        Returns:
-            The full route (not truncated).
-        """
-        target_pos = None if target is None else int(np.searchsorted(self.obstacle_ids, target))
-        goal_xy = None if goal is None else np.asarray(goal, dtype=np.float64)
-        straight = self._straight(goal_xy, target_pos)
-        if straight is not None:
-            return straight
-        route = self._route_static(goal_xy, target_pos)
-        repaired = self._detour(route, allowance, target_pos)
-        if repaired is not None and (
-            target_pos is None
-            or repaired.cost <= allowance + 1e-9
-            or self._contact_bound(target_pos) > allowance
-        ):
-            return repaired
-        active: frozenset[int] = frozenset()
-        if target_pos is not None:
-            # Contact spots hidden behind bases packed around the target: plan with them.
-            active = frozenset(int(k) for k in self._cluster(target_pos))
-            route = self._route_active(active, goal_xy, target_pos)
-        for _ in range(_MAX_LAZY_ROUNDS):
-            head = route.head(self.table, allowance)[0]
-            hits = set(self.crossed(head)) - active
-            if not hits:
-                break
-            active = active | hits
-            route = self._route_active(active, goal_xy, target_pos)
-        if repaired is not None and (not route.goal_reached or repaired.cost < route.cost):
-            return repaired
-        return route
-
-    def _contact_bound(self, k: int) -> float:
-        """Straight distance to base contact with obstacle ``k`` (a lower bound on any route)."""
-        return math.hypot(*(self.obstacle_centres[k] - self.start)) - self.obstacle_reach[k]
-
-    def _cluster(self, k: int) -> np.ndarray:
-        """Obstacle ``k`` and every base chained to it too closely for the mover to pass."""
-        centres, reach = self.obstacle_centres, self.obstacle_reach
-        members = {k}
-        frontier = [k]
-        while frontier:
-            j = frontier.pop()
-            gaps = np.hypot(*(centres - centres[j]).T) - reach - reach[j]
-            for m in np.flatnonzero(gaps < 2.0 * self.margin):
-                if int(m) not in members:
-                    members.add(int(m))
-                    frontier.append(int(m))
-        return np.array(sorted(members))
-
-    def _detour(self, route: Route, allowance: float, target: int | None) -> Route | None:
-        """Repair a terrain-only route around the bases its paid-for part crosses.
-
-        The first base crossed (with every base packed against it) is wrapped in a convex
-        polygon, and the crossing segment is replaced by the shorter way around that polygon
-        that terrain allows. ``None`` when a repair fails (the caller then plans with those
-        bases as graph obstacles): a start or end inside the polygon, both ways blocked, or
-        too many rounds.
-        """
-        points = route.points
-        costs = route.segment_costs(self.table)
-        sides = 2 * self.sides
-        angles = 2.0 * math.pi * np.arange(sides) / sides
-        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
-        for _ in range(_MAX_LAZY_ROUNDS):
-            head, _spent = truncate(self.table, points, allowance, costs)
-            if len(head) < 2 or len(self.obstacle_ids) == 0:
-                return Route(points, float(np.sum(costs)), route.goal_reached, costs)
-            d = segment_point_distances(head[:-1], head[1:], self.obstacle_centres)
-            bad = d < self.obstacle_reach - self.tol
-            if not bad.any():
-                return Route(points, float(np.sum(costs)), route.goal_reached, costs)
-            seg = int(np.flatnonzero(bad.any(axis=1))[0])
-            p, q = points[seg], points[seg + 1]
-            along = (self.obstacle_centres - p) @ (q - p)
-            crossing = np.flatnonzero(bad[seg])
-            k = int(crossing[np.argmin(along[crossing])])
-            if target is not None and k == target:
-                return None
-            cluster = self._cluster(k)
-            spoke = (self.obstacle_reach[cluster] + self.margin) / math.cos(math.pi / sides)
-            wrap = self.obstacle_centres[cluster][:, None, :] + spoke[:, None, None] * ring
-            hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
-            if _geos.intersects_xy(hull, p[0], p[1]) or _geos.intersects_xy(hull, q[0], q[1]):
-                return None
-            ways = _around(np.asarray(hull.exterior.coords)[:-1], p, q)
-            best = None
-            for way in ways:
-                legs = np.vstack((p, way, q))
-                if not (
-                    np.all(self.nav.legal(way)) and np.all(self.nav.visible(legs[:-1], legs[1:]))
-                ):
-                    continue
-                leg_costs = segment_costs(self.table, legs[:-1], legs[1:])
-                if best is None or leg_costs.sum() < best[1].sum():
-                    best = (way, leg_costs)
-            if best is None:
-                return None
-            way, leg_costs = best
-            points = np.vstack((points[: seg + 1], way, points[seg + 1 :]))
-            costs = np.concatenate((costs[:seg], leg_costs, costs[seg + 1 :]))
-        return None
-
-
-def _around(polygon: np.ndarray, p: np.ndarray, q: np.ndarray) -> list[np.ndarray]:
-    """The two ways from ``p`` to ``q`` around a convex polygon (vertex chains, p and q excluded).
-
-    Both are chains of the convex hull of the polygon with ``p`` and ``q``: one runs
-    counter-clockwise from ``p`` to ``q``, the other clockwise.
-    """
-    allpts = np.vstack((polygon, p, q))
-    hull = shapely.convex_hull(shapely.multipoints(allpts))
-    ring = orient(hull, sign=1.0).exterior.coords[:-1]
-    ring = np.asarray(ring)
-    ip = int(np.argmin(np.hypot(*(ring - p).T)))
-    iq = int(np.argmin(np.hypot(*(ring - q).T)))
-    n = len(ring)
-    forward = [ring[(ip + k) % n] for k in range(1, (iq - ip) % n)]
-    backward = [ring[(ip - k) % n] for k in range(1, (ip - iq) % n)]
-    return [np.array(way).reshape(-1, 2) for way in (forward, backward) if way]
+    lines = _lines(a, b)
+    clearance = nav.clearance
+    seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
+    if seen.any():
+        cost[seen] = segment_costs(table, a[seen], b[seen], lines[seen])
+    return cost
 
 
 def _dedupe(points: np.ndarray) -> np.ndarray:

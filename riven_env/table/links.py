@@ -1,0 +1,152 @@
+"""How route ends join the static navigation graph, remembered per map and base size.
+
+A route joins its start and its goal to the waypoints of a :class:`StaticNav`. Whether a
+link is clear of terrain, and what it costs, depends only on the table, the base radius
+and the two points, never on where other models stand. So the links are computed once per
+end point and kept in the graph's least-recently-used cache (``[cache]
+route_cache_entries``): a model queried again from the same spot, an objective point, a
+charge target that has not moved, all skip their terrain tests.
+
+* :class:`StartReach`: a start point's links to every waypoint (all checked at once, since
+  every goal of a query needs them) and the cheapest static cost from the start to each
+  waypoint (one min-plus product with the precomputed all-pairs costs).
+* :class:`GoalLinks`: the links from every waypoint to a goal, checked lazily (a search
+  checks only the links it might use, cheapest lower bound first). A contact goal ("base
+  contact with a model centred at c") has its own end point per waypoint: the contact spot
+  facing it.
+
+Everything here ignores other models' bases; :mod:`riven_env.table.routing` adds them.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+
+import numpy as np
+
+from riven_env.table.config import geometry_config
+from riven_env.table.navigation import StaticNav, link_costs
+from riven_env.table.table import Table
+
+
+class StartReach:
+    """A start point's static links and its cheapest static costs to every waypoint.
+
+    Attributes:
+        point: The start, ``(2,)``.
+        links: ``(V,)`` cost of the straight link start -> waypoint (``inf``: terrain blocks).
+        reach: ``(V,)`` cheapest static cost start -> waypoint (``inf``: unreachable).
+        first: ``(V,)`` the first waypoint of that cheapest way.
+    """
+
+    __slots__ = ("first", "links", "point", "reach")
+
+    def __init__(self, nav: StaticNav, table: Table, point: np.ndarray) -> None:
+        self.point = point
+        n = len(nav.nodes)
+        self.links = (
+            link_costs(nav, table, np.broadcast_to(point, (n, 2)), nav.nodes) if n else np.zeros(0)
+        )
+        if n:
+            via = self.links[:, None] + nav.dist
+            self.first = np.argmin(via, axis=0)
+            self.reach = via[self.first, np.arange(n)]
+        else:
+            self.first = np.zeros(0, dtype=np.int64)
+            self.reach = np.zeros(0)
+
+
+class GoalLinks:
+    """Static links from every waypoint to a goal, exact where checked.
+
+    Attributes:
+        points: ``(V, 2)`` the goal point reached from each waypoint (the same point for a
+            point goal; the facing contact spot for a contact goal).
+        usable: ``(V,)`` whether that end point is a legal base position as far as terrain
+            and the table edge go (other bases are the caller's business).
+        bound: ``(V,)`` straight lengths: lower bounds of the link costs.
+        cost: ``(V,)`` exact link costs where checked, ``nan`` where not yet, ``inf`` where
+            blocked or unusable.
+    """
+
+    __slots__ = ("bound", "cost", "points", "usable")
+
+    def __init__(self, nav: StaticNav, points: np.ndarray, usable: np.ndarray) -> None:
+        self.points = points
+        self.usable = usable
+        self.bound = np.where(usable, np.hypot(*(points - nav.nodes).T), np.inf)
+        self.cost = np.where(usable, np.nan, np.inf)
+
+    def settle(self, nav: StaticNav, table: Table, nodes: np.ndarray) -> None:
+        """Check the links of ``nodes`` (waypoint indices) and store their exact costs."""
+        if len(nodes):
+            self.cost[nodes] = link_costs(nav, table, nav.nodes[nodes], self.points[nodes])
+
+
+def _remember(nav: StaticNav, key: Hashable, build: object) -> object:
+    """The cached entry ``key`` of ``nav``'s end cache, built by ``build()`` when missing."""
+    cache: OrderedDict[Hashable, object] = nav.ends
+    entry = cache.get(key)
+    if entry is None:
+        entry = build()  # type: ignore[operator]
+        cache[key] = entry
+        while len(cache) > geometry_config().route_cache_entries:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return entry
+
+
+def start_reach(nav: StaticNav, table: Table, point: np.ndarray) -> StartReach:
+    """The (cached) :class:`StartReach` of a start point."""
+    x, y = float(point[0]), float(point[1])
+    key = ("start", x, y)
+    return _remember(nav, key, lambda: StartReach(nav, table, np.array((x, y))))  # type: ignore[return-value]
+
+
+def point_goal(nav: StaticNav, point: np.ndarray) -> GoalLinks:
+    """The (cached) :class:`GoalLinks` of a goal point."""
+    x, y = float(point[0]), float(point[1])
+
+    def build() -> GoalLinks:
+        n = len(nav.nodes)
+        return GoalLinks(nav, np.tile((x, y), (n, 1)), np.ones(n, dtype=bool))
+
+    return _remember(nav, ("goal", x, y), build)  # type: ignore[return-value]
+
+
+def contact_goal(nav: StaticNav, centre: np.ndarray, contact: float) -> GoalLinks:
+    """The (cached) :class:`GoalLinks` of base contact with a model centred at ``centre``.
+
+    Args:
+        nav: The static graph of the mover's radius.
+        centre: The target's base centre.
+        contact: Centre-to-centre distance of the contact spots (both radii, a hair less
+            than the contact tolerance apart).
+    """
+    cx, cy = float(centre[0]), float(centre[1])
+
+    def build() -> GoalLinks:
+        points, usable = contact_spots(np.array((cx, cy)), contact, nav.nodes)
+        if usable.any():
+            usable[usable] = nav.legal(points[usable])
+        return GoalLinks(nav, points, usable)
+
+    return _remember(nav, ("contact", cx, cy, float(contact)), build)  # type: ignore[return-value]
+
+
+def contact_spots(
+    centre: np.ndarray, contact: float, origins: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The contact spot facing each origin, and whether the origin is outside contact range.
+
+    Returns:
+        ``(spots, outside)``: ``(M, 2)`` points at ``contact`` from ``centre`` toward each
+        origin, and ``(M,)`` whether the origin is farther than ``contact`` (else no spot).
+    """
+    offset = origins - centre
+    length = np.hypot(*offset.T)
+    outside = length > contact
+    safe = np.where(outside, length, 1.0)
+    return centre + offset * (contact / safe)[:, None], outside

@@ -1,0 +1,644 @@
+"""Routing one model across the table, around terrain and the other models' bases.
+
+A :class:`Navigator` plans for one moving model on one base layout and reuses work across
+goals (a candidate-destination menu asks it for a dozen routes from the same start):
+
+1. Straight line: if the segment to the goal is clear of terrain, bases and difficult
+   ground, that is the route (no graph search at all).
+2. Terrain route: the start's links to every waypoint and its cheapest costs beyond
+   (:class:`~riven_env.table.links.StartReach`, cached per start point) meet the goal's
+   links (:class:`~riven_env.table.links.GoalLinks`, cached per goal and checked lazily,
+   cheapest lower bound first) until the best candidate uses only checked links.
+3. Bases: only the part of the route the allowance pays for must be clear. A base it
+   crosses (with every base packed against it) is wrapped in a convex polygon and the
+   crossing segment replaced by the shorter way around it that terrain allows.
+4. Fallback (a start or goal pressed against bases, bases closing a gap, a charge target
+   screened by others): the crossed bases join the graph as obstacles, with waypoints
+   around them, and the route is found by lazy shortest paths (links checked only when a
+   candidate route uses them).
+
+A route is the cheapest path in this graph (up to the waypoint margin) for impassable
+terrain; in difficult ground it may bend only at waypoints, and detours around bases are
+local repairs, so it is a close approximation there. Every point of a returned path is a
+legal base position: inside the table, not overlapping impassable terrain or another base
+by more than the contact tolerance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely import lib as _geos
+from shapely.geometry.polygon import orient
+
+from riven_env.table.bases import Bases
+from riven_env.table.config import geometry_config
+from riven_env.table.links import (
+    GoalLinks,
+    StartReach,
+    contact_goal,
+    contact_spots,
+    point_goal,
+    start_reach,
+)
+from riven_env.table.navigation import (
+    _dedupe,
+    _lines,
+    link_costs,
+    segment_costs,
+    segment_point_distances,
+    static_nav,
+    truncate,
+)
+from riven_env.table.table import Table
+
+_MAX_LAZY_ROUNDS = 8  # each round adds every base the route crossed; 8 is far beyond need
+_BATCH = 8  # links evaluated per refinement step of the lazy searches
+
+
+@dataclass(frozen=True)
+class Route:
+    """A planned route before truncation to an allowance.
+
+    Attributes:
+        points: ``(P, 2)`` path points from the start to the end.
+        cost: Movement cost of the whole route.
+        goal_reached: Whether the route ends at the requested goal (or in contact).
+    """
+
+    points: np.ndarray
+    cost: float
+    goal_reached: bool
+    costs: np.ndarray | None = None
+
+    def head(self, table: Table, allowance: float) -> tuple[np.ndarray, float]:
+        """The part of the route the allowance pays for: ``(points, cost)``."""
+        return truncate(table, self.points, allowance, self.segment_costs(table))
+
+    def segment_costs(self, table: Table) -> np.ndarray:
+        """Cost of each segment (computed once)."""
+        if self.costs is None:
+            object.__setattr__(
+                self, "costs", segment_costs(table, self.points[:-1], self.points[1:])
+            )
+        return self.costs  # type: ignore[return-value]
+
+
+def _route(points: np.ndarray, costs: np.ndarray, goal_reached: bool) -> Route:
+    """A :class:`Route` through ``points`` with known segment costs (zero-length hops dropped)."""
+    keep = np.hypot(*np.diff(points, axis=0).T) > 1e-12
+    if keep.all():
+        return Route(points, float(np.sum(costs)), goal_reached, costs)
+    kept = np.concatenate(([True], keep))
+    return Route(points[kept], float(np.sum(costs[keep])), goal_reached, costs[keep])
+
+
+@dataclass
+class _GoalSpec:
+    """Where a route may end: one point per waypoint (contact spots differ per approach)."""
+
+    direct: np.ndarray | None  # goal for a straight link from the start (None: unusable)
+    points: np.ndarray  # (V, 2) goal point reached from each waypoint
+    usable: np.ndarray  # (V,) bool
+    aim: np.ndarray  # what "nearest to the goal" means when the goal is unreachable
+
+
+class _ActiveGraph:
+    """Waypoints and link costs with some bases blocking (built lazily, shared across goals).
+
+    ``matrix`` holds exact costs where ``known`` and straight-line lower bounds elsewhere;
+    links are checked only when a candidate route uses them (lazy shortest paths).
+    """
+
+    def __init__(self, navigator: Navigator, active: np.ndarray) -> None:
+        nav = navigator.nav
+        n = len(nav.nodes)
+        self.active = active
+        centres = navigator.obstacle_centres[active]
+        reach = navigator.obstacle_reach[active]
+        # Waypoints on a polygon around each blocking base: its sides clear the base.
+        sides = navigator.sides
+        spoke = (reach + navigator.margin) / math.cos(math.pi / sides)
+        angles = 2.0 * math.pi * np.arange(sides) / sides
+        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
+        extra = (centres[:, None, :] + spoke[:, None, None] * ring[None, :, :]).reshape(-1, 2)
+        extra = extra[navigator.legal(extra)]
+        self.points = np.vstack((nav.nodes, extra, navigator.start[None, :]))
+        v = len(self.points)
+        self.start = v - 1
+        diff = self.points[:, None, :] - self.points[None, :, :]
+        self.matrix = np.hypot(diff[..., 0], diff[..., 1])
+        self.known = np.zeros((v, v), dtype=bool)
+        np.fill_diagonal(self.known, True)
+        ok = np.ones(v, dtype=bool)
+        if n:
+            gaps = np.hypot(*(nav.nodes[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+            ok[:n] = np.all(gaps >= reach - navigator.tol, axis=1)
+            block = nav.cost.copy()
+            if len(nav.edges):
+                e = nav.edges
+                d = segment_point_distances(nav.nodes[e[:, 0]], nav.nodes[e[:, 1]], centres)
+                cut = np.any(d < reach - navigator.tol, axis=1)
+                block[e[cut, 0], e[cut, 1]] = np.inf
+                block[e[cut, 1], e[cut, 0]] = np.inf
+            self.matrix[:n, :n] = block
+            self.known[:n, :n] = True
+        self.usable = ok
+        self.matrix[~ok, :] = np.inf
+        self.matrix[:, ~ok] = np.inf
+        self.known[~ok, :] = True
+        self.known[:, ~ok] = True
+        np.fill_diagonal(self.matrix, np.inf)  # no self-links: predecessors must not loop
+        # The start's links are needed by every route: settle them all now. Those to static
+        # waypoints are known for terrain already; only the blocking bases remain to check.
+        others = np.flatnonzero(ok[: self.start])
+        static, extra = others[others < n], others[others >= n]
+        if len(static):
+            cost = navigator.start_reach().links[static].copy()
+            open_ = np.flatnonzero(np.isfinite(cost))
+            if len(open_):
+                d = segment_point_distances(
+                    np.broadcast_to(navigator.start, (len(open_), 2)),
+                    nav.nodes[static[open_]],
+                    centres,
+                )
+                cost[open_[np.any(d < reach - navigator.tol, axis=1)]] = np.inf
+            self.matrix[self.start, static] = cost
+            self.matrix[static, self.start] = cost
+            self.known[self.start, static] = True
+            self.known[static, self.start] = True
+        self.settle(navigator, np.full(len(extra), self.start), extra)
+
+    def settle(self, navigator: Navigator, rows: np.ndarray, cols: np.ndarray) -> None:
+        """Check links ``rows[k] - cols[k]`` and store their exact costs (inf if blocked)."""
+        if len(rows) == 0:
+            return
+        a, b = self.points[rows], self.points[cols]
+        seen = navigator.visible(a, b, self.active)
+        cost = np.full(len(rows), np.inf)
+        if seen.any():
+            cost[seen] = segment_costs(navigator.table, a[seen], b[seen])
+        self.matrix[rows, cols] = cost
+        self.matrix[cols, rows] = cost
+        self.known[rows, cols] = True
+        self.known[cols, rows] = True
+
+
+def _relax(matrix: np.ndarray, source: int) -> tuple[np.ndarray, np.ndarray]:
+    """Single-source cheapest costs on a dense cost matrix (vectorised Bellman-Ford).
+
+    Each round relaxes only the links out of the nodes whose cost fell in the round before
+    (a node that did not change cannot improve its neighbours again).
+
+    Returns:
+        ``(dist, pred)``: costs from ``source`` and each node's predecessor (``-1`` at the
+        source; meaningless where ``dist`` is ``inf``).
+    """
+    dist = matrix[source].copy()
+    dist[source] = 0.0
+    frontier = np.flatnonzero(np.isfinite(dist))
+    for _ in range(len(dist)):
+        if len(frontier) == 0:
+            break
+        relaxed = np.minimum(dist, np.min(dist[frontier, None] + matrix[frontier], axis=0))
+        frontier = np.flatnonzero(relaxed < dist)
+        dist = relaxed
+    pred = np.argmin(dist[:, None] + matrix, axis=0)
+    pred[source] = -1
+    return dist, pred
+
+
+class Navigator:
+    """Plans routes for one model on one base layout; reuses work across goals.
+
+    Args:
+        table: The table.
+        bases: The bases (read, never changed).
+        mover: Index of the moving model.
+    """
+
+    def __init__(self, table: Table, bases: Bases, mover: int) -> None:
+        cfg = geometry_config()
+        self.table = table
+        self.mover = mover
+        self.radius = float(bases.radii[mover])
+        self.start = bases.centers[mover].astype(np.float64).copy()
+        self.nav = static_nav(table, self.radius)
+        self.tol = cfg.contact_tolerance
+        self.margin = cfg.waypoint_margin
+        self.sides = cfg.base_waypoint_sides
+        others = bases.others(mover)
+        self.obstacle_ids = others
+        self.obstacle_centres = bases.centers[others].astype(np.float64)
+        self.obstacle_reach = bases.radii[others] + self.radius  # centre-to-centre at contact
+        self._reach: StartReach | None = None
+        self._graphs: dict[frozenset[int], _ActiveGraph] = {}
+
+    # -- legality and visibility ------------------------------------------------------------
+    def legal(self, points: np.ndarray, skip: Sequence[int] = ()) -> np.ndarray:
+        """Whether the mover's base may stand at each point (table, terrain and other bases).
+
+        Args:
+            points: ``(M, 2)`` base centres.
+            skip: Obstacle positions (into ``obstacle_ids``) to ignore.
+        """
+        points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        ok = self.nav.legal(points)
+        if len(self.obstacle_ids) and ok.any():
+            gaps = np.hypot(
+                points[:, None, 0] - self.obstacle_centres[None, :, 0],
+                points[:, None, 1] - self.obstacle_centres[None, :, 1],
+            ) - (self.obstacle_reach - self.tol)
+            for k in skip:
+                gaps[:, k] = np.inf
+            ok &= np.all(gaps >= 0.0, axis=1)
+        return ok
+
+    def visible(self, a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
+        """Whether each segment keeps the base clear of terrain and of the ``active`` bases."""
+        seen = self.nav.visible(a, b)
+        if len(active) and seen.any():
+            d = segment_point_distances(a[seen], b[seen], self.obstacle_centres[active])
+            seen[seen] = np.all(d >= self.obstacle_reach[active] - self.tol, axis=1)
+        return seen
+
+    def crossed(self, points: np.ndarray) -> list[int]:
+        """Obstacle positions (into ``obstacle_ids``) whose bases the polyline overlaps."""
+        if len(self.obstacle_ids) == 0 or len(points) < 2:
+            return []
+        d = segment_point_distances(points[:-1], points[1:], self.obstacle_centres)
+        hit = np.any(d < self.obstacle_reach - self.tol, axis=0)
+        return [int(k) for k in np.flatnonzero(hit)]
+
+    def _links(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Exact static costs of segments ``a[m] -> b[m]`` (inf where terrain blocks)."""
+        return link_costs(self.nav, self.table, a, b)
+
+    def start_reach(self) -> StartReach:
+        """The start's static links and cheapest costs to every waypoint (cached per start)."""
+        if self._reach is None:
+            self._reach = start_reach(self.nav, self.table, self.start)
+        return self._reach
+
+    # -- goals ------------------------------------------------------------------------------
+    def _goal_spec(
+        self, points: np.ndarray, goal: np.ndarray | None, target: int | None
+    ) -> _GoalSpec:
+        if target is None:
+            point = np.asarray(goal, dtype=np.float64)
+            return _GoalSpec(
+                point,
+                np.tile(point, (len(points), 1)),
+                np.ones(len(points), dtype=bool),
+                point,
+            )
+        centre = self.obstacle_centres[target]
+        contact = self.obstacle_reach[target] + self.tol / 2.0
+
+        def spots(origins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            found, ok = contact_spots(centre, contact, origins)
+            if ok.any():
+                ok[ok] = self.legal(found[ok], skip=(target,))
+            return found, ok
+
+        direct, direct_ok = spots(self.start[None, :])
+        found, ok = spots(points)
+        return _GoalSpec(direct[0] if direct_ok[0] else None, found, ok, centre)
+
+    # -- searches ---------------------------------------------------------------------------
+    def _goal_links(
+        self, goal: np.ndarray | None, target: int | None
+    ) -> tuple[GoalLinks, np.ndarray, np.ndarray | None, np.ndarray]:
+        """The goal's cached static links, which of them end clear of bases, the end of a
+        straight link from the start (``None``: unusable) and the point to aim at."""
+        if target is None:
+            point = np.asarray(goal, dtype=np.float64)
+            links = point_goal(self.nav, point)
+            return links, links.usable, point, point
+        centre = self.obstacle_centres[target]
+        contact = self.obstacle_reach[target] + self.tol / 2.0
+        links = contact_goal(self.nav, centre, contact)
+        usable = links.usable.copy()
+        if usable.any() and len(self.obstacle_ids) > 1:
+            usable[usable] = self._clear_of_bases(links.points[usable], skip=target)
+        direct, outside = contact_spots(centre, contact, self.start[None, :])
+        if outside[0] and self.legal(direct, skip=(target,))[0]:
+            return links, usable, direct[0], centre
+        return links, usable, None, centre
+
+    def _clear_of_bases(self, points: np.ndarray, skip: int) -> np.ndarray:
+        """Whether the mover's base at each point stays clear of the bases (``skip`` aside)."""
+        gaps = np.hypot(
+            points[:, None, 0] - self.obstacle_centres[None, :, 0],
+            points[:, None, 1] - self.obstacle_centres[None, :, 1],
+        ) - (self.obstacle_reach - self.tol)
+        gaps[:, skip] = np.inf
+        return np.all(gaps >= 0.0, axis=1)
+
+    def _route_static(self, goal: np.ndarray | None, target: int | None) -> Route:
+        """Cheapest route with terrain only (bases not yet in the way).
+
+        The start's cheapest costs to every waypoint are exact (:meth:`start_reach`); the
+        goal's links are checked lazily: straight lengths stand in for unchecked ones, and
+        the most promising are checked in batches until the best candidate's link is exact.
+        """
+        nav = self.nav
+        links, usable, direct, aim = self._goal_links(goal, target)
+        best_cost, best_node, direct_costs = math.inf, -1, None
+        if direct is not None:
+            direct_costs = self._links(self.start[None, :], direct[None, :])
+            best_cost = float(direct_costs[0])
+        if len(nav.nodes):
+            reach = self.start_reach()
+            for _ in range(len(nav.nodes) // _BATCH + 2):
+                known = links.cost
+                unknown = np.isnan(known)
+                total = reach.reach + np.where(usable, np.where(unknown, links.bound, known), np.inf)
+                node = int(np.argmin(total))
+                if not total[node] < best_cost - 1e-12:
+                    break
+                if not unknown[node]:
+                    best_cost, best_node = float(total[node]), node
+                    break
+                open_ = np.flatnonzero(unknown & usable)
+                links.settle(nav, self.table, open_[np.argsort(total[open_], kind="stable")[:_BATCH]])
+        if best_node >= 0:
+            return self._static_route(best_node, links)
+        if direct_costs is not None and math.isfinite(best_cost):
+            points = np.stack((self.start, direct))
+            return _route(points, direct_costs, True)
+        return self._static_nearest(aim)
+
+    def _static_route(self, node: int, links: GoalLinks) -> Route:
+        """The route start -> cheapest way to waypoint ``node`` -> the goal's link from it."""
+        nav = self.nav
+        reach = self.start_reach()
+        hops = nav.static_path(int(reach.first[node]), node)
+        points = np.vstack((self.start, nav.nodes[hops], links.points[node]))
+        costs = np.concatenate(
+            (
+                reach.links[hops[:1]],
+                nav.cost[hops[:-1], hops[1:]],
+                links.cost[node : node + 1],
+            )
+        )
+        return _route(points, costs, True)
+
+    def _static_nearest(self, aim: np.ndarray) -> Route:
+        """The terrain route to the reachable waypoint nearest to an unreachable goal."""
+        nav = self.nav
+        if len(nav.nodes) == 0:
+            return Route(self.start[None, :].copy(), 0.0, False)
+        reach = self.start_reach()
+        reachable = np.flatnonzero(np.isfinite(reach.reach))
+        if len(reachable) == 0:
+            return Route(self.start[None, :].copy(), 0.0, False)
+        node = int(reachable[np.argmin(np.hypot(*(nav.nodes[reachable] - aim).T))])
+        hops = nav.static_path(int(reach.first[node]), node)
+        points = np.vstack((self.start, nav.nodes[hops]))
+        costs = np.concatenate((reach.links[hops[:1]], nav.cost[hops[:-1], hops[1:]]))
+        return _route(points, costs, False)
+
+    def _graph(self, active: frozenset[int]) -> _ActiveGraph:
+        graph = self._graphs.get(active)
+        if graph is None:
+            graph = _ActiveGraph(self, np.array(sorted(active), dtype=np.int64))
+            self._graphs[active] = graph
+        return graph
+
+    def _route_active(
+        self, active: frozenset[int], goal: np.ndarray | None, target: int | None
+    ) -> Route:
+        """Cheapest route with the ``active`` bases blocking (lazy shortest paths)."""
+        graph = self._graph(active)
+        v = len(graph.points)
+        spec = self._goal_spec(graph.points, goal, target)
+        usable = spec.usable & graph.usable
+        if spec.direct is not None:
+            usable[graph.start] = True
+            spec.points[graph.start] = spec.direct
+        else:
+            usable[graph.start] = False
+        sink = v
+        matrix = np.full((v + 1, v + 1), np.inf)
+        matrix[:v, :v] = graph.matrix
+        link = np.where(usable, np.hypot(*(spec.points - graph.points).T), np.inf)
+        matrix[:v, sink] = link
+        link_known = ~usable
+        for _ in range(4 * v):
+            dist, pred = _relax(matrix, graph.start)
+            if not np.isfinite(dist[sink]):
+                return self._nearest_reachable(active, spec)
+            path = [sink]
+            while path[-1] != graph.start and len(path) <= v + 1:
+                path.append(int(pred[path[-1]]))
+            path.reverse()
+            hops = list(zip(path[:-1], path[1:], strict=True))
+            rows = [u for u, w in hops if w != sink and not graph.known[u, w]]
+            cols = [w for u, w in hops if w != sink and not graph.known[u, w]]
+            last = path[-2]
+            if not rows and link_known[last]:
+                points = [graph.points[k] for k in path[:-1]]
+                points.append(spec.points[last])
+                return Route(_dedupe(np.array(points)), float(dist[sink]), True)
+            if rows:
+                graph.settle(self, np.array(rows), np.array(cols))
+                matrix[:v, :v] = graph.matrix
+            if not link_known[last]:
+                ends = np.flatnonzero(~link_known)
+                ends = ends[np.argsort(dist[ends] + link[ends], kind="stable")[:_BATCH]]
+                seen = self.visible(graph.points[ends], spec.points[ends], graph.active)
+                cost = np.full(len(ends), np.inf)
+                if seen.any():
+                    cost[seen] = segment_costs(
+                        self.table, graph.points[ends][seen], spec.points[ends][seen]
+                    )
+                matrix[ends, sink] = cost
+                link[ends] = cost
+                link_known[ends] = True
+        return self._nearest_reachable(active, spec)
+
+    def _nearest_reachable(self, active: frozenset[int], spec: _GoalSpec) -> Route:
+        """The route to the reachable waypoint nearest to an unreachable goal (or no move)."""
+        graph = self._graph(active)
+        dist, pred = _relax(graph.matrix, graph.start)
+        for _ in range(len(dist)):
+            reachable = np.flatnonzero(np.isfinite(dist))
+            gaps = np.hypot(*(graph.points[reachable] - spec.aim).T)
+            node = int(reachable[np.argmin(gaps)])
+            path = [node]
+            while path[-1] != graph.start and len(path) <= len(dist):
+                path.append(int(pred[path[-1]]))
+            path.reverse()
+            rows = [u for u, w in zip(path[:-1], path[1:], strict=True) if not graph.known[u, w]]
+            cols = [w for u, w in zip(path[:-1], path[1:], strict=True) if not graph.known[u, w]]
+            if not rows:
+                points = np.array([graph.points[k] for k in path])
+                return Route(_dedupe(points), float(dist[node]), False)
+            graph.settle(self, np.array(rows), np.array(cols))
+            dist, pred = _relax(graph.matrix, graph.start)
+        return Route(self.start[None, :].copy(), 0.0, False)
+
+    def _straight(self, goal: np.ndarray | None, target: int | None) -> Route | None:
+        """The straight route when it is clear of terrain, bases and difficult ground."""
+        if target is not None:
+            centre = self.obstacle_centres[target]
+            offset = self.start - centre
+            length = math.hypot(*offset)
+            contact = self.obstacle_reach[target] + self.tol / 2.0
+            if length <= contact:
+                return None
+            goal = centre + offset * (contact / length)
+            if not self.legal(goal[None, :], skip=(target,))[0]:
+                return None
+        points = np.stack((self.start, goal))
+        if not self.nav.visible(points[:1], points[1:])[0] or self.crossed(points):
+            return None
+        if self.table.difficult is not None and _geos.intersects(
+            self.table.difficult, shapely.linestrings(points)
+        ):
+            return None
+        return Route(_dedupe(points), float(math.hypot(*(goal - self.start))), True)
+
+    def route(
+        self,
+        allowance: float,
+        *,
+        goal: Sequence[float] | None = None,
+        target: int | None = None,
+    ) -> Route:
+        """Plan a route to a point or into base contact with a model.
+
+        Bases crossed by the part of the route within ``allowance`` are added as obstacles
+        and the route is planned again, until that part is clear.
+
+        Args:
+            allowance: Movement allowance; only this much of the route must be clear of bases.
+            goal: Destination point (a legal base position), or ``None`` with ``target``.
+            target: Model index to reach base contact with, or ``None`` with ``goal``.
+
+        Returns:
+            The full route (not truncated).
+        """
+        target_pos = None if target is None else int(np.searchsorted(self.obstacle_ids, target))
+        goal_xy = None if goal is None else np.asarray(goal, dtype=np.float64)
+        straight = self._straight(goal_xy, target_pos)
+        if straight is not None:
+            return straight
+        route = self._route_static(goal_xy, target_pos)
+        repaired = self._detour(route, allowance, target_pos)
+        if repaired is not None and (
+            target_pos is None
+            or repaired.cost <= allowance + 1e-9
+            or self._contact_bound(target_pos) > allowance
+        ):
+            return repaired
+        active: frozenset[int] = frozenset()
+        if target_pos is not None:
+            # Contact spots hidden behind bases packed around the target: plan with them.
+            active = frozenset(int(k) for k in self._cluster(target_pos))
+            route = self._route_active(active, goal_xy, target_pos)
+        for _ in range(_MAX_LAZY_ROUNDS):
+            head = route.head(self.table, allowance)[0]
+            hits = set(self.crossed(head)) - active
+            if not hits:
+                break
+            active = active | hits
+            route = self._route_active(active, goal_xy, target_pos)
+        if repaired is not None and (not route.goal_reached or repaired.cost < route.cost):
+            return repaired
+        return route
+
+    def _contact_bound(self, k: int) -> float:
+        """Straight distance to base contact with obstacle ``k`` (a lower bound on any route)."""
+        return math.hypot(*(self.obstacle_centres[k] - self.start)) - self.obstacle_reach[k]
+
+    def _cluster(self, k: int) -> np.ndarray:
+        """Obstacle ``k`` and every base chained to it too closely for the mover to pass."""
+        centres, reach = self.obstacle_centres, self.obstacle_reach
+        members = {k}
+        frontier = [k]
+        while frontier:
+            j = frontier.pop()
+            gaps = np.hypot(*(centres - centres[j]).T) - reach - reach[j]
+            for m in np.flatnonzero(gaps < 2.0 * self.margin):
+                if int(m) not in members:
+                    members.add(int(m))
+                    frontier.append(int(m))
+        return np.array(sorted(members))
+
+    def _detour(self, route: Route, allowance: float, target: int | None) -> Route | None:
+        """Repair a terrain-only route around the bases its paid-for part crosses.
+
+        The first base crossed (with every base packed against it) is wrapped in a convex
+        polygon, and the crossing segment is replaced by the shorter way around that polygon
+        that terrain allows. ``None`` when a repair fails (the caller then plans with those
+        bases as graph obstacles): a start or end inside the polygon, both ways blocked, or
+        too many rounds.
+        """
+        points = route.points
+        costs = route.segment_costs(self.table)
+        sides = 2 * self.sides
+        angles = 2.0 * math.pi * np.arange(sides) / sides
+        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
+        for _ in range(_MAX_LAZY_ROUNDS):
+            head, _spent = truncate(self.table, points, allowance, costs)
+            if len(head) < 2 or len(self.obstacle_ids) == 0:
+                return Route(points, float(np.sum(costs)), route.goal_reached, costs)
+            d = segment_point_distances(head[:-1], head[1:], self.obstacle_centres)
+            bad = d < self.obstacle_reach - self.tol
+            if not bad.any():
+                return Route(points, float(np.sum(costs)), route.goal_reached, costs)
+            seg = int(np.flatnonzero(bad.any(axis=1))[0])
+            p, q = points[seg], points[seg + 1]
+            along = (self.obstacle_centres - p) @ (q - p)
+            crossing = np.flatnonzero(bad[seg])
+            k = int(crossing[np.argmin(along[crossing])])
+            if target is not None and k == target:
+                return None
+            cluster = self._cluster(k)
+            spoke = (self.obstacle_reach[cluster] + self.margin) / math.cos(math.pi / sides)
+            wrap = self.obstacle_centres[cluster][:, None, :] + spoke[:, None, None] * ring
+            hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
+            if _geos.intersects_xy(hull, p[0], p[1]) or _geos.intersects_xy(hull, q[0], q[1]):
+                return None
+            ways = _around(np.asarray(hull.exterior.coords)[:-1], p, q)
+            best = None
+            for way in ways:
+                legs = np.vstack((p, way, q))
+                if not (
+                    np.all(self.nav.legal(way)) and np.all(self.nav.visible(legs[:-1], legs[1:]))
+                ):
+                    continue
+                leg_costs = segment_costs(self.table, legs[:-1], legs[1:])
+                if best is None or leg_costs.sum() < best[1].sum():
+                    best = (way, leg_costs)
+            if best is None:
+                return None
+            way, leg_costs = best
+            points = np.vstack((points[: seg + 1], way, points[seg + 1 :]))
+            costs = np.concatenate((costs[:seg], leg_costs, costs[seg + 1 :]))
+        return None
+
+
+def _around(polygon: np.ndarray, p: np.ndarray, q: np.ndarray) -> list[np.ndarray]:
+    """The two ways from ``p`` to ``q`` around a convex polygon (vertex chains, p and q excluded).
+
+    Both are chains of the convex hull of the polygon with ``p`` and ``q``: one runs
+    counter-clockwise from ``p`` to ``q``, the other clockwise.
+    """
+    allpts = np.vstack((polygon, p, q))
+    hull = shapely.convex_hull(shapely.multipoints(allpts))
+    ring = orient(hull, sign=1.0).exterior.coords[:-1]
+    ring = np.asarray(ring)
+    ip = int(np.argmin(np.hypot(*(ring - p).T)))
+    iq = int(np.argmin(np.hypot(*(ring - q).T)))
+    n = len(ring)
+    forward = [ring[(ip + k) % n] for k in range(1, (iq - ip) % n)]
+    backward = [ring[(ip - k) % n] for k in range(1, (ip - iq) % n)]
+    return [np.array(way).reshape(-1, 2) for way in (forward, backward) if way]
+
