@@ -137,7 +137,11 @@ def plan_with(
     aim = goal if legal is None else legal
     route = nav.route(allowance, goal=aim)
     points, cost = route.head(nav.table, allowance)
-    at_goal = legal is not None and bool(np.allclose(legal, goal, atol=1e-9, rtol=0.0))
+    at_goal = (
+        legal is not None
+        and abs(legal[0] - goal[0]) <= 1e-9
+        and abs(legal[1] - goal[1]) <= 1e-9
+    )
     return _as_plan(points, cost, at_goal and route.goal_reached and route.cost <= allowance + 1e-9)
 
 

@@ -236,6 +236,13 @@ class Navigator:
         self.obstacle_centres = bases.centers[others].astype(np.float64)
         self.obstacle_reach = bases.radii[others] + self.radius  # centre-to-centre at contact
         self._reach: StartReach | None = None
+        # Plain floats for the scalar fast paths: the start, and per other base its centre
+        # and the squared centre distance below which the mover's base would overlap it.
+        self._start_xy = (float(self.start[0]), float(self.start[1]))
+        self._obstacles = [
+            (float(x), float(y), float(max(reach - self.tol, 0.0)) ** 2)
+            for (x, y), reach in zip(self.obstacle_centres, self.obstacle_reach, strict=True)
+        ]
         self._graphs: dict[frozenset[int], _ActiveGraph] = {}
 
     # -- legality and visibility ------------------------------------------------------------
@@ -484,25 +491,78 @@ class Navigator:
         return Route(self.start[None, :].copy(), 0.0, False)
 
     def _straight(self, goal: np.ndarray | None, target: int | None) -> Route | None:
-        """The straight route when it is clear of terrain, bases and difficult ground."""
+        """The straight route when it is clear of terrain, bases and difficult ground.
+
+        Scalar arithmetic throughout: this runs for every route and usually settles it, and
+        for one segment and a dozen bases plain floats beat numpy's per-call overhead.
+        """
+        sx, sy = self._start_xy
         if target is not None:
-            centre = self.obstacle_centres[target]
-            offset = self.start - centre
-            length = math.hypot(*offset)
-            contact = self.obstacle_reach[target] + self.tol / 2.0
+            cx, cy, _ = self._obstacles[target]
+            dx, dy = sx - cx, sy - cy
+            length = math.hypot(dx, dy)
+            contact = float(self.obstacle_reach[target]) + self.tol / 2.0
             if length <= contact:
                 return None
-            goal = centre + offset * (contact / length)
-            if not self.legal(goal[None, :], skip=(target,))[0]:
+            gx, gy = cx + dx * contact / length, cy + dy * contact / length
+            if not self._spot_clear(gx, gy, target):
                 return None
-        points = np.stack((self.start, goal))
-        if not self.nav.visible(points[:1], points[1:])[0] or self.crossed(points):
+        else:
+            gx, gy = float(goal[0]), float(goal[1])  # type: ignore[index]
+        length = math.hypot(gx - sx, gy - sy)
+        if length <= 1e-12:
+            return Route(self.start[None, :].copy(), 0.0, True, np.zeros(0))
+        if self._segment_meets_bases(sx, sy, gx, gy):
             return None
-        if self.table.difficult is not None and _geos.intersects(
-            self.table.difficult, shapely.linestrings(points)
-        ):
+        points = np.array(((sx, sy), (gx, gy)))
+        line = _lines(points[:1], points[1:])[0]
+        clearance = self.nav.clearance
+        if clearance is not None and _geos.intersects(clearance, line):
             return None
-        return Route(_dedupe(points), float(math.hypot(*(goal - self.start))), True)
+        if self.table.difficult is not None and _geos.intersects(self.table.difficult, line):
+            return None
+        return Route(points, length, True, np.array((length,)))
+
+    def _spot_clear(self, x: float, y: float, skip: int) -> bool:
+        """Whether the mover's base may stand at (x, y): table, terrain, bases but ``skip``."""
+        xmin, ymin, xmax, ymax = self.nav.bounds
+        eps = 1e-9
+        if not (xmin - eps <= x <= xmax + eps and ymin - eps <= y <= ymax + eps):
+            return False
+        clearance = self.nav.clearance
+        if clearance is not None and _geos.contains_xy(clearance, x, y):
+            return False
+        for k, (ox, oy, limit2) in enumerate(self._obstacles):
+            if k != skip and (x - ox) ** 2 + (y - oy) ** 2 < limit2:
+                return False
+        return True
+
+    def _legs_clear(self, legs: np.ndarray, members: np.ndarray) -> bool:
+        """Whether a polyline keeps the mover's base clear of the bases ``members``."""
+        d = segment_point_distances(legs[:-1], legs[1:], self.obstacle_centres[members])
+        return bool(np.all(d >= self.obstacle_reach[members] - self.tol))
+
+    def _first_crossing(self, points: np.ndarray) -> int:
+        """Index of the first segment of a polyline whose base overlaps another, or -1."""
+        if not self._obstacles:
+            return -1
+        coords = points.tolist()
+        for k in range(len(coords) - 1):
+            (ax, ay), (bx, by) = coords[k], coords[k + 1]
+            if self._segment_meets_bases(ax, ay, bx, by):
+                return k
+        return -1
+
+    def _segment_meets_bases(self, ax: float, ay: float, bx: float, by: float) -> bool:
+        """Whether the mover's base overlaps another base anywhere along ``a -> b``."""
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        for ox, oy, limit2 in self._obstacles:
+            t = ((ox - ax) * dx + (oy - ay) * dy) / length2 if length2 > 0.0 else 0.0
+            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+            if (ax + t * dx - ox) ** 2 + (ay + t * dy - oy) ** 2 < limit2:
+                return True
+        return False
 
     def route(
         self,
@@ -576,9 +636,12 @@ class Navigator:
 
         The first base crossed (with every base packed against it) is wrapped in a convex
         polygon, and the crossing segment is replaced by the shorter way around that polygon
-        that terrain allows. ``None`` when a repair fails (the caller then plans with those
-        bases as graph obstacles): a start or end inside the polygon, both ways blocked, or
-        too many rounds.
+        that terrain allows. An end touching the cluster (the mover in contact with it, a
+        contact spot beside it) joins the nearest corner of the wrap, if that leg is clear.
+        ``None`` when a repair fails (the caller then plans with those bases as graph
+        obstacles): both ways blocked, or too many rounds. A route to a target that crosses
+        the target itself goes around it the same way; :meth:`route` still plans with the
+        bases when the repaired route is too long but contact may be within reach.
         """
         points = route.points
         costs = route.segment_costs(self.table)
@@ -586,27 +649,24 @@ class Navigator:
         angles = 2.0 * math.pi * np.arange(sides) / sides
         ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
         for _ in range(_MAX_LAZY_ROUNDS):
-            head, _spent = truncate(self.table, points, allowance, costs)
-            if len(head) < 2 or len(self.obstacle_ids) == 0:
-                return Route(points, float(np.sum(costs)), route.goal_reached, costs)
-            d = segment_point_distances(head[:-1], head[1:], self.obstacle_centres)
-            bad = d < self.obstacle_reach - self.tol
-            if not bad.any():
-                return Route(points, float(np.sum(costs)), route.goal_reached, costs)
-            seg = int(np.flatnonzero(bad.any(axis=1))[0])
+            total = float(np.sum(costs))
+            head = points if total <= allowance else truncate(self.table, points, allowance, costs)[0]
+            seg = self._first_crossing(head)
+            if seg < 0:
+                return Route(points, total, route.goal_reached, costs)
             p, q = points[seg], points[seg + 1]
+            d = segment_point_distances(head[seg : seg + 1], head[seg + 1 : seg + 2], self.obstacle_centres)
+            bad = d < self.obstacle_reach - self.tol
             along = (self.obstacle_centres - p) @ (q - p)
-            crossing = np.flatnonzero(bad[seg])
+            crossing = np.flatnonzero(bad[0])
             k = int(crossing[np.argmin(along[crossing])])
-            if target is not None and k == target:
-                return None
             cluster = self._cluster(k)
             spoke = (self.obstacle_reach[cluster] + self.margin) / math.cos(math.pi / sides)
             wrap = self.obstacle_centres[cluster][:, None, :] + spoke[:, None, None] * ring
             hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
-            if _geos.intersects_xy(hull, p[0], p[1]) or _geos.intersects_xy(hull, q[0], q[1]):
-                return None
-            ways = _around(np.asarray(hull.exterior.coords)[:-1], p, q)
+            p_inside = bool(_geos.intersects_xy(hull, p[0], p[1]))
+            q_inside = bool(_geos.intersects_xy(hull, q[0], q[1]))
+            ways = _around(np.asarray(hull.exterior.coords)[:-1], p, q, p_inside, q_inside)
             best = None
             for way in ways:
                 legs = np.vstack((p, way, q))
@@ -614,6 +674,8 @@ class Navigator:
                     np.all(self.nav.legal(way)) and np.all(self.nav.visible(legs[:-1], legs[1:]))
                 ):
                     continue
+                if (p_inside or q_inside) and not self._legs_clear(legs, cluster):
+                    continue  # an end touches the cluster: its leg may cut a base of it
                 leg_costs = segment_costs(self.table, legs[:-1], legs[1:])
                 if best is None or leg_costs.sum() < best[1].sum():
                     best = (way, leg_costs)
@@ -625,11 +687,19 @@ class Navigator:
         return None
 
 
-def _around(polygon: np.ndarray, p: np.ndarray, q: np.ndarray) -> list[np.ndarray]:
+def _around(
+    polygon: np.ndarray,
+    p: np.ndarray,
+    q: np.ndarray,
+    p_inside: bool = False,
+    q_inside: bool = False,
+) -> list[np.ndarray]:
     """The two ways from ``p`` to ``q`` around a convex polygon (vertex chains, p and q excluded).
 
     Both are chains of the convex hull of the polygon with ``p`` and ``q``: one runs
-    counter-clockwise from ``p`` to ``q``, the other clockwise.
+    counter-clockwise from ``p`` to ``q``, the other clockwise. An end inside the polygon
+    (a base touching the wrapped cluster) is not on that hull: its chain then begins (or
+    ends) at the hull vertex nearest to it, which the caller must check it can reach.
     """
     allpts = np.vstack((polygon, p, q))
     hull = shapely.convex_hull(shapely.multipoints(allpts))
@@ -638,7 +708,8 @@ def _around(polygon: np.ndarray, p: np.ndarray, q: np.ndarray) -> list[np.ndarra
     ip = int(np.argmin(np.hypot(*(ring - p).T)))
     iq = int(np.argmin(np.hypot(*(ring - q).T)))
     n = len(ring)
-    forward = [ring[(ip + k) % n] for k in range(1, (iq - ip) % n)]
-    backward = [ring[(ip - k) % n] for k in range(1, (ip - iq) % n)]
+    lead = 0 if p_inside else 1
+    tail = 1 if q_inside else 0
+    forward = [ring[(ip + k) % n] for k in range(lead, (iq - ip) % n + tail)]
+    backward = [ring[(ip - k) % n] for k in range(lead, (ip - iq) % n + tail)]
     return [np.array(way).reshape(-1, 2) for way in (forward, backward) if way]
-

@@ -1,0 +1,148 @@
+"""``riven bench``: the product's speed benchmarks, measured in one run on this machine.
+
+What is measured (each a plain wall-clock rate on this machine, nothing extrapolated):
+
+* ``env_steps_per_s``: raw learner steps per second of ``riven/Skirmish-v0`` with random
+  masked actions (each step includes the opponent's play up to the learner's next
+  decision, the observation encoding and the mask).
+* ``oracle_games_per_s``: full oracle-vs-oracle games per second in one process on the
+  standard mission (one process uses one core).
+* ``scaling``: games per second of ``riven playtest`` with 1 and with 2 worker processes
+  (process start-up included), and their ratio.
+* ``kaz_steps_per_s``: PettingZoo's ``knights_archers_zombies`` (AEC, random actions)
+  on the same machine in the same run; ``kaz_ratio`` = our env steps/s over it.
+
+The targets of the playtest issue are in :data:`TARGETS`; the JSON output says which were met.
+Speed is checked here, never in unit tests.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+# Targets from the issue "Playtests at scale" (ratios and rates, not rules data).
+TARGETS = {
+    "kaz_ratio": 2.0,  # our env at least 2x knights_archers_zombies steps/s
+    "oracle_games_per_s_per_core": 100.0,
+    "scaling_ratio_2_workers": 1.8,
+}
+
+
+def env_steps_per_s(scenario: str, opponent: str, steps: int, seed: int = 0) -> dict[str, Any]:
+    """Step ``riven/Skirmish-v0`` with uniformly random legal actions."""
+    from riven_env.envs.gym_env import RivenSkirmishEnv
+
+    env = RivenSkirmishEnv(scenario, opponent, obs_mode="flat")
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    episodes = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            episodes += 1
+            _, info = env.reset()
+    elapsed = time.perf_counter() - start
+    env.close()
+    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed, "episodes": episodes}
+
+
+def games_per_s(scenario: str, blue: str, red: str, games: int, seed: int = 0) -> dict[str, Any]:
+    """Play ``games`` whole games in this process; return games and decisions per second."""
+    from riven_env.game.runner import play_game
+
+    decisions = 0
+    start = time.perf_counter()
+    for k in range(games):
+        events = play_game(scenario, blue, red, seed + k)
+        decisions += sum(1 for e in events if e["type"] == "decision")
+    elapsed = time.perf_counter() - start
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "decisions_per_s": decisions / elapsed,
+    }
+
+
+def playtest_scaling(scenario: str, games: int, workers: tuple[int, ...] = (1, 2)) -> dict[str, Any]:
+    """Games per second of ``riven playtest`` (oracle vs oracle) for each worker count."""
+    from riven_env.playtest.config import PlaytestConfig
+    from riven_env.playtest.runner import run_playtest
+
+    rates: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for count in workers:
+            config = PlaytestConfig(
+                scenario=scenario, blue="oracle", red="oracle", games=games, seed=0,
+                workers=count, db=Path(tmp) / f"bench-{count}.duckdb",
+            )
+            start = time.perf_counter()
+            run_playtest(config, progress=False)
+            rates[str(count)] = games / (time.perf_counter() - start)
+    first, last = str(workers[0]), str(workers[-1])
+    return {"games": games, "games_per_s": rates, "ratio": rates[last] / rates[first]}
+
+
+def kaz_steps_per_s(steps: int, seed: int = 0) -> dict[str, Any]:
+    """Random-action steps per second of PettingZoo's knights_archers_zombies (AEC)."""
+    from riven_env.extras import require
+
+    require("pygame", "pettingzoo", "The knights_archers_zombies comparison")
+    from pettingzoo.butterfly import knights_archers_zombies_v11 as kaz
+
+    env = kaz.env()
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for n in range(steps):
+        agent = env.agent_selection
+        _, _, terminated, truncated, _ = env.last()
+        action = None if terminated or truncated else int(rng.integers(env.action_space(agent).n))
+        env.step(action)
+        if not env.agents:
+            env.reset(seed=seed + n + 1)
+    elapsed = time.perf_counter() - start
+    env.close()
+    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+
+
+def run_bench(
+    *,
+    scenario: str = "skirmish-5v5",
+    env_steps: int = 2000,
+    games: int = 10,
+    scaling_games: int = 16,
+    kaz_steps: int = 5000,
+) -> dict[str, Any]:
+    """Run every benchmark and return one JSON-ready dict (see the module docstring)."""
+    env_random = env_steps_per_s(scenario, "random", env_steps)
+    env_oracle = env_steps_per_s(scenario, "oracle", max(200, env_steps // 4))
+    oracle = games_per_s(scenario, "oracle", "oracle", games)
+    scaling = playtest_scaling(scenario, scaling_games)
+    kaz = kaz_steps_per_s(kaz_steps)
+    ratio = env_random["steps_per_s"] / kaz["steps_per_s"]
+    return {
+        "scenario": scenario,
+        "env_steps_per_s": env_random["steps_per_s"],
+        "env_steps_per_s_vs_oracle": env_oracle["steps_per_s"],
+        "oracle_games_per_s": oracle["games_per_s"],
+        "oracle_decisions_per_s": oracle["decisions_per_s"],
+        "scaling": scaling,
+        "kaz_steps_per_s": kaz["steps_per_s"],
+        "kaz_ratio": ratio,
+        "targets": dict(TARGETS),
+        "met": {
+            "kaz_ratio": ratio >= TARGETS["kaz_ratio"],
+            "oracle_games_per_s_per_core": oracle["games_per_s"]
+            >= TARGETS["oracle_games_per_s_per_core"],
+            "scaling_ratio_2_workers": scaling["ratio"] >= TARGETS["scaling_ratio_2_workers"],
+        },
+        "details": {"env_random": env_random, "env_oracle": env_oracle, "oracle": oracle, "kaz": kaz},
+    }
