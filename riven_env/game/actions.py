@@ -100,7 +100,9 @@ def shot_targets(state: GameState, i: int) -> list[tuple[int, str]]:
 def effective_cover(state: GameState, shooter: int, target: int, cover: str) -> str:
     """Cover after the target's Conditions (Exposed, Hunkered, Prone) and weapon traits."""
     return shooting.effective_cover(
-        cover, list(state.models[target].conditions), state.models[shooter].profile.ranged,
+        cover,
+        list(state.models[target].conditions),
+        state.models[shooter].profile.ranged,
         state.rules,
     )
 
@@ -249,7 +251,10 @@ def _do_charge(state: GameState, i: int, decision: Decision) -> None:
         state.apply_move(i, plan, "charge")
     state.models[i].charged = True
     terror = state.rules.get("morale.triggers.terror_charge.keyword")
-    if effects.trigger_enabled(state, "terror_charge") and terror in state.models[i].profile.keywords:
+    if (
+        effects.trigger_enabled(state, "terror_charge")
+        and terror in state.models[i].profile.keywords
+    ):
         effects.morale_test(state, j, "terror_charge")
     if state.models[j].is_active and state.models[i].is_active and j in state.engaged_enemies(i):
         fight(state, i, j)
@@ -277,8 +282,8 @@ def fight(state: GameState, i: int, j: int) -> None:
     a_mods = _melee_modifiers(state, i, attacking=True)
     d_mods = _melee_modifiers(state, j, attacking=False)
     attacker.charged = False  # the charge bonus applies to the first strike only
-    result = melee.resolve_melee(
-        attacker.profile.might, defender.profile.might, a_mods, d_mods, state.rng, state.rules
+    result = state.resolution.resolve_melee(
+        attacker.profile.might, defender.profile.might, a_mods, d_mods, state.rng
     )
     ids = {"attacker": attacker.id, "defender": defender.id}
     state.emit(
@@ -318,8 +323,13 @@ def _do_shoot(state: GameState, i: int, decision: Decision) -> None:
         rules=state.rules,
     )
     start_test(
-        state, i, "shot", state.rules.get("shooting.attribute"), shooting.shot_tn(cover, state.rules),
-        mods, {"action": "shoot", "target": j, "cover": cover},
+        state,
+        i,
+        "shot",
+        state.rules.get("shooting.attribute"),
+        state.resolution.shot_tn(cover),
+        mods,
+        {"action": "shoot", "target": j, "cover": cover},
     )
 
 
@@ -337,7 +347,9 @@ def _do_disengage(state: GameState, i: int, decision: Decision) -> None:
 
 
 def _do_focus(state: GameState, i: int, decision: Decision) -> None:
-    effects.change_momentum(state, state.models[i].side, state.rules.get("momentum.gain.focus"), "focus")
+    effects.change_momentum(
+        state, state.models[i].side, state.rules.get("momentum.gain.focus"), "focus"
+    )
 
 
 def _do_rest(state: GameState, i: int, decision: Decision) -> None:
@@ -378,7 +390,7 @@ def start_test(
 ) -> None:
     """Roll a 2d6 test for model ``i``; open the spend phase when a spend could help."""
     value = getattr(state.models[i].profile, attribute)
-    roll = tests_2d6.roll_test(kind, attribute, value, tn, tuple(modifiers), state.rng, state.rules)
+    roll = state.resolution.roll_test(kind, attribute, value, tn, tuple(modifiers), state.rng)
     state.pending = (roll, i, context)
     if _spend_options(state):
         state.phase = PHASE_SPEND
@@ -389,12 +401,11 @@ def start_test(
 def _spend_options(state: GameState) -> list[str]:
     roll, i, _ = state.pending
     model = state.models[i]
-    return tests_2d6.spend_options(
+    return state.resolution.spend_options(
         roll,
         momentum=state.momentum_of(model.side),
         strain=model.strain,
         strain_max=model.profile.strain_max(state.rules),
-        rules=state.rules,
     )
 
 
@@ -407,7 +418,7 @@ def apply_spend_decision(state: GameState, decision: Decision) -> None:
     """Apply a spend (then offer the spends still possible) or accept the result."""
     roll, i, context = state.pending
     if decision.option != "accept":
-        roll = tests_2d6.apply_spend(roll, decision.option, state.rng, state.rules)
+        roll = state.resolution.apply_spend(roll, decision.option, state.rng)
         state.pending = (roll, i, context)
         if _spend_options(state):
             return
@@ -419,7 +430,7 @@ def _finish_test(state: GameState) -> None:
     state.pending = None
     state.phase = PHASE_ACTION
     model = state.models[i]
-    result = tests_2d6.finalise(roll)
+    result = state.resolution.finalise(roll)
     if result.momentum_spent:
         effects.change_momentum(state, model.side, -result.momentum_spent, "spend")
     if result.strain_taken:
@@ -427,7 +438,11 @@ def _finish_test(state: GameState) -> None:
     if context["action"] == "shoot":
         target = state.models[context["target"]]
         state.emit_test(
-            model.id, result, event_type="shot", shooter=model.id, target=target.id,
+            model.id,
+            result,
+            event_type="shot",
+            shooter=model.id,
+            target=target.id,
             cover=context["cover"],
         )
     else:
@@ -445,7 +460,7 @@ def _partial_cost(state: GameState, i: int, result: Any) -> None:
 
 def _resolve_shot(state: GameState, i: int, result: Any, context: dict) -> None:
     j = context["target"]
-    effect = shooting.shot_effect(result.result, state.rules)
+    effect = state.resolution.shot_effect(result.result)
     effects.wound(state, j, effect.wounds, i, f"shot {result.result}")
     if state.over:  # the wound ended the game: game_end is the last event
         return

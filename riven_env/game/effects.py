@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from riven_env.game.model_state import ACTIVE, DOWN, EXTRACTED, FLED, OUT
-from riven_env.rules import casualties, complications, conditions, morale, strain, tests_2d6
+from riven_env.rules import conditions, strain
 from riven_env.table import plan_flight, plan_push
 
 if TYPE_CHECKING:
@@ -68,7 +68,9 @@ def change_strain(state: GameState, i: int, delta: int, reason: str) -> None:
 
 
 # ----------------------------------------------------------------------------- Conditions
-def gain_condition(state: GameState, i: int, name: str, reason: str, *, resist: bool = True) -> bool:
+def gain_condition(
+    state: GameState, i: int, name: str, reason: str, *, resist: bool = True
+) -> bool:
     """Give model ``i`` a Condition, after a Resolve test where the data allows resisting.
 
     Returns:
@@ -79,16 +81,15 @@ def gain_condition(state: GameState, i: int, name: str, reason: str, *, resist: 
         return False
     tn = conditions.condition_resist_tn(name, state.rules) if resist else None
     if tn is not None and model.is_active:
-        roll = tests_2d6.roll_test(
+        roll = state.resolution.roll_test(
             "resist",
             "resolve",
             model.profile.resolve,
             tn,
             tuple(condition_test_modifiers(state, i, "test")),
             state.rng,
-            state.rules,
         )
-        result = tests_2d6.finalise(roll)
+        result = state.resolution.finalise(roll)
         state.emit_test(model.id, result)
         if result.momentum_gained:
             change_momentum(state, model.side, result.momentum_gained, "critical")
@@ -135,7 +136,7 @@ def limits(state: GameState, i: int):
 def roll_complication(state: GameState, i: int) -> None:
     """Roll on the Complication Oracle for model ``i`` and apply the entry's effect."""
     model = state.models[i]
-    entry = complications.roll_complication(state.rng, state.rules)
+    entry = state.resolution.roll_complication(state.rng)
     state.emit(
         "complication",
         model=model.id,
@@ -150,14 +151,19 @@ def roll_complication(state: GameState, i: int) -> None:
         if state.active_model == i:
             state.actions_left = 0
     elif entry.effect == "enemy_momentum":
-        change_momentum(state, state.enemy_side(model.side), entry.amount, f"complication: {entry.name}")
+        change_momentum(
+            state, state.enemy_side(model.side), entry.amount, f"complication: {entry.name}"
+        )
     elif entry.effect == "lose_momentum":
         change_momentum(state, model.side, -entry.amount, f"complication: {entry.name}")
     elif entry.effect == "condition":
         gain_condition(state, i, entry.condition, f"complication: {entry.name}", resist=False)
     elif entry.effect == "exposed":
         gain_condition(
-            state, i, state.rules.get("shooting.exposed_condition"), f"complication: {entry.name}",
+            state,
+            i,
+            state.rules.get("shooting.exposed_condition"),
+            f"complication: {entry.name}",
             resist=False,
         )
 
@@ -192,7 +198,7 @@ def wound(state: GameState, i: int, amount: int, source: int | None, cause: str)
 def out_check(state: GameState, i: int) -> None:
     """End-of-turn roll of an unstabilised Down model: failure takes it Out."""
     model = state.models[i]
-    result = casualties.roll_out_check(model.profile.mettle, state.rng, state.rules)
+    result = state.resolution.roll_out_check(model.profile.mettle, state.rng)
     state.emit("out_check", model=model.id, mettle=result.mettle, die=result.die, out=result.out)
     if result.out:
         remove(state, i, OUT)
@@ -221,7 +227,9 @@ def remove(state: GameState, i: int, reason: str) -> None:
 
 
 # ----------------------------------------------------------------------------- movement effects
-def push(state: GameState, i: int, away_from: tuple[float, float], distance: float, kind: str) -> None:
+def push(
+    state: GameState, i: int, away_from: tuple[float, float], distance: float, kind: str
+) -> None:
     """Push model ``i`` directly away from a point (recoil, critical shot)."""
     if distance <= 0 or not state.models[i].on_table:
         return
@@ -244,7 +252,7 @@ def morale_test(state: GameState, i: int, trigger: str) -> None:
     model = state.models[i]
     if not model.is_active or state.over:
         return
-    result = morale.roll_morale(model.profile.mettle, state.rng, state.rules)
+    result = state.resolution.roll_morale(model.profile.mettle, state.rng)
     fled_off = False
     event = state.emit(
         "morale",
@@ -271,9 +279,10 @@ def morale_after_loss(state: GameState, i: int, was_active: bool) -> None:
     lost = state.models[i]
     side = lost.side
     testers: list[tuple[int, str]] = []
-    if trigger_enabled(state, "leader_out") and state.rules.get(
-        "morale.triggers.leader_out.keyword"
-    ) in lost.profile.keywords:
+    if (
+        trigger_enabled(state, "leader_out")
+        and state.rules.get("morale.triggers.leader_out.keyword") in lost.profile.keywords
+    ):
         testers += [(j, "leader_out") for j in state.side_models(side) if state.models[j].is_active]
     elif trigger_enabled(state, "friend_lost"):
         radius = state.rules.get("morale.triggers.friend_lost.radius")

@@ -69,9 +69,14 @@ def play_game(
     """
     from agents.registry import make_agent
 
-    state = new_game(scenario, int(np.uint64(seed)) if seed is not None else None, overrides=overrides)
+    state = new_game(
+        scenario, int(np.uint64(seed)) if seed is not None else None, overrides=overrides
+    )
     seeds = agent_seeds(seed)
-    agents = {"blue": make_agent(blue, "blue", seeds["blue"]), "red": make_agent(red, "red", seeds["red"])}
+    agents = {
+        "blue": make_agent(blue, "blue", seeds["blue"]),
+        "red": make_agent(red, "red", seeds["red"]),
+    }
     events = state.drain_events()
     events[0]["agents"] = {"blue": blue, "red": red}
     events.extend(play(state, agents, max_decisions=max_decisions))

@@ -122,7 +122,14 @@ def game_start_fields(state: GameState, seed: Any) -> dict[str, Any]:
         "table": state.table.to_spec(),
         "deployment": {k: [list(r) for r in v] for k, v in scenario.deployment.items()},
         "objectives": [
-            {"name": o.name, "x": o.x, "y": o.y, "radius": o.radius, "kind": o.kind, "points": o.points}
+            {
+                "name": o.name,
+                "x": o.x,
+                "y": o.y,
+                "radius": o.radius,
+                "kind": o.kind,
+                "points": o.points,
+            }
             for o in scenario.objectives
         ],
         "sides": {k: {"name": s.name} for k, s in scenario.sides.items()},

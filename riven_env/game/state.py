@@ -36,7 +36,7 @@ from riven_env.game.decisions import (
 )
 from riven_env.game.events import Event
 from riven_env.game.model_state import ModelState
-from riven_env.rules import RulesConfig, activation
+from riven_env.rules import RulesConfig, get_resolution
 from riven_env.table import Bases, Table, edge_distance
 
 SIDES = ("blue", "red")
@@ -74,6 +74,8 @@ class GameState:
     ) -> None:
         self.scenario = scenario
         self.rules = rules
+        # Every roll goes through the resolution seam, so another dice engine can be plugged in.
+        self.resolution = get_resolution(rules.get("meta.resolution"), rules)
         self.table = table
         self.setting: str = scenario.setting
         self.round_limit: int = scenario.rounds
@@ -148,6 +150,9 @@ class GameState:
         if side not in SIDES:
             raise ValueError(f"side {side!r}: expected one of {SIDES}")
         seen = self.copy()
+        if seed is None:
+            # Deterministic for a given game position, yet not the game's own stream.
+            seed = np.random.SeedSequence([self.seq, SIDES.index(side), 0x5EE])
         seen.reseed(seed)
         return seen
 
@@ -245,7 +250,9 @@ class GameState:
         self._new_events.append(event)
         return event
 
-    def emit_test(self, model_id: str, result: Any, *, event_type: str = "test", **extra: Any) -> Event:
+    def emit_test(
+        self, model_id: str, result: Any, *, event_type: str = "test", **extra: Any
+    ) -> Event:
         """Record a finalised 2d6 test (or a shot, with ``event_type='shot'``)."""
         fields: dict[str, Any] = {}
         if event_type == "test":
@@ -366,16 +373,29 @@ class GameState:
         if dice is None:  # Momentum bonus activation: one action, no roll, no turnover
             actions, passes = 1, False
             self.emit(
-                "activation", side=model.side, model=model.id, mettle=model.profile.mettle,
-                dice=[], successes=0, actions=1, turn_passes=False, bonus=True,
+                "activation",
+                side=model.side,
+                model=model.id,
+                mettle=model.profile.mettle,
+                dice=[],
+                successes=0,
+                actions=1,
+                turn_passes=False,
+                bonus=True,
             )
         else:
-            roll = activation.roll_activation(model.profile.mettle, dice, self.rng, self.rules)
+            roll = self.resolution.roll_activation(model.profile.mettle, dice, self.rng)
             actions, passes = roll.actions, roll.turn_passes
             self.emit(
-                "activation", side=model.side, model=model.id, mettle=roll.mettle,
-                dice=list(roll.dice), successes=roll.successes, actions=roll.actions,
-                turn_passes=roll.turn_passes, bonus=False,
+                "activation",
+                side=model.side,
+                model=model.id,
+                mettle=roll.mettle,
+                dice=list(roll.dice),
+                successes=roll.successes,
+                actions=roll.actions,
+                turn_passes=roll.turn_passes,
+                bonus=False,
             )
             if dice == self.rules.get("activation.max_dice"):
                 effects.change_strain(

@@ -111,9 +111,15 @@ def extract(state: GameState, i: int, condition=None) -> None:
     from riven_env.game.effects import remove
 
     model = state.models[i]
-    conditions = [condition] if condition is not None else [
-        c for c in _conditions(state, "extract") if c.side == model.side and model.id in c.models
-    ]
+    conditions = (
+        [condition]
+        if condition is not None
+        else [
+            c
+            for c in _conditions(state, "extract")
+            if c.side == model.side and model.id in c.models
+        ]
+    )
     remove(state, i, EXTRACTED)
     if state.over:  # nothing follows game_end
         return

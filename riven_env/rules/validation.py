@@ -42,6 +42,10 @@ def validate_rules(raw: Mapping[str, Any], source: str) -> None:
     where = f"{source}:"
     faces = read_int(read_table(raw, "dice", source), "faces", f"{where} dice", low=2, high=20)
     settings = read_str_list(read_table(raw, "meta", source), "settings", f"{where} meta")
+    from riven_env.rules.resolution import resolution_names
+
+    read_str(read_table(raw, "meta", source), "resolution", f"{where} meta",
+             choices=tuple(resolution_names()))
     _check_activation(raw, where)
     _check_test(raw, where)
     _check_melee(raw, where)
@@ -162,7 +166,8 @@ def _check_casualties_and_morale(raw: Mapping[str, Any], where: str) -> None:
 def _check_momentum(raw: Mapping[str, Any], where: str) -> None:
     momentum = read_table(raw, "momentum", where)
     here = f"{where} momentum"
-    read_str(momentum, "pool", here, choices=MOMENTUM_POOL_OWNERS)
+    # A warband shares one pool (RAW); a personal pool is the solo hero's (solo_hero_pool).
+    read_str(momentum, "pool", here, choices=("side",))
     read_str(momentum, "solo_hero_pool", here, choices=MOMENTUM_POOL_OWNERS)
     cap = read_int(momentum, "cap", here, low=1, high=99)
     read_int(momentum, "start", here, low=0, high=cap)
