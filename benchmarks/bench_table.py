@@ -4,6 +4,9 @@ Setup: a seeded 36" x 36" table with 12 terrain pieces and 10 models (1" bases; 
 side). Reports the mean cost per query of line of sight + cover, path planning (a typical
 6" move and an unlimited cross-table path, both to random legal points), a charge check,
 and the full candidate-destination menu for one model; plus the one-off build costs.
+Queries repeat the same few model positions and goals, as a game does, so the route-end
+cache (``[cache] route_cache_entries``) mostly hits; the "cold caches" rows empty it
+before every query (the cost of a query from a spot never seen before).
 
 Usage::
 
@@ -37,7 +40,12 @@ from riven_env.table import (  # noqa: E402
 )
 from riven_env.table.sampling import random_bases, random_terrain_spec  # noqa: E402
 
-TARGETS_US = {"sight (LOS + cover)": 30.0, 'path, 6" move': 500.0, "path, unlimited": 500.0}
+TARGETS_US = {
+    "sight (LOS + cover)": 30.0,
+    'path, 6" move': 500.0,
+    "path, unlimited": 500.0,
+    'path, 6" move, cold caches': 500.0,
+}
 
 
 def _time_per_call(run: Callable[[], object], calls: int, repeat: int) -> tuple[float, float]:
@@ -104,8 +112,10 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         a, b = next_pair()
         return line_of_sight(table, bases.centers[a], bases.centers[b])
 
-    def path(allowance: float) -> Callable[[], object]:
+    def path(allowance: float, cold: bool = False) -> Callable[[], object]:
         def run() -> object:
+            if cold:  # forget every cached route end: the first query from a new spot
+                nav.ends.clear()
             return plan_move(table, bases, int(next_mover()), next_goal(), allowance)
 
         return run
@@ -114,7 +124,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         i = int(next_mover())
         return charge_targets(table, bases, i, 8.0, red if i < 5 else blue)
 
-    def one_menu() -> object:
+    def one_menu(cold: bool = False) -> object:
+        if cold:
+            nav.ends.clear()
         i = int(next_mover())
         enemies, friends = (red, blue) if i < 5 else (blue, red)
         return candidate_destinations(
@@ -127,8 +139,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         "line of sight only": _time_per_call(one_los, n, args.repeat),
         'path, 6" move': _time_per_call(path(6.0), n, args.repeat),
         "path, unlimited": _time_per_call(path(100.0), n, args.repeat),
+        'path, 6" move, cold caches': _time_per_call(path(6.0, cold=True), n, args.repeat),
         'charge targets (8")': _time_per_call(one_charge, n // 4, args.repeat),
         "candidate destinations": _time_per_call(one_menu, n // 4, args.repeat),
+        "candidate destinations, cold caches": _time_per_call(
+            lambda: one_menu(cold=True), n // 4, args.repeat
+        ),
     }
     micro = {name: wall * 1e6 for name, (wall, _cpu) in results.items()}
     cpu = {name: used * 1e6 for name, (_wall, used) in results.items()}

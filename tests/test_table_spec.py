@@ -79,6 +79,11 @@ def test_dungeon_polygon_with_holes_is_accepted() -> None:
         ({"name": "far", "type": "wall", "rect": [30, 10, 40, 12]}, ["'far'", "off the"]),
         ({"type": "wall", "rect": [1, 1, 2, 2], "height": 3}, ["unknown key", "height"]),
         ({"type": "lava", "rect": [1, 1, 2, 2]}, ["unknown terrain type 'lava'", "wall"]),
+        (
+            {"name": "odd", "type": {}, "rect": [1, 1, 2, 2]},
+            ["'odd'", "unknown terrain type {}", "wall"],
+        ),
+        ({"type": ["wall"], "rect": [1, 1, 2, 2]}, ["unknown terrain type ['wall']", "woods"]),
         ({"type": "wall", "polygon": [[0, 0], ["a", 1], [1, 1]]}, ["finite numbers", "'a'"]),
         ({"type": "wall", "rect": [1, True, 2, 2]}, ["finite numbers"]),
         ({"type": "wall", "rect": [3, 1, 2, 2]}, ["x0 < x1"]),

@@ -17,11 +17,11 @@ from riven_env.rules.actions import action_spec, action_specs, excluded_by
 from riven_env.rules.profiles import unarmed_weapon
 from riven_env.rules.results import Modifier
 from riven_env.table import (
+    MovePlan,
     candidate_destinations,
     charge_targets,
     contacts,
     plan_charge,
-    plan_move,
     sight,
 )
 
@@ -236,11 +236,20 @@ def _label(destination: tuple) -> str:
     return kind if ref is None else f"{kind}:{ref}"
 
 
+def _plan_for(state: GameState, i: int, dest: Any) -> MovePlan:
+    """The move a candidate destination stands for (its path is already legal and truncated)."""
+    return MovePlan(
+        start=state.position(i),
+        end=dest.point,
+        path=dest.path or (state.position(i), dest.point),
+        cost=dest.cost,
+        reached=dest.reached,
+    )
+
+
 def _do_move(state: GameState, i: int, decision: Decision) -> None:
-    allowance = move_allowance(state, i)
-    dest = _find_destination(state, i, allowance, decision.destination)
-    plan = plan_move(state.table, state.bases, i, dest.point, allowance)
-    state.apply_move(i, plan, "move")
+    dest = _find_destination(state, i, move_allowance(state, i), decision.destination)
+    state.apply_move(i, _plan_for(state, i, dest), "move")
 
 
 def _do_charge(state: GameState, i: int, decision: Decision) -> None:
@@ -481,8 +490,7 @@ def _resolve_disengage(state: GameState, i: int, result: Any, context: dict) -> 
     allowance = move_allowance(state, i) * state.rules.get("distances.disengage_move_factor")
     dest = _find_destination(state, i, allowance, context["destination"])
     if dest is not None:
-        plan = plan_move(state.table, state.bases, i, dest.point, allowance)
-        state.apply_move(i, plan, "disengage")
+        state.apply_move(i, _plan_for(state, i, dest), "disengage")
     _partial_cost(state, i, result)
 
 

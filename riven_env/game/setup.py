@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -10,16 +11,24 @@ import numpy as np
 
 from riven_env.game.model_state import ModelState
 from riven_env.game.state import SIDES, GameState
-from riven_env.rules import RulesConfig, load_rules
+from riven_env.rules import RulesConfig, bundled_rules, load_rules
 from riven_env.table import Bases
 
 
 def _scenario(scenario: Any, rules: RulesConfig) -> Any:
     if isinstance(scenario, str | Path):
-        from riven_env.scenario import load_scenario
-
-        return load_scenario(scenario, rules=rules)
+        path = Path(scenario)
+        stamp = path.stat().st_mtime_ns if path.is_file() else None
+        return _load_scenario_cached(str(scenario), stamp, rules)
     return scenario
+
+
+@functools.lru_cache(maxsize=32)
+def _load_scenario_cached(name_or_path: str, stamp: int | None, rules: RulesConfig) -> Any:
+    """Load a scenario once per process (Scenarios are immutable; a changed file reloads)."""
+    from riven_env.scenario import load_scenario
+
+    return load_scenario(name_or_path, rules=rules)
 
 
 def resolve_rules(
@@ -27,7 +36,7 @@ def resolve_rules(
 ) -> RulesConfig:
     """The rules to play with: the bundled data, or ``rules``, with ``overrides`` applied."""
     if rules is None:
-        return load_rules(None, overrides or None)
+        return load_rules(None, overrides) if overrides else bundled_rules()
     if overrides:
         return load_rules(rules.source, {**dict(rules.overrides or {}), **dict(overrides)})
     return rules

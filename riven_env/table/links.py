@@ -21,13 +21,16 @@ Everything here ignores other models' bases; :mod:`riven_env.table.routing` adds
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 import numpy as np
 
 from riven_env.table.config import geometry_config
 from riven_env.table.navigation import StaticNav, link_costs
 from riven_env.table.table import Table
+
+_Entry = TypeVar("_Entry", "StartReach", "GoalLinks")
 
 
 class StartReach:
@@ -84,25 +87,25 @@ class GoalLinks:
             self.cost[nodes] = link_costs(nav, table, nav.nodes[nodes], self.points[nodes])
 
 
-def _remember(nav: StaticNav, key: Hashable, build: object) -> object:
+def _remember(nav: StaticNav, key: Hashable, build: Callable[[], _Entry]) -> _Entry:
     """The cached entry ``key`` of ``nav``'s end cache, built by ``build()`` when missing."""
     cache: OrderedDict[Hashable, object] = nav.ends
     entry = cache.get(key)
     if entry is None:
-        entry = build()  # type: ignore[operator]
+        entry = build()
         cache[key] = entry
         while len(cache) > geometry_config().route_cache_entries:
             cache.popitem(last=False)
     else:
         cache.move_to_end(key)
-    return entry
+    return entry  # type: ignore[return-value]
 
 
 def start_reach(nav: StaticNav, table: Table, point: np.ndarray) -> StartReach:
     """The (cached) :class:`StartReach` of a start point."""
     x, y = float(point[0]), float(point[1])
     key = ("start", x, y)
-    return _remember(nav, key, lambda: StartReach(nav, table, np.array((x, y))))  # type: ignore[return-value]
+    return _remember(nav, key, lambda: StartReach(nav, table, np.array((x, y))))
 
 
 def point_goal(nav: StaticNav, point: np.ndarray) -> GoalLinks:
@@ -113,7 +116,7 @@ def point_goal(nav: StaticNav, point: np.ndarray) -> GoalLinks:
         n = len(nav.nodes)
         return GoalLinks(nav, np.tile((x, y), (n, 1)), np.ones(n, dtype=bool))
 
-    return _remember(nav, ("goal", x, y), build)  # type: ignore[return-value]
+    return _remember(nav, ("goal", x, y), build)
 
 
 def contact_goal(nav: StaticNav, centre: np.ndarray, contact: float) -> GoalLinks:
@@ -133,7 +136,7 @@ def contact_goal(nav: StaticNav, centre: np.ndarray, contact: float) -> GoalLink
             usable[usable] = nav.legal(points[usable])
         return GoalLinks(nav, points, usable)
 
-    return _remember(nav, ("contact", cx, cy, float(contact)), build)  # type: ignore[return-value]
+    return _remember(nav, ("contact", cx, cy, float(contact)), build)
 
 
 def contact_spots(

@@ -138,9 +138,7 @@ def plan_with(
     route = nav.route(allowance, goal=aim)
     points, cost = route.head(nav.table, allowance)
     at_goal = (
-        legal is not None
-        and abs(legal[0] - goal[0]) <= 1e-9
-        and abs(legal[1] - goal[1]) <= 1e-9
+        legal is not None and abs(legal[0] - goal[0]) <= 1e-9 and abs(legal[1] - goal[1]) <= 1e-9
     )
     return _as_plan(points, cost, at_goal and route.goal_reached and route.cost <= allowance + 1e-9)
 

@@ -29,7 +29,6 @@ from riven_env.table.config import geometry_config
 from riven_env.table.table import Table
 
 
-
 def _line_factory() -> object:
     """The fastest way to build two-point line strings that this shapely version offers.
 
@@ -62,8 +61,8 @@ def segment_point_distances(a: np.ndarray, b: np.ndarray, centres: np.ndarray) -
     return np.hypot(*(centres[None, :, :] - closest).transpose(2, 0, 1))
 
 
-def _lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Two-point line strings ``a[m] -> b[m]`` (the ufunc directly: no argument checks)."""
+def segment_lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two-point shapely line strings ``a[m] -> b[m]`` (built by the ufunc: no argument checks)."""
     return _make_lines(np.stack((a, b), axis=1))  # type: ignore[operator]
 
 
@@ -122,7 +121,7 @@ def segment_costs(
     cost = np.hypot(*(b - a).T)
     if table.difficult is None or len(a) == 0:
         return cost
-    hit = _geos.intersects(table.difficult, _lines(a, b) if lines is None else lines)
+    hit = _geos.intersects(table.difficult, segment_lines(a, b) if lines is None else lines)
     if hit.any():
         lo, hi = difficult_spans(table, a[hit], b[hit])
         cost[hit] *= 1.0 + np.sum(hi - lo, axis=1)
@@ -251,7 +250,7 @@ class StaticNav:
         """For each segment ``a[m] -> b[m]``, whether it keeps the base clear of static terrain."""
         if self.clearance is None or len(a) == 0:
             return np.ones(len(a), dtype=bool)
-        return ~_geos.intersects(self.clearance, _lines(a, b))
+        return ~_geos.intersects(self.clearance, segment_lines(a, b))
 
     def legal(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether a base centre there is on the table and clear of terrain."""
@@ -283,7 +282,7 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     cost = np.full(len(a), np.inf)
     if len(a) == 0:
         return cost
-    lines = _lines(a, b)
+    lines = segment_lines(a, b)
     clearance = nav.clearance
     seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
     if seen.any():

@@ -47,9 +47,9 @@ from riven_env.table.links import (
 )
 from riven_env.table.navigation import (
     _dedupe,
-    _lines,
     link_costs,
     segment_costs,
+    segment_lines,
     segment_point_distances,
     static_nav,
     truncate,
@@ -68,6 +68,8 @@ class Route:
         points: ``(P, 2)`` path points from the start to the end.
         cost: Movement cost of the whole route.
         goal_reached: Whether the route ends at the requested goal (or in contact).
+        costs: ``(P - 1,)`` cost of each segment, when the search already knows them
+            (otherwise computed on first use).
     """
 
     points: np.ndarray
@@ -108,21 +110,33 @@ class _GoalSpec:
 
 
 class _ActiveGraph:
-    """Waypoints and link costs with some bases blocking (built lazily, shared across goals).
+    """Waypoints and exact link costs with some bases blocking (shared across goals).
 
-    ``matrix`` holds exact costs where ``known`` and straight-line lower bounds elsewhere;
-    links are checked only when a candidate route uses them (lazy shortest paths).
+    The points are the static waypoints, waypoints around each blocking base and the start.
+    Every link between them is known exactly: terrain links come from the cached
+    :class:`~riven_env.table.links.StartReach` of each point (a base that stands still keeps
+    its ring points, so later queries find them cached), and one vectorised pass cuts the
+    links that cross a blocking base. Only the goal's links are left to check lazily.
+
+    Attributes:
+        active: Obstacle positions (into the navigator's ``obstacle_ids``) that block.
+        points: ``(V, 2)`` static waypoints, then ring waypoints, then the start (last).
+        start: Index of the start in ``points``.
+        matrix: ``(V, V)`` link costs (``inf``: no link).
+        usable: ``(V,)`` whether a base may stand at each point.
+        dist: ``(V,)`` cheapest costs from the start; ``pred``: predecessors on those routes.
     """
 
     def __init__(self, navigator: Navigator, active: np.ndarray) -> None:
         nav = navigator.nav
+        table = navigator.table
         n = len(nav.nodes)
         self.active = active
         centres = navigator.obstacle_centres[active]
-        reach = navigator.obstacle_reach[active]
+        limit = navigator.obstacle_reach[active] - navigator.tol
         # Waypoints on a polygon around each blocking base: its sides clear the base.
         sides = navigator.sides
-        spoke = (reach + navigator.margin) / math.cos(math.pi / sides)
+        spoke = (navigator.obstacle_reach[active] + navigator.margin) / math.cos(math.pi / sides)
         angles = 2.0 * math.pi * np.arange(sides) / sides
         ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
         extra = (centres[:, None, :] + spoke[:, None, None] * ring[None, :, :]).reshape(-1, 2)
@@ -130,62 +144,43 @@ class _ActiveGraph:
         self.points = np.vstack((nav.nodes, extra, navigator.start[None, :]))
         v = len(self.points)
         self.start = v - 1
-        diff = self.points[:, None, :] - self.points[None, :, :]
-        self.matrix = np.hypot(diff[..., 0], diff[..., 1])
-        self.known = np.zeros((v, v), dtype=bool)
-        np.fill_diagonal(self.known, True)
+        matrix = np.full((v, v), np.inf)
+        matrix[:n, :n] = nav.cost
+        if n:
+            ends = [start_reach(nav, table, point) for point in extra]
+            ends.append(navigator.start_reach())
+            links = np.stack([end.links for end in ends])
+            matrix[n:, :n] = links
+            matrix[:n, n:] = links.T
+        iu, ju = np.triu_indices(v - n, k=1)
+        if len(iu):
+            cost = link_costs(nav, table, self.points[n + iu], self.points[n + ju])
+            matrix[n + iu, n + ju] = cost
+            matrix[n + ju, n + iu] = cost
+        ii, jj = np.nonzero(np.triu(np.isfinite(matrix), k=1))
+        if len(ii):
+            d = segment_point_distances(self.points[ii], self.points[jj], centres)
+            cut = np.any(d < limit, axis=1)
+            matrix[ii[cut], jj[cut]] = np.inf
+            matrix[jj[cut], ii[cut]] = np.inf
         ok = np.ones(v, dtype=bool)
         if n:
             gaps = np.hypot(*(nav.nodes[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-            ok[:n] = np.all(gaps >= reach - navigator.tol, axis=1)
-            block = nav.cost.copy()
-            if len(nav.edges):
-                e = nav.edges
-                d = segment_point_distances(nav.nodes[e[:, 0]], nav.nodes[e[:, 1]], centres)
-                cut = np.any(d < reach - navigator.tol, axis=1)
-                block[e[cut, 0], e[cut, 1]] = np.inf
-                block[e[cut, 1], e[cut, 0]] = np.inf
-            self.matrix[:n, :n] = block
-            self.known[:n, :n] = True
+            ok[:n] = np.all(gaps >= limit, axis=1)
+        matrix[~ok, :] = np.inf
+        matrix[:, ~ok] = np.inf
+        np.fill_diagonal(matrix, np.inf)  # no self-links: predecessors must not loop
+        self.matrix = matrix
         self.usable = ok
-        self.matrix[~ok, :] = np.inf
-        self.matrix[:, ~ok] = np.inf
-        self.known[~ok, :] = True
-        self.known[:, ~ok] = True
-        np.fill_diagonal(self.matrix, np.inf)  # no self-links: predecessors must not loop
-        # The start's links are needed by every route: settle them all now. Those to static
-        # waypoints are known for terrain already; only the blocking bases remain to check.
-        others = np.flatnonzero(ok[: self.start])
-        static, extra = others[others < n], others[others >= n]
-        if len(static):
-            cost = navigator.start_reach().links[static].copy()
-            open_ = np.flatnonzero(np.isfinite(cost))
-            if len(open_):
-                d = segment_point_distances(
-                    np.broadcast_to(navigator.start, (len(open_), 2)),
-                    nav.nodes[static[open_]],
-                    centres,
-                )
-                cost[open_[np.any(d < reach - navigator.tol, axis=1)]] = np.inf
-            self.matrix[self.start, static] = cost
-            self.matrix[static, self.start] = cost
-            self.known[self.start, static] = True
-            self.known[static, self.start] = True
-        self.settle(navigator, np.full(len(extra), self.start), extra)
+        self.dist, self.pred = _relax(matrix, self.start)
 
-    def settle(self, navigator: Navigator, rows: np.ndarray, cols: np.ndarray) -> None:
-        """Check links ``rows[k] - cols[k]`` and store their exact costs (inf if blocked)."""
-        if len(rows) == 0:
-            return
-        a, b = self.points[rows], self.points[cols]
-        seen = navigator.visible(a, b, self.active)
-        cost = np.full(len(rows), np.inf)
-        if seen.any():
-            cost[seen] = segment_costs(navigator.table, a[seen], b[seen])
-        self.matrix[rows, cols] = cost
-        self.matrix[cols, rows] = cost
-        self.known[rows, cols] = True
-        self.known[cols, rows] = True
+    def path_to(self, node: int) -> list[int]:
+        """Point indices of the cheapest route from the start to ``node`` (both included)."""
+        path = [node]
+        while path[-1] != self.start and len(path) <= len(self.points):
+            path.append(int(self.pred[path[-1]]))
+        path.reverse()
+        return path
 
 
 def _relax(matrix: np.ndarray, source: int) -> tuple[np.ndarray, np.ndarray]:
@@ -364,7 +359,9 @@ class Navigator:
             for _ in range(len(nav.nodes) // _BATCH + 2):
                 known = links.cost
                 unknown = np.isnan(known)
-                total = reach.reach + np.where(usable, np.where(unknown, links.bound, known), np.inf)
+                total = reach.reach + np.where(
+                    usable, np.where(unknown, links.bound, known), np.inf
+                )
                 node = int(np.argmin(total))
                 if not total[node] < best_cost - 1e-12:
                     break
@@ -372,7 +369,9 @@ class Navigator:
                     best_cost, best_node = float(total[node]), node
                     break
                 open_ = np.flatnonzero(unknown & usable)
-                links.settle(nav, self.table, open_[np.argsort(total[open_], kind="stable")[:_BATCH]])
+                links.settle(
+                    nav, self.table, open_[np.argsort(total[open_], kind="stable")[:_BATCH]]
+                )
         if best_node >= 0:
             return self._static_route(best_node, links)
         if direct_costs is not None and math.isfinite(best_cost):
@@ -420,9 +419,12 @@ class Navigator:
     def _route_active(
         self, active: frozenset[int], goal: np.ndarray | None, target: int | None
     ) -> Route:
-        """Cheapest route with the ``active`` bases blocking (lazy shortest paths)."""
+        """Cheapest route with the ``active`` bases blocking.
+
+        The graph's costs from the start are exact; the goal's links are checked lazily,
+        cheapest lower bound (straight length) first, until the best ending is exact.
+        """
         graph = self._graph(active)
-        v = len(graph.points)
         spec = self._goal_spec(graph.points, goal, target)
         usable = spec.usable & graph.usable
         if spec.direct is not None:
@@ -430,65 +432,38 @@ class Navigator:
             spec.points[graph.start] = spec.direct
         else:
             usable[graph.start] = False
-        sink = v
-        matrix = np.full((v + 1, v + 1), np.inf)
-        matrix[:v, :v] = graph.matrix
         link = np.where(usable, np.hypot(*(spec.points - graph.points).T), np.inf)
-        matrix[:v, sink] = link
-        link_known = ~usable
-        for _ in range(4 * v):
-            dist, pred = _relax(matrix, graph.start)
-            if not np.isfinite(dist[sink]):
-                return self._nearest_reachable(active, spec)
-            path = [sink]
-            while path[-1] != graph.start and len(path) <= v + 1:
-                path.append(int(pred[path[-1]]))
-            path.reverse()
-            hops = list(zip(path[:-1], path[1:], strict=True))
-            rows = [u for u, w in hops if w != sink and not graph.known[u, w]]
-            cols = [w for u, w in hops if w != sink and not graph.known[u, w]]
-            last = path[-2]
-            if not rows and link_known[last]:
-                points = [graph.points[k] for k in path[:-1]]
-                points.append(spec.points[last])
-                return Route(_dedupe(np.array(points)), float(dist[sink]), True)
-            if rows:
-                graph.settle(self, np.array(rows), np.array(cols))
-                matrix[:v, :v] = graph.matrix
-            if not link_known[last]:
-                ends = np.flatnonzero(~link_known)
-                ends = ends[np.argsort(dist[ends] + link[ends], kind="stable")[:_BATCH]]
-                seen = self.visible(graph.points[ends], spec.points[ends], graph.active)
-                cost = np.full(len(ends), np.inf)
-                if seen.any():
-                    cost[seen] = segment_costs(
-                        self.table, graph.points[ends][seen], spec.points[ends][seen]
-                    )
-                matrix[ends, sink] = cost
-                link[ends] = cost
-                link_known[ends] = True
+        known = ~usable
+        for _ in range(len(link) // _BATCH + 2):
+            total = graph.dist + link
+            last = int(np.argmin(total))
+            if not np.isfinite(total[last]):
+                break
+            if known[last]:
+                path = graph.path_to(last)
+                points = np.vstack((graph.points[path], spec.points[last]))
+                return Route(_dedupe(points), float(total[last]), True)
+            ends = np.flatnonzero(~known & np.isfinite(graph.dist))
+            ends = ends[np.argsort(total[ends], kind="stable")[:_BATCH]]
+            seen = self.visible(graph.points[ends], spec.points[ends], graph.active)
+            cost = np.full(len(ends), np.inf)
+            if seen.any():
+                cost[seen] = segment_costs(
+                    self.table, graph.points[ends][seen], spec.points[ends][seen]
+                )
+            link[ends] = cost
+            known[ends] = True
         return self._nearest_reachable(active, spec)
 
     def _nearest_reachable(self, active: frozenset[int], spec: _GoalSpec) -> Route:
         """The route to the reachable waypoint nearest to an unreachable goal (or no move)."""
         graph = self._graph(active)
-        dist, pred = _relax(graph.matrix, graph.start)
-        for _ in range(len(dist)):
-            reachable = np.flatnonzero(np.isfinite(dist))
-            gaps = np.hypot(*(graph.points[reachable] - spec.aim).T)
-            node = int(reachable[np.argmin(gaps)])
-            path = [node]
-            while path[-1] != graph.start and len(path) <= len(dist):
-                path.append(int(pred[path[-1]]))
-            path.reverse()
-            rows = [u for u, w in zip(path[:-1], path[1:], strict=True) if not graph.known[u, w]]
-            cols = [w for u, w in zip(path[:-1], path[1:], strict=True) if not graph.known[u, w]]
-            if not rows:
-                points = np.array([graph.points[k] for k in path])
-                return Route(_dedupe(points), float(dist[node]), False)
-            graph.settle(self, np.array(rows), np.array(cols))
-            dist, pred = _relax(graph.matrix, graph.start)
-        return Route(self.start[None, :].copy(), 0.0, False)
+        reachable = np.flatnonzero(np.isfinite(graph.dist))
+        if len(reachable) == 0:
+            return Route(self.start[None, :].copy(), 0.0, False)
+        node = int(reachable[np.argmin(np.hypot(*(graph.points[reachable] - spec.aim).T))])
+        points = graph.points[graph.path_to(node)]
+        return Route(_dedupe(points), float(graph.dist[node]), False)
 
     def _straight(self, goal: np.ndarray | None, target: int | None) -> Route | None:
         """The straight route when it is clear of terrain, bases and difficult ground.
@@ -515,7 +490,7 @@ class Navigator:
         if self._segment_meets_bases(sx, sy, gx, gy):
             return None
         points = np.array(((sx, sy), (gx, gy)))
-        line = _lines(points[:1], points[1:])[0]
+        line = segment_lines(points[:1], points[1:])[0]
         clearance = self.nav.clearance
         if clearance is not None and _geos.intersects(clearance, line):
             return None
@@ -650,12 +625,16 @@ class Navigator:
         ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
         for _ in range(_MAX_LAZY_ROUNDS):
             total = float(np.sum(costs))
-            head = points if total <= allowance else truncate(self.table, points, allowance, costs)[0]
+            head = (
+                points if total <= allowance else truncate(self.table, points, allowance, costs)[0]
+            )
             seg = self._first_crossing(head)
             if seg < 0:
                 return Route(points, total, route.goal_reached, costs)
             p, q = points[seg], points[seg + 1]
-            d = segment_point_distances(head[seg : seg + 1], head[seg + 1 : seg + 2], self.obstacle_centres)
+            d = segment_point_distances(
+                head[seg : seg + 1], head[seg + 1 : seg + 2], self.obstacle_centres
+            )
             bad = d < self.obstacle_reach - self.tol
             along = (self.obstacle_centres - p) @ (q - p)
             crossing = np.flatnonzero(bad[0])
