@@ -87,7 +87,9 @@ class PPOAgent(BaseAgent):
         self._encoders: dict[int, tuple[Any, Any, Any]] = {}
 
     @classmethod
-    def from_model(cls, model: Any, side: str, metadata: dict[str, Any], name: str = "ppo:live") -> PPOAgent:
+    def from_model(
+        cls, model: Any, side: str, metadata: dict[str, Any], name: str = "ppo:live"
+    ) -> PPOAgent:
         """An agent around a model in memory (no file)."""
         return cls(name, side, None, model=model, metadata=metadata)
 
@@ -121,7 +123,9 @@ class PPOAgent(BaseAgent):
             encoder = ObservationEncoder(state, raster=raster, **padding)
             catalogue = ActionCatalogue(state, **padding)
         except Exception as exc:
-            raise AgentSpecError(f"{self.name}: cannot encode scenario {state.scenario.name!r}: {exc}") from exc
+            raise AgentSpecError(
+                f"{self.name}: cannot encode scenario {state.scenario.name!r}: {exc}"
+            ) from exc
         expected = (
             tuple(model.observation_space["models"].shape) if dict_obs else (encoder.flat_size,)
         )

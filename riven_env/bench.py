@@ -50,7 +50,12 @@ def env_steps_per_s(scenario: str, opponent: str, steps: int, seed: int = 0) -> 
             _, info = env.reset()
     elapsed = time.perf_counter() - start
     env.close()
-    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed, "episodes": episodes}
+    return {
+        "steps": steps,
+        "seconds": elapsed,
+        "steps_per_s": steps / elapsed,
+        "episodes": episodes,
+    }
 
 
 def games_per_s(scenario: str, blue: str, red: str, games: int, seed: int = 0) -> dict[str, Any]:
@@ -71,7 +76,9 @@ def games_per_s(scenario: str, blue: str, red: str, games: int, seed: int = 0) -
     }
 
 
-def playtest_scaling(scenario: str, games: int, workers: tuple[int, ...] = (1, 2)) -> dict[str, Any]:
+def playtest_scaling(
+    scenario: str, games: int, workers: tuple[int, ...] = (1, 2)
+) -> dict[str, Any]:
     """Games per second of ``riven playtest`` (oracle vs oracle) for each worker count."""
     from riven_env.playtest.config import PlaytestConfig
     from riven_env.playtest.runner import run_playtest
@@ -80,8 +87,13 @@ def playtest_scaling(scenario: str, games: int, workers: tuple[int, ...] = (1, 2
     with tempfile.TemporaryDirectory() as tmp:
         for count in workers:
             config = PlaytestConfig(
-                scenario=scenario, blue="oracle", red="oracle", games=games, seed=0,
-                workers=count, db=Path(tmp) / f"bench-{count}.duckdb",
+                scenario=scenario,
+                blue="oracle",
+                red="oracle",
+                games=games,
+                seed=0,
+                workers=count,
+                db=Path(tmp) / f"bench-{count}.duckdb",
             )
             start = time.perf_counter()
             run_playtest(config, progress=False)
@@ -144,5 +156,10 @@ def run_bench(
             >= TARGETS["oracle_games_per_s_per_core"],
             "scaling_ratio_2_workers": scaling["ratio"] >= TARGETS["scaling_ratio_2_workers"],
         },
-        "details": {"env_random": env_random, "env_oracle": env_oracle, "oracle": oracle, "kaz": kaz},
+        "details": {
+            "env_random": env_random,
+            "env_oracle": env_oracle,
+            "oracle": oracle,
+            "kaz": kaz,
+        },
     }

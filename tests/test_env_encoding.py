@@ -44,7 +44,7 @@ def test_mask_is_exactly_the_legal_decisions(loaded, name) -> None:
     catalogue = ActionCatalogue(scenario)
     checked = 0
     kinds = set()
-    for state in random_states(scenario, seed=3, games=3):
+    for state in random_states(scenario, seed=3, games=2, max_decisions=100):
         legal = state.legal_decisions()
         mask = catalogue.mask(state)
         indices = [catalogue.encode(d, state) for d in legal]
@@ -55,7 +55,7 @@ def test_mask_is_exactly_the_legal_decisions(loaded, name) -> None:
             assert catalogue.decode(i, state) == d
         kinds.update(d.kind for d in legal)
         checked += 1
-    assert checked > 50
+    assert checked >= 40
     assert {"activate", "pass", "end"} <= kinds
 
 
@@ -95,7 +95,7 @@ def test_padding_is_checked_and_changes_only_sizes(loaded) -> None:
     assert wide.mask(state).sum() == narrow.mask(state).sum() == len(state.legal_decisions())
 
 
-@pytest.mark.parametrize("name", ["duel-1v1", "dungeon-crawl"])
+@pytest.mark.parametrize("name", ["duel-1v1", "escort-extract"])
 def test_observations_fit_the_spec_and_are_deterministic(loaded, name) -> None:
     scenario = loaded[name]
     encoder = ObservationEncoder(scenario, raster=True)

@@ -34,7 +34,11 @@ def rollout_digest(env, seed: int, steps: int) -> str:
     for _ in range(steps):
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         obs, reward, terminated, truncated, info = env.step(action)
-        flat = obs if isinstance(obs, np.ndarray) else np.concatenate([v.ravel() for v in obs.values()])
+        flat = (
+            obs
+            if isinstance(obs, np.ndarray)
+            else np.concatenate([v.ravel() for v in obs.values()])
+        )
         digest.update(flat.tobytes())
         digest.update(repr((action, reward, terminated, truncated, info["decision"])).encode())
         if terminated or truncated:
@@ -80,8 +84,10 @@ def test_masks_match_the_game_and_episodes_end_with_a_result() -> None:
         obs, reward, terminated, truncated, info = env.step(action)
         if terminated or truncated:
             result = info["result"]
-            expected = 0.0 if result["winner"] is None else (
-                1.0 if result["winner"] == env.learner_side else -1.0
+            expected = (
+                0.0
+                if result["winner"] is None
+                else (1.0 if result["winner"] == env.learner_side else -1.0)
             )
             assert reward == expected
             assert truncated == (result["reason"] == "round_limit")
@@ -166,7 +172,9 @@ def test_env_pickles_mid_game_and_continues_identically() -> None:
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=9)
     for _ in range(5):
-        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        _, _, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
         assert not (terminated or truncated)
     clone = pickle.loads(pickle.dumps(env))
     for _ in range(20):

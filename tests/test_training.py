@@ -10,8 +10,8 @@ import typer
 from typer.testing import CliRunner
 
 from riven_env.envs.opponents import OpponentPool
-from training.config import TrainConfigError, load_train_config, parse_set
 from training.evaluate import MatchResult, play_match, wilson_interval
+from training.hyperparams import TrainConfigError, load_train_config, parse_set
 from training.selfplay import SelfPlayPool
 
 
@@ -104,14 +104,19 @@ def test_training_writes_checkpoints_snapshots_evaluations_and_a_usable_agent(ti
     run, final = tiny_run
     out = run.out
     assert final.exists() and (out / "final.zip.riven.json").exists()
-    assert sorted(p.name for p in (out / "checkpoints").glob("*.zip")) == ["step_128.zip", "step_256.zip"]
+    assert sorted(p.name for p in (out / "checkpoints").glob("*.zip")) == [
+        "step_128.zip",
+        "step_256.zip",
+    ]
     assert (out / "snapshots" / "step_0.zip").exists()
     rows = (out / "eval.csv").read_text(encoding="utf-8").splitlines()
     assert rows[0].startswith("timesteps,opponent") and len(rows) == 4  # steps 0, 128, 256
     assert any((out / "tb").rglob("events.out.tfevents*"))
     meta = json.loads((out / "final.zip.riven.json").read_text(encoding="utf-8"))
     assert meta["scenario"] == "duel-1v1" and meta["obs_mode"] == "flat"
-    agents = {side: make_agent(f"ppo:{final}", side, [1, k]) for k, side in enumerate(("blue", "red"))}
+    agents = {
+        side: make_agent(f"ppo:{final}", side, [1, k]) for k, side in enumerate(("blue", "red"))
+    }
     state = new_game("duel-1v1", 1)
     play(state, agents)
     assert state.is_terminal
@@ -158,14 +163,29 @@ def test_cli_eval_prints_rates_with_intervals() -> None:
     register(app)
     runner = CliRunner()
     result = runner.invoke(
-        app, ["eval", "--scenario", "duel-1v1", "--blue", "random", "--red", "random", "--games", "4"]
+        app,
+        ["eval", "--scenario", "duel-1v1", "--blue", "random", "--red", "random", "--games", "4"],
     )
     assert result.exit_code == 0, result.output
     assert "blue wins" in result.output and "95% CI" in result.output
     as_json = runner.invoke(
-        app, ["eval", "--scenario", "duel-1v1", "--blue", "random", "--red", "random", "--games", "4", "--json"]
+        app,
+        [
+            "eval",
+            "--scenario",
+            "duel-1v1",
+            "--blue",
+            "random",
+            "--red",
+            "random",
+            "--games",
+            "4",
+            "--json",
+        ],
     )
     data = json.loads(as_json.output)
     assert data["games"] == 4 and len(data["wins"]["ci95"]) == 2
-    bad = runner.invoke(app, ["train", "--scenario", "duel-1v1", "--set", "ppo.n_steps=lots", "--out", "/tmp/never"])
+    bad = runner.invoke(
+        app, ["train", "--scenario", "duel-1v1", "--set", "ppo.n_steps=lots", "--out", "/tmp/never"]
+    )
     assert bad.exit_code == 2 and "ppo.n_steps" in bad.output

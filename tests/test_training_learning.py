@@ -24,8 +24,8 @@ def test_win_rate_against_random_rises_well_above_the_untrained_policy() -> None
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from agents.ppo import PPOAgent
-    from training.config import load_train_config
     from training.evaluate import evaluate_agent
+    from training.hyperparams import load_train_config
     from training.train import _policy_kwargs, encoding_metadata, make_env_fn
 
     torch.set_num_threads(1)

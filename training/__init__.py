@@ -1,6 +1,6 @@
 """Training and evaluating MaskablePPO policies for RIVEN (``riven train``, ``riven eval``).
 
-* :mod:`training.config`: hyperparameters (``training/config/default.toml``);
+* :mod:`training.hyperparams`: hyperparameters (``training/config/default.toml``);
 * :mod:`training.train`: MaskablePPO with parallel envs, checkpoints, periodic evaluation,
   resuming;
 * :mod:`training.selfplay`: the pool of earlier snapshots a self-playing learner faces;

@@ -115,7 +115,10 @@ def _play_specs(args: tuple[Any, str, str, int, Mapping[str, object] | None]) ->
 
     scenario, blue, red, game_seed, overrides = args
     seeds = agent_seeds(game_seed)
-    agents = {"blue": make_agent(blue, "blue", seeds["blue"]), "red": make_agent(red, "red", seeds["red"])}
+    agents = {
+        "blue": make_agent(blue, "blue", seeds["blue"]),
+        "red": make_agent(red, "red", seeds["red"]),
+    }
     return play_one(scenario, agents, game_seed, overrides)
 
 
@@ -178,7 +181,10 @@ def evaluate_agent(
         game_seed = seed + g
         side = SIDES[g % 2]
         other = SIDES[1 - g % 2]
-        agents = {side: subjects[side], other: make_agent(opponent, other, agent_seeds(game_seed)[other])}
+        agents = {
+            side: subjects[side],
+            other: make_agent(opponent, other, agent_seeds(game_seed)[other]),
+        }
         winners.append(play_one(scenario, agents, game_seed, overrides))
         sides.append(side)
     return _tally(winners, sides)

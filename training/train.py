@@ -23,8 +23,8 @@ from typing import Any
 
 from riven_env.errors import RivenError
 from riven_env.extras import require
-from training.config import load_train_config
 from training.evaluate import MatchResult, evaluate_agent
+from training.hyperparams import load_train_config
 from training.selfplay import SelfPlayPool
 
 
@@ -152,7 +152,9 @@ def _callback_class() -> type:
                     self.metadata,
                 )
             if self._due("eval", self.eval_every):
-                evaluate_during_training(self.model, self.run, self.metadata, self.num_timesteps, self.logger)
+                evaluate_during_training(
+                    self.model, self.run, self.metadata, self.num_timesteps, self.logger
+                )
             if self.pool is not None and self._due("snapshot", self.snapshot_every):
                 self._snapshot()
             return True
@@ -190,7 +192,9 @@ def evaluate_during_training(
     with csv_path.open("a", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         if new_file:
-            writer.writerow(["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate"])
+            writer.writerow(
+                ["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
+            )
         for opponent in opponents:
             result = evaluate_agent(
                 run.scenario,
@@ -201,8 +205,15 @@ def evaluate_during_training(
             )
             results[opponent] = result
             writer.writerow(
-                [timesteps, opponent, result.games, result.wins, result.draws, result.losses,
-                 f"{result.win_rate:.4f}"]
+                [
+                    timesteps,
+                    opponent,
+                    result.games,
+                    result.wins,
+                    result.draws,
+                    result.losses,
+                    f"{result.win_rate:.4f}",
+                ]
             )
             if logger is not None:
                 logger.record(f"eval/win_rate_vs_{opponent}", result.win_rate)
@@ -226,9 +237,7 @@ def build_vec_env(run: TrainRun, opponent: Any) -> Any:
     """The vectorised training environments (subprocesses unless configured otherwise)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    fns = [
-        make_env_fn(run.scenario, opponent, run.config["env"]) for _ in range(run.envs)
-    ]
+    fns = [make_env_fn(run.scenario, opponent, run.config["env"]) for _ in range(run.envs)]
     if run.envs > 1 and run.config["train"]["vec_env"] == "subproc":
         return SubprocVecEnv(fns, start_method="spawn")
     return DummyVecEnv(fns)
@@ -250,17 +259,28 @@ def train(run: TrainRun) -> Path:
     run.out.mkdir(parents=True, exist_ok=True)
     (run.out / "config.json").write_text(
         json.dumps(
-            {"scenario": run.scenario, "opponent": run.opponent, "timesteps": run.timesteps,
-             "envs": run.envs, "seed": run.seed, "self_play": run.self_play,
-             "resume": str(run.resume) if run.resume else None, "config": run.config},
+            {
+                "scenario": run.scenario,
+                "opponent": run.opponent,
+                "timesteps": run.timesteps,
+                "envs": run.envs,
+                "seed": run.seed,
+                "self_play": run.self_play,
+                "resume": str(run.resume) if run.resume else None,
+                "config": run.config,
+            },
             indent=2,
         ),
         encoding="utf-8",
     )
     selfplay = run.config["selfplay"]
     pool = (
-        SelfPlayPool(run.opponent, selfplay["pool_size"], selfplay["include_opponent"],
-                     selfplay["opponent_weight"])
+        SelfPlayPool(
+            run.opponent,
+            selfplay["pool_size"],
+            selfplay["include_opponent"],
+            selfplay["opponent_weight"],
+        )
         if run.self_play
         else None
     )

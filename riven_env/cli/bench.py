@@ -16,15 +16,24 @@ def bench(
     scenario: str = typer.Option("skirmish-5v5", "--scenario", help="Mission to measure on."),
     env_steps: int = typer.Option(2000, "--env-steps", min=50, help="Env steps to time."),
     games: int = typer.Option(10, "--games", min=1, help="Oracle-vs-oracle games to time."),
-    scaling_games: int = typer.Option(16, "--scaling-games", min=2, help="Games per worker-count run."),
-    kaz_steps: int = typer.Option(5000, "--kaz-steps", min=100, help="knights_archers_zombies steps."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (ratio under kaz_ratio)."),
+    scaling_games: int = typer.Option(
+        16, "--scaling-games", min=2, help="Games per worker-count run."
+    ),
+    kaz_steps: int = typer.Option(
+        5000, "--kaz-steps", min=100, help="knights_archers_zombies steps."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object (ratio under kaz_ratio)."
+    ),
 ) -> None:
     """Measure env steps/s, oracle games/s, scaling with workers and the KAZ ratio."""
     from riven_env.bench import run_bench
 
     result = run_bench(
-        scenario=scenario, env_steps=env_steps, games=games, scaling_games=scaling_games,
+        scenario=scenario,
+        env_steps=env_steps,
+        games=games,
+        scaling_games=scaling_games,
         kaz_steps=kaz_steps,
     )
     if as_json:
@@ -45,14 +54,26 @@ def bench(
         ("env steps/s (vs random)", f"{result['env_steps_per_s']:.0f}", "", ""),
         ("env steps/s (vs oracle)", f"{result['env_steps_per_s_vs_oracle']:.0f}", "", ""),
         ("knights_archers_zombies steps/s", f"{result['kaz_steps_per_s']:.0f}", "", ""),
-        ("env / KAZ ratio (kaz_ratio)", f"{result['kaz_ratio']:.2f}", f">= {targets['kaz_ratio']}",
-         str(met["kaz_ratio"])),
-        ("oracle-vs-oracle games/s (1 core)", f"{result['oracle_games_per_s']:.2f}",
-         f">= {targets['oracle_games_per_s_per_core']:.0f}", str(met["oracle_games_per_s_per_core"])),
+        (
+            "env / KAZ ratio (kaz_ratio)",
+            f"{result['kaz_ratio']:.2f}",
+            f">= {targets['kaz_ratio']}",
+            str(met["kaz_ratio"]),
+        ),
+        (
+            "oracle-vs-oracle games/s (1 core)",
+            f"{result['oracle_games_per_s']:.2f}",
+            f">= {targets['oracle_games_per_s_per_core']:.0f}",
+            str(met["oracle_games_per_s_per_core"]),
+        ),
         ("playtest games/s, 1 worker", f"{scaling['games_per_s']['1']:.2f}", "", ""),
         ("playtest games/s, 2 workers", f"{scaling['games_per_s']['2']:.2f}", "", ""),
-        ("2 workers / 1 worker", f"{scaling['ratio']:.2f}", f">= {targets['scaling_ratio_2_workers']}",
-         str(met["scaling_ratio_2_workers"])),
+        (
+            "2 workers / 1 worker",
+            f"{scaling['ratio']:.2f}",
+            f">= {targets['scaling_ratio_2_workers']}",
+            str(met["scaling_ratio_2_workers"]),
+        ),
     ]
     for row in rows:
         table.add_row(*row)

@@ -21,7 +21,9 @@ def parse_overrides(pairs: Sequence[str] | None) -> dict[str, str]:
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise typer.BadParameter(f"{pair!r}: expected KEY=VALUE, e.g. turnover=sbh", param_hint="--set")
+            raise typer.BadParameter(
+                f"{pair!r}: expected KEY=VALUE, e.g. turnover=sbh", param_hint="--set"
+            )
         overrides[key.strip()] = value.strip()
     return overrides
 

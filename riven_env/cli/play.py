@@ -15,13 +15,23 @@ def register(app: typer.Typer) -> None:
 
 @friendly_errors
 def play(
-    scenario: str = typer.Option("skirmish-5v5", "--scenario", help="Bundled scenario name or a scenario file."),
-    blue: str = typer.Option("oracle", "--blue", help="Agent for blue: oracle, oracle:PROFILE, random, greedy, mcts[:N], ppo:PATH."),
+    scenario: str = typer.Option(
+        "skirmish-5v5", "--scenario", help="Bundled scenario name or a scenario file."
+    ),
+    blue: str = typer.Option(
+        "oracle",
+        "--blue",
+        help="Agent for blue: oracle, oracle:PROFILE, random, greedy, mcts[:N], ppo:PATH.",
+    ),
     red: str = typer.Option("oracle", "--red", help="Agent for red."),
     seed: int = typer.Option(0, "--seed", help="Game seed: the same seed gives the same game."),
     log: Path | None = typer.Option(None, "--log", help="Write the event log (JSON Lines) here."),
-    replay: Path | None = typer.Option(None, "--replay", help="Write a self-contained HTML replay here."),
-    set_: list[str] | None = typer.Option(None, "--set", help="Rules override KEY=VALUE (repeatable)."),
+    replay: Path | None = typer.Option(
+        None, "--replay", help="Write a self-contained HTML replay here."
+    ),
+    set_: list[str] | None = typer.Option(
+        None, "--set", help="Rules override KEY=VALUE (repeatable)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
 ) -> None:
     """Play one game and print the result."""

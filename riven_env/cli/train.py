@@ -12,6 +12,21 @@ import typer
 
 from riven_env.cli.common import echo_json, friendly_errors, parse_overrides
 
+# Options whose defaults are mutable types live here (module-level singletons), as typer needs.
+OUT_OPTION = typer.Option(
+    Path("runs/ppo"), "--out", help="Output folder (checkpoints, TensorBoard logs, final.zip)."
+)
+RESUME_OPTION = typer.Option(
+    None, "--resume", help="Continue training from this checkpoint (.zip)."
+)
+CONFIG_OPTION = typer.Option(
+    None, "--config", help="Hyperparameter file (TOML) over training/config/default.toml."
+)
+TRAIN_SET_OPTION = typer.Option(
+    None, "--set", help="Override one config key, SECTION.KEY=VALUE (repeatable)."
+)
+RULES_SET_OPTION = typer.Option(None, "--set", help="Rules override KEY=VALUE (repeatable).")
+
 
 def register(app: typer.Typer) -> None:
     """Add ``train`` and ``eval`` to the ``riven`` app."""
@@ -21,20 +36,32 @@ def register(app: typer.Typer) -> None:
 
 @friendly_errors
 def train_command(
-    scenario: str = typer.Option("skirmish-5v5", "--scenario", help="Bundled scenario name or a scenario file."),
-    opponent: str = typer.Option("oracle", "--opponent", help="Agent on the other side: oracle, oracle:PROFILE, random, greedy, mcts[:N], ppo:PATH."),
+    scenario: str = typer.Option(
+        "skirmish-5v5", "--scenario", help="Bundled scenario name or a scenario file."
+    ),
+    opponent: str = typer.Option(
+        "oracle",
+        "--opponent",
+        help="Agent on the other side: oracle, oracle:PROFILE, random, greedy, mcts[:N], ppo:PATH.",
+    ),
     timesteps: int = typer.Option(100_000, "--timesteps", help="Learner steps to train for."),
     envs: int = typer.Option(2, "--envs", help="Parallel environments (one process each)."),
-    out: Path = typer.Option(Path("runs/ppo"), "--out", help="Output folder (checkpoints, TensorBoard logs, final.zip)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the model, the environments and the evaluations."),
-    self_play: bool = typer.Option(False, "--self-play", help="Train against a pool of earlier snapshots of the learner (plus --opponent)."),
-    resume: Path | None = typer.Option(None, "--resume", help="Continue training from this checkpoint (.zip)."),
-    config: Path | None = typer.Option(None, "--config", help="Hyperparameter file (TOML) over training/config/default.toml."),
-    set_: list[str] | None = typer.Option(None, "--set", help="Override one config key, SECTION.KEY=VALUE (repeatable)."),
+    out: Path = OUT_OPTION,
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of the model, the environments and the evaluations."
+    ),
+    self_play: bool = typer.Option(
+        False,
+        "--self-play",
+        help="Train against a pool of earlier snapshots of the learner (plus --opponent).",
+    ),
+    resume: Path | None = RESUME_OPTION,
+    config: Path | None = CONFIG_OPTION,
+    set_: list[str] | None = TRAIN_SET_OPTION,
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Train a MaskablePPO policy; the result is agent ppo:OUT/final.zip."""
-    from training.config import load_train_config
+    from training.hyperparams import load_train_config
     from training.train import TrainRun, train
 
     run = TrainRun(
@@ -51,18 +78,24 @@ def train_command(
         log=lambda line: typer.echo(line, err=True),
     )
     final = train(run)
-    typer.echo(f"trained policy: {final} (use it as agent ppo:{final}; model files are pickles, share only with trusted users)")
+    typer.echo(
+        f"trained policy: {final} (use it as agent ppo:{final}; model files are pickles, share only with trusted users)"
+    )
 
 
 @friendly_errors
 def eval_command(
-    scenario: str = typer.Option("skirmish-5v5", "--scenario", help="Bundled scenario name or a scenario file."),
-    blue: str = typer.Option("oracle", "--blue", help="Agent for blue (ppo:PATH for a trained policy)."),
+    scenario: str = typer.Option(
+        "skirmish-5v5", "--scenario", help="Bundled scenario name or a scenario file."
+    ),
+    blue: str = typer.Option(
+        "oracle", "--blue", help="Agent for blue (ppo:PATH for a trained policy)."
+    ),
     red: str = typer.Option("random", "--red", help="Agent for red."),
     games: int = typer.Option(100, "--games", help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Game g uses game seed SEED + g."),
     jobs: int = typer.Option(1, "--jobs", help="Worker processes."),
-    set_: list[str] | None = typer.Option(None, "--set", help="Rules override KEY=VALUE (repeatable)."),
+    set_: list[str] | None = RULES_SET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
 ) -> None:
     """Play GAMES games and print blue's win/draw/loss rates with 95% confidence intervals."""
@@ -74,7 +107,9 @@ def eval_command(
         scenario, blue, red, games, seed=seed, overrides=parse_overrides(set_) or None, jobs=jobs
     )
     if as_json:
-        echo_json({"scenario": scenario, "blue": blue, "red": red, "seed": seed, **result.to_dict()})
+        echo_json(
+            {"scenario": scenario, "blue": blue, "red": red, "seed": seed, **result.to_dict()}
+        )
         return
     typer.echo(f"{scenario}: blue {blue} vs red {red}, {result.games} games (seed {seed})")
     for outcome, label in (("wins", "blue wins"), ("draws", "draws"), ("losses", "red wins")):

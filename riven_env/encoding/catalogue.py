@@ -186,7 +186,9 @@ class ActionCatalogue:
             )
         return index
 
-    def legal_index(self, state: Any, legal: Sequence[Decision] | None = None) -> dict[int, Decision]:
+    def legal_index(
+        self, state: Any, legal: Sequence[Decision] | None = None
+    ) -> dict[int, Decision]:
         """Index -> legal decision, for every legal decision of ``state``.
 
         Raises:

@@ -91,6 +91,13 @@ class ObservationEncoder:
         self._max_dice = int(self.rules.get("activation.max_dice"))
         self._momentum_cap = max(1, int(self.rules.get("momentum.cap")))
         self._strain_per_wit = float(self.rules.get("strain.track_per_wit"))
+        # Most spends one test can take: the reroll and boost limits plus one Strain spend.
+        self._max_spends = max(
+            1,
+            int(self.rules.get("momentum.max_rerolls_per_test"))
+            + int(self.rules.get("momentum.max_boosts_per_test"))
+            + 1,
+        )
         self.model_features: tuple[str, ...] = (
             "present",
             "own",
@@ -193,9 +200,7 @@ class ObservationEncoder:
     @property
     def flat_size(self) -> int:
         """Length of :meth:`flatten`'s output (the raster is not flattened)."""
-        return sum(
-            int(np.prod(v["shape"])) for k, v in self.space_spec().items() if k != "raster"
-        )
+        return sum(int(np.prod(v["shape"])) for k, v in self.space_spec().items() if k != "raster")
 
     def flatten(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         """Concatenate ``models``, ``objectives`` and ``global`` into one float32 vector."""
@@ -272,7 +277,9 @@ class ObservationEncoder:
                     *(1.0 if k in p.keywords else 0.0 for k in KEYWORD_FEATURES),
                 ]
             )
-        array = np.asarray(rows, dtype=np.float32).reshape(len(state.models), len(_PROFILE_FEATURES))
+        array = np.asarray(rows, dtype=np.float32).reshape(
+            len(state.models), len(_PROFILE_FEATURES)
+        )
         self._profile_cache[key] = (state.scenario, array)
         return array
 
@@ -293,7 +300,9 @@ class ObservationEncoder:
             delta = geo.rel - geo.rel[acting]
             out[:, col["dx_acting"]] = np.where(on_table, delta[:, 0] / geo.width, 0.0)
             out[:, col["dy_acting"]] = np.where(on_table, delta[:, 1] / geo.height, 0.0)
-            out[:, col["distance_acting"]] = np.where(on_table, geo.gaps[acting] / geo.diagonal, 0.0)
+            out[:, col["distance_acting"]] = np.where(
+                on_table, geo.gaps[acting] / geo.diagonal, 0.0
+            )
             out[acting, col["acting"]] = 1.0
         out[:, col["distance_nearest_enemy"]] = geo.nearest_enemy_gap / geo.diagonal
         wounds = np.array([m.wounds for m in models], dtype=np.float32)
@@ -412,7 +421,7 @@ class ObservationEncoder:
             out[col["pending_own"]] = 1.0 if state.models[i].side == side else 0.0
             out[col[f"pending_band_{roll.result}"]] = 1.0
             out[col["pending_margin"]] = roll.margin / sc["test_margin"]
-            out[col["pending_spends"]] = len(roll.spends) / 3.0
+            out[col["pending_spends"]] = len(roll.spends) / self._max_spends
             k = col.get(f"pending_action_{context.get('action')}")
             if k is not None:
                 out[k] = 1.0
@@ -449,9 +458,7 @@ class _Geometry:
         has_enemy = np.isfinite(enemy_gaps[np.arange(len(models)), nearest])
         self.nearest_enemy = np.where(has_enemy, nearest, -1)
         self.nearest_enemy_gap = np.where(
-            has_enemy & self.on_table,
-            enemy_gaps[np.arange(len(models)), nearest] if len(models) else 0.0,
-            self.diagonal,
+            has_enemy & self.on_table, enemy_gaps[np.arange(len(models)), nearest], self.diagonal
         )
 
     def is_side(self, side: str) -> np.ndarray:

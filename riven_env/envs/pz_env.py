@@ -44,7 +44,11 @@ class RivenAECEnv(AECEnv):
         render_mode: ``"rgb_array"``, ``"ansi"`` or None.
     """
 
-    metadata = {"render_modes": ["rgb_array", "ansi"], "name": "riven_skirmish_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["rgb_array", "ansi"],
+        "name": "riven_skirmish_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -179,9 +183,7 @@ class RivenAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ internals
     def _refresh_legal(self) -> None:
-        self._legal_index = (
-            {} if self.state.is_terminal else self.catalogue.legal_index(self.state)
-        )
+        self._legal_index = {} if self.state.is_terminal else self.catalogue.legal_index(self.state)
 
     def _illegal(self, agent: str, action: Any, index: int | None) -> None:
         if self.config.illegal_policy == "raise":

@@ -48,7 +48,9 @@ def render_rgb(state: Any, pixels_per_inch: int) -> np.ndarray:
         image[edge] = _ACTING_OUTLINE
     # Raster rows grow with y; images grow downward: flip so that y = 0 is at the bottom.
     image = image[::-1]
-    return np.ascontiguousarray(image[size - height :, :width] if size != height else image[:, :width])
+    return np.ascontiguousarray(
+        image[size - height :, :width] if size != height else image[:, :width]
+    )
 
 
 def _eroded(mask: np.ndarray) -> np.ndarray:

@@ -51,16 +51,20 @@ def move_allowance(state: GameState, i: int) -> float:
 
 def destinations_for(state: GameState, i: int, allowance: float) -> list:
     """Candidate destinations of the tabletop for model ``i`` (uncached; see GameState)."""
-    objectives = [(o.x, o.y) for k, o in enumerate(state.objectives) if k not in state.looted]
-    return candidate_destinations(
+    # All objectives are passed so that a destination's ref is the objective's index in the
+    # scenario; looted ones are dropped afterwards.
+    found = candidate_destinations(
         state.table,
         state.bases,
         i,
         allowance,
         enemies=state.enemies_of(i),
         friends=state.friends_of(i),
-        objectives=objectives,
+        objectives=[(o.x, o.y) for o in state.objectives],
     )
+    if not state.looted:
+        return found
+    return [d for d in found if not (d.kind == "toward_objective" and d.ref in state.looted)]
 
 
 def _find_destination(state: GameState, i: int, allowance: float, key: tuple) -> Any:

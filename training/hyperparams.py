@@ -68,9 +68,7 @@ def _same_type(default: Any, value: Any, where: str) -> Any:
 def _merge(base: dict[str, Any], extra: Mapping[str, Any], source: str) -> None:
     for section, table in extra.items():
         if section not in base or not isinstance(table, Mapping):
-            raise TrainConfigError(
-                f"{source}: unknown section [{section}]; known: {sorted(base)}"
-            )
+            raise TrainConfigError(f"{source}: unknown section [{section}]; known: {sorted(base)}")
         for key, value in table.items():
             if key not in base[section]:
                 raise TrainConfigError(
@@ -127,7 +125,9 @@ def load_train_config(
 def _check_choices(config: Mapping[str, Mapping[str, Any]]) -> None:
     activation = config["policy"]["activation"]
     if activation not in ACTIVATIONS:
-        raise TrainConfigError(f"policy.activation = {activation!r}: expected one of {list(ACTIVATIONS)}")
+        raise TrainConfigError(
+            f"policy.activation = {activation!r}: expected one of {list(ACTIVATIONS)}"
+        )
     vec_env = config["train"]["vec_env"]
     if vec_env not in VEC_ENVS:
         raise TrainConfigError(f"train.vec_env = {vec_env!r}: expected one of {list(VEC_ENVS)}")
@@ -141,4 +141,6 @@ def _check_choices(config: Mapping[str, Mapping[str, Any]]) -> None:
         raise TrainConfigError("selfplay.pool_size and selfplay.snapshot_every must be >= 1")
     net_arch = config["policy"]["net_arch"]
     if not net_arch or not all(isinstance(n, int) and n > 0 for n in net_arch):
-        raise TrainConfigError(f"policy.net_arch = {net_arch!r}: expected a list of positive integers")
+        raise TrainConfigError(
+            f"policy.net_arch = {net_arch!r}: expected a list of positive integers"
+        )

@@ -1,0 +1,1 @@
+"""Bundled encoding data (``encoding.toml``)."""

@@ -1,0 +1,1 @@
+"""Bundled environment settings (``env.toml``)."""

@@ -1,0 +1,1 @@
+"""Bundled training configuration files (``default.toml``); read by :mod:`training.hyperparams`."""
