@@ -24,8 +24,7 @@ REQUIRED = [
 @pytest.mark.slow
 def test_wheel_ships_every_bundled_data_file(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-         "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
         check=True,
         capture_output=True,
     )

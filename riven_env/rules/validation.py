@@ -44,8 +44,12 @@ def validate_rules(raw: Mapping[str, Any], source: str) -> None:
     settings = read_str_list(read_table(raw, "meta", source), "settings", f"{where} meta")
     from riven_env.rules.resolution import resolution_names
 
-    read_str(read_table(raw, "meta", source), "resolution", f"{where} meta",
-             choices=tuple(resolution_names()))
+    read_str(
+        read_table(raw, "meta", source),
+        "resolution",
+        f"{where} meta",
+        choices=tuple(resolution_names()),
+    )
     _check_activation(raw, where)
     _check_test(raw, where)
     _check_melee(raw, where)

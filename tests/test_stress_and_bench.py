@@ -1,0 +1,83 @@
+"""`riven stress-oracle` and `riven bench` end to end, at toy sizes (speed is not asserted)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from riven_env.cli.main import app
+
+
+@pytest.mark.slow
+def test_stress_oracle_reports_exploitability_tactics_and_replays(tmp_path: Path) -> None:
+    out = tmp_path / "stress"
+    result = CliRunner().invoke(
+        app,
+        [
+            "stress-oracle",
+            "--scenario",
+            "duel-1v1",
+            "--timesteps",
+            "512",
+            "--games",
+            "6",
+            "--replays",
+            "2",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["best_response"]["games"] == 6 and report["baseline_result"]["games"] == 6
+    gap = report["exploitability"]
+    assert gap["low"] <= gap["value"] <= gap["high"]
+    expected = report["best_response"]["win_rate"] - report["baseline_result"]["win_rate"]
+    assert gap["value"] == pytest.approx(expected)
+    assert sum(report["tactics"]["actions"].values()) > 0
+    assert abs(sum(report["tactics"]["action_mix"].values()) - 1.0) < 1e-9
+    assert len(report["replays"]) == 2 and all(Path(p).exists() for p in report["replays"])
+    assert (out / "stress.md").read_text().startswith("# Oracle stress test")
+    assert json.loads((out / "stress.json").read_text())["scenario"] == "duel-1v1"
+
+
+def test_stress_oracle_refuses_a_non_oracle_target(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["stress-oracle", "--oracle", "random", "--out", str(tmp_path)]
+    )
+    assert result.exit_code != 0
+    assert "oracle" in result.output
+
+
+@pytest.mark.slow
+def test_bench_json_has_every_measure() -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "bench",
+            "--scenario",
+            "duel-1v1",
+            "--env-steps",
+            "60",
+            "--games",
+            "1",
+            "--scaling-games",
+            "2",
+            "--kaz-steps",
+            "200",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    for key in ("env_steps_per_s", "oracle_games_per_s", "kaz_steps_per_s", "kaz_ratio", "scaling"):
+        assert key in report
+    assert report["kaz_ratio"] == pytest.approx(
+        report["env_steps_per_s"] / report["kaz_steps_per_s"]
+    )
+    assert set(report["scaling"]["games_per_s"]) == {"1", "2"}
+    assert all(v > 0 for v in report["scaling"]["games_per_s"].values())
