@@ -21,7 +21,9 @@ from riven_env.table import (
     candidate_destinations,
     charge_targets,
     contacts,
+    destination_options,
     plan_charge,
+    plan_destination,
     sight,
 )
 
@@ -67,11 +69,36 @@ def destinations_for(state: GameState, i: int, allowance: float) -> list:
     return [d for d in found if not (d.kind == "toward_objective" and d.ref in state.looted)]
 
 
+def move_options_for(state: GameState, i: int) -> list[tuple[str, int | None]]:
+    """The ``(kind, ref)`` moves model ``i`` may order (uncached; see GameState).
+
+    A move names a direction; its path is planned only when the move is made
+    (:func:`plan_destination`), which keeps listing the legal decisions cheap.
+    """
+    options = destination_options(
+        state.table,
+        state.bases,
+        i,
+        enemies=state.enemies_of(i),
+        friends=state.friends_of(i),
+        objectives=[(o.x, o.y) for o in state.objectives],
+    )
+    if not state.looted:
+        return options
+    return [(k, r) for k, r in options if not (k == "toward_objective" and r in state.looted)]
+
+
 def _find_destination(state: GameState, i: int, allowance: float, key: tuple) -> Any:
-    for dest in state.destinations(i, allowance):
-        if (dest.kind, dest.ref) == key:
-            return dest
-    return None
+    kind, ref = key
+    return plan_destination(
+        state.table,
+        state.bases,
+        i,
+        allowance,
+        kind,
+        ref,
+        objectives=[(o.x, o.y) for o in state.objectives],
+    )
 
 
 def shot_targets(state: GameState, i: int) -> list[tuple[int, str]]:
@@ -135,8 +162,7 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
         allowance = move_allowance(state, i)
         if allowance > 0:
             out += [
-                Decision("move", model=i, destination=(d.kind, d.ref))
-                for d in state.destinations(i, allowance)
+                Decision("move", model=i, destination=option) for option in state.move_options(i)
             ]
     if allowed("charge") and not engaged:
         reach = move_allowance(state, i) * state.rules.get("distances.charge_reach_factor")
@@ -157,9 +183,9 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
         allowance = move_allowance(state, i) * state.rules.get("distances.disengage_move_factor")
         if allowance > 0:
             out += [
-                Decision("disengage", model=i, destination=(d.kind, d.ref))
-                for d in state.destinations(i, allowance)
-                if d.kind in DISENGAGE_KINDS
+                Decision("disengage", model=i, destination=option)
+                for option in state.move_options(i)
+                if option[0] in DISENGAGE_KINDS
             ]
     if allowed("focus"):
         out.append(Decision("focus", model=i))
@@ -253,7 +279,8 @@ def _plan_for(state: GameState, i: int, dest: Any) -> MovePlan:
 
 def _do_move(state: GameState, i: int, decision: Decision) -> None:
     dest = _find_destination(state, i, move_allowance(state, i), decision.destination)
-    state.apply_move(i, _plan_for(state, i, dest), "move")
+    if dest is not None:  # None: no way to make that move (e.g. no cover in reach)
+        state.apply_move(i, _plan_for(state, i, dest), "move")
 
 
 def _do_charge(state: GameState, i: int, decision: Decision) -> None:

@@ -114,6 +114,7 @@ class GameState:
         self._new_events: list[Event] = []
         self._legal: list[Decision] | None = None
         self._destinations: dict[tuple[int, float], list] = {}
+        self._move_options: dict[int, list[tuple[str, int | None]]] = {}
 
     # ------------------------------------------------------------------ copying
     def copy(self) -> GameState:
@@ -132,6 +133,7 @@ class GameState:
         new._new_events = []
         new._legal = None if self._legal is None else list(self._legal)
         new._destinations = dict(self._destinations)
+        new._move_options = dict(self._move_options)
         return new
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
@@ -236,9 +238,18 @@ class GameState:
             self._destinations[key] = found
         return found
 
+    def move_options(self, i: int) -> list[tuple[str, int | None]]:
+        """The ``(kind, ref)`` moves model ``i`` may order now (cached; no path planning)."""
+        found = self._move_options.get(i)
+        if found is None:
+            found = action_rules.move_options_for(self, i)
+            self._move_options[i] = found
+        return found
+
     def positions_changed(self) -> None:
         """Invalidate caches that depend on where the bases stand."""
         self._destinations = {}
+        self._move_options = {}
 
     # ------------------------------------------------------------------ events
     def emit(self, type_: str, **fields: Any) -> Event:

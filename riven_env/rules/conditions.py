@@ -211,7 +211,13 @@ def condition_modifiers(conditions: Iterable[str], kind: str, rules: RulesConfig
 
 def condition_limits(conditions: Iterable[str], rules: RulesConfig) -> ConditionLimits:
     """Combine the limits of a set of Conditions (the tightest cap wins, penalties add)."""
-    specs = [condition_spec(name, rules) for name in sorted(set(conditions))]
+    return _condition_limits(frozenset(conditions), rules)
+
+
+@functools.lru_cache(maxsize=1024)
+def _condition_limits(conditions: frozenset[str], rules: RulesConfig) -> ConditionLimits:
+    # Memoised: the game asks for the same few sets of Conditions thousands of times.
+    specs = [condition_spec(name, rules) for name in sorted(conditions)]
     action_caps = [s.max_actions for s in specs if s.max_actions > 0]
     dice_caps = [s.max_dice for s in specs if s.max_dice > 0]
     return ConditionLimits(

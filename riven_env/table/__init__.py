@@ -17,7 +17,13 @@ from riven_env.table.config import (
     terrain_types,
 )
 from riven_env.table.cover import better_cover, cover_rank, cover_step
-from riven_env.table.destinations import DESTINATION_KINDS, Destination, candidate_destinations
+from riven_env.table.destinations import (
+    DESTINATION_KINDS,
+    Destination,
+    candidate_destinations,
+    destination_options,
+    plan_destination,
+)
 from riven_env.table.measure import (
     CONTACT_TOL,
     contacts,
@@ -62,6 +68,7 @@ __all__ = [
     "TerrainType",
     "better_cover",
     "candidate_destinations",
+    "destination_options",
     "charge_targets",
     "contacts",
     "cover_for_shot",
@@ -78,6 +85,7 @@ __all__ = [
     "nearest",
     "nearest_edge_point",
     "plan_charge",
+    "plan_destination",
     "plan_flight",
     "plan_move",
     "plan_push",

@@ -211,3 +211,106 @@ def candidate_destinations(
         plan = plan_with(nav, bases, None, allowance, stop_in_contact_with=int(f))
         add("toward_friend", int(f), plan, f"toward friend {f}")
     return found
+
+
+def destination_options(
+    table: Table,
+    bases: Bases,
+    i: int,
+    *,
+    enemies: Sequence[int],
+    friends: Sequence[int],
+    objectives: Sequence[tuple[float, float]],
+) -> list[tuple[str, int | None]]:
+    """The ``(kind, ref)`` moves model ``i`` may order now, without planning any path.
+
+    The same kinds and refs as :func:`candidate_destinations`, in the same order, but
+    nothing is routed: a move is a direction (toward an enemy, objective or friend, into
+    cover from or away from the nearest enemy) and :func:`plan_destination` plans it when
+    it is made. Only cheap checks prune the list: a model does not move toward a model it
+    already touches or onto an objective it stands on, and ``cover_from_enemy`` needs a
+    piece that gives cover or blocks sight.
+    """
+    if not bases.on_table[i]:
+        return []
+    cfg = geometry_config()
+    here = bases.centers[i]
+    reach = bases.radii[i] + cfg.contact_tolerance
+    options: list[tuple[str, int | None]] = []
+    live = [int(j) for j in enemies if j != i and bases.on_table[j]]
+    for j in live:
+        if math.dist(here, bases.centers[j]) > reach + bases.radii[j]:
+            options.append(("toward_enemy", j))
+    for k, point in enumerate(objectives):
+        if math.dist(here, point) >= cfg.min_move:
+            options.append(("toward_objective", k))
+    foe = nearest(bases, i, live)
+    if foe is not None:
+        if any(p.cover != "none" or p.blocks_los for p in table.pieces):
+            options.append(("cover_from_enemy", foe))
+        options.append(("away", foe))
+    for f in friends:
+        f = int(f)
+        if (
+            f != i
+            and bases.on_table[f]
+            and math.dist(here, bases.centers[f]) > reach + bases.radii[f]
+        ):
+            options.append(("toward_friend", f))
+    return options
+
+
+def plan_destination(
+    table: Table,
+    bases: Bases,
+    i: int,
+    allowance: float,
+    kind: str,
+    ref: int | None,
+    *,
+    objectives: Sequence[tuple[float, float]],
+    enemy_gap: float | None = None,
+) -> Destination | None:
+    """Plan one move of :func:`destination_options` exactly as the full menu would.
+
+    Returns:
+        The destination (its path is legal and truncated to ``allowance``), or None when
+        the model cannot make that move at all (no cover spot in reach, or nothing to
+        head for).
+    """
+    if not bases.on_table[i] or allowance <= 0:
+        return None
+    cfg = geometry_config()
+    nav = Navigator(table, bases, i)
+    if kind == "toward_enemy":
+        gap = cfg.enemy_gap if enemy_gap is None else float(enemy_gap)
+        if gap > 0:
+            plan = _short_of_contact(nav, ref, allowance, gap)
+        else:
+            plan = plan_with(nav, bases, None, allowance, stop_in_contact_with=ref)
+        label = f"toward enemy {ref}"
+    elif kind == "toward_objective":
+        plan = plan_with(nav, bases, objectives[ref], allowance)
+        label = f"toward objective {ref}"
+    elif kind == "cover_from_enemy":
+        found = _cover_move(table, bases, nav, ref, allowance)
+        if found is None:
+            return None
+        plan, level = found
+        what = ("", "into soft cover from", "into hard cover from", "out of sight of")[level]
+        label = f"{what} enemy {ref}"
+    elif kind == "away":
+        away = nav.start - bases.centers[ref]
+        norm = math.hypot(*away)
+        if norm <= 1e-12:
+            return None
+        plan = plan_with(nav, bases, nav.start + away / norm * allowance, allowance)
+        label = f"away from enemy {ref}"
+    elif kind == "toward_friend":
+        plan = plan_with(nav, bases, None, allowance, stop_in_contact_with=ref)
+        label = f"toward friend {ref}"
+    else:
+        raise ValueError(
+            f"unknown destination kind {kind!r}; known: {', '.join(DESTINATION_KINDS)}"
+        )
+    return Destination(kind, ref, plan.end, plan.cost, label, plan.path, plan.reached)
