@@ -9,36 +9,14 @@ encoding and the mask. Run::
 from __future__ import annotations
 
 import argparse
-import time
-
-import numpy as np
 
 
 def bench(scenario: str, opponent: str, steps: int, obs_mode: str, seed: int = 0) -> dict:
     """Step one environment ``steps`` times; return steps/s and the episodes finished."""
-    from riven_env.envs.gym_env import RivenSkirmishEnv
+    from riven_env.bench import env_steps_per_s
 
-    env = RivenSkirmishEnv(scenario, opponent, learner_side="random", obs_mode=obs_mode)
-    rng = np.random.default_rng(seed)
-    _, info = env.reset(seed=seed)
-    episodes = 0
-    start = time.perf_counter()
-    for _ in range(steps):
-        legal = np.flatnonzero(info["action_mask"])
-        _, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
-        if terminated or truncated:
-            episodes += 1
-            _, info = env.reset()
-    elapsed = time.perf_counter() - start
-    return {
-        "scenario": scenario,
-        "opponent": opponent,
-        "obs_mode": obs_mode,
-        "steps_per_s": steps / elapsed,
-        "episodes": episodes,
-        "steps": steps,
-        "seconds": elapsed,
-    }
+    result = env_steps_per_s(scenario, opponent, steps, seed, obs_mode=obs_mode)
+    return {"scenario": scenario, "opponent": opponent, "obs_mode": obs_mode, **result}
 
 
 def main() -> None:

@@ -33,11 +33,13 @@ TARGETS = {
 }
 
 
-def env_steps_per_s(scenario: str, opponent: str, steps: int, seed: int = 0) -> dict[str, Any]:
+def env_steps_per_s(
+    scenario: str, opponent: str, steps: int, seed: int = 0, obs_mode: str = "flat"
+) -> dict[str, Any]:
     """Step ``riven/Skirmish-v0`` with uniformly random legal actions."""
     from riven_env.envs.gym_env import RivenSkirmishEnv
 
-    env = RivenSkirmishEnv(scenario, opponent, obs_mode="flat")
+    env = RivenSkirmishEnv(scenario, opponent, learner_side="random", obs_mode=obs_mode)
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     episodes = 0
