@@ -130,10 +130,10 @@ def kaz_steps_per_s(steps: int, seed: int = 0) -> dict[str, Any]:
 def run_bench(
     *,
     scenario: str = "skirmish-5v5",
-    env_steps: int = 2000,
-    games: int = 10,
-    scaling_games: int = 16,
-    kaz_steps: int = 5000,
+    env_steps: int = 3000,
+    games: int = 30,
+    scaling_games: int = 200,
+    kaz_steps: int = 10000,
 ) -> dict[str, Any]:
     """Run every benchmark and return one JSON-ready dict (see the module docstring)."""
     env_random = env_steps_per_s(scenario, "random", env_steps)

@@ -14,13 +14,16 @@ def register(app: typer.Typer) -> None:
 @friendly_errors
 def bench(
     scenario: str = typer.Option("skirmish-5v5", "--scenario", help="Mission to measure on."),
-    env_steps: int = typer.Option(2000, "--env-steps", min=50, help="Env steps to time."),
-    games: int = typer.Option(10, "--games", min=1, help="Oracle-vs-oracle games to time."),
+    env_steps: int = typer.Option(3000, "--env-steps", min=50, help="Env steps to time."),
+    games: int = typer.Option(30, "--games", min=1, help="Oracle-vs-oracle games to time."),
     scaling_games: int = typer.Option(
-        16, "--scaling-games", min=2, help="Games per worker-count run."
+        200,
+        "--scaling-games",
+        min=2,
+        help="Games per worker-count run (small runs are dominated by process start-up).",
     ),
     kaz_steps: int = typer.Option(
-        5000, "--kaz-steps", min=100, help="knights_archers_zombies steps."
+        10000, "--kaz-steps", min=100, help="knights_archers_zombies steps."
     ),
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (ratio under kaz_ratio)."
