@@ -6,7 +6,10 @@ side). Reports the mean cost per query of line of sight + cover, path planning (
 and the full candidate-destination menu for one model; plus the one-off build costs.
 Queries repeat the same few model positions and goals, as a game does, so the route-end
 cache (``[cache] route_cache_entries``) mostly hits; the "cold caches" rows empty it
-before every query (the cost of a query from a spot never seen before).
+before every query (the cost of a query from a spot never seen before). Answers remembered
+per base layout (``Bases.layout()``: charge reach, planned paths) and per map (sight lines)
+are forgotten before every query unless the row says "remembered": those rows time the
+repeat of a question already answered, as the game, the agents and the encoder ask it.
 
 Usage::
 
@@ -104,7 +107,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
 
     next_pair, next_goal, next_mover = cycle(pairs), cycle(goals), cycle(list(movers))
 
-    def one_sight() -> object:
+    def forget_layout() -> None:
+        bases._layout = None  # the next query builds a fresh Layout: nothing remembered
+
+    def one_sight(cold: bool = True) -> object:
+        if cold:
+            table._sight_lines.clear()
         a, b = next_pair()
         return sight(table, bases, a, b)
 
@@ -116,11 +124,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         def run() -> object:
             if cold:  # forget every cached route end: the first query from a new spot
                 nav.ends.clear()
+            forget_layout()
             return plan_move(table, bases, int(next_mover()), next_goal(), allowance)
 
         return run
 
-    def one_charge() -> object:
+    def one_charge(remembered: bool = False) -> object:
+        if not remembered:
+            forget_layout()
         i = int(next_mover())
         return charge_targets(table, bases, i, 8.0, red if i < 5 else blue)
 
@@ -136,11 +147,15 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     n = args.queries
     results = {
         "sight (LOS + cover)": _time_per_call(one_sight, n, args.repeat),
+        "sight, remembered": _time_per_call(lambda: one_sight(cold=False), n, args.repeat),
         "line of sight only": _time_per_call(one_los, n, args.repeat),
         'path, 6" move': _time_per_call(path(6.0), n, args.repeat),
         "path, unlimited": _time_per_call(path(100.0), n, args.repeat),
         'path, 6" move, cold caches': _time_per_call(path(6.0, cold=True), n, args.repeat),
         'charge targets (8")': _time_per_call(one_charge, n // 4, args.repeat),
+        'charge targets (8"), remembered': _time_per_call(
+            lambda: one_charge(remembered=True), n // 4, args.repeat
+        ),
         "candidate destinations": _time_per_call(one_menu, n // 4, args.repeat),
         "candidate destinations, cold caches": _time_per_call(
             lambda: one_menu(cold=True), n // 4, args.repeat

@@ -18,6 +18,10 @@ from riven_env.rules.odds import activation_odds
 # and rules variants (it holds exact fractions, no randomness).
 _ODDS_KEYS = ("activation.turnover", "activation.sbh_failures_to_pass", "dice.faces")
 _odds_cache: dict[tuple, dict[str, Fraction]] = {}
+# Policy choices by (policy, turnover cost, Mettle, dice offered, odds rules values): exact
+# fraction arithmetic is slow, and the Oracle asks the same few questions all game long.
+_choice_cache: dict[tuple, int] = {}
+_CHOICE_CACHE_LIMIT = 4096
 
 
 def dice_odds(mettle: int, dice: int, rules: RulesConfig) -> dict[str, Fraction]:
@@ -46,6 +50,24 @@ def dice_for_rule(rule: DiceRule, mettle: int, offered: Sequence[int], rules: Ru
     if rule.dice is not None:
         usable = [n for n in offered if n <= rule.dice] or list(offered[:1])
         return usable[-1]
+    key = (
+        rule.policy,
+        rule.turnover_cost,
+        mettle,
+        tuple(offered),
+        *(rules.get(k) for k in _ODDS_KEYS),
+    )
+    found = _choice_cache.get(key)
+    if found is None:
+        if len(_choice_cache) >= _CHOICE_CACHE_LIMIT:
+            _choice_cache.clear()
+        found = _policy_choice(rule, mettle, offered, rules)
+        _choice_cache[key] = found
+    return found
+
+
+def _policy_choice(rule: DiceRule, mettle: int, offered: Sequence[int], rules: RulesConfig) -> int:
+    """The offered number of dice with the best score under ``rule``'s named policy."""
     cost = Fraction(rule.turnover_cost).limit_denominator(1000)
 
     def score(n: int) -> tuple[Fraction, ...]:

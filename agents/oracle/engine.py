@@ -41,7 +41,7 @@ from agents.oracle.profiles import (
     load_profiles,
     target_side,
 )
-from agents.oracle.situation import ORDER_FUNCTIONS, Situation, all_hold, select
+from agents.oracle.situation import Situation, all_hold, first_in_order, select
 from riven_env.errors import AgentSpecError
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import move_allowance
@@ -157,10 +157,7 @@ class OracleAgent(BaseAgent):
             return PASS, None, profile.name, "hold", text
 
         order = self.side_profile(state, side).activation_order
-        chosen = min(
-            ready,
-            key=lambda i: (*(ORDER_FUNCTIONS[k](situations[i]) for k in order), i),
-        )
+        chosen = first_in_order(situations, order, ready)
         model = state.models[chosen]
         profile = self.profile_for(state, chosen)
         sit = situations[chosen]

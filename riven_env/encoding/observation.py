@@ -23,6 +23,15 @@ from typing import Any
 import numpy as np
 
 from riven_env.encoding.config import EncodingConfig, load_encoding_config
+from riven_env.encoding.constants import (
+    ATTRIBUTE_FEATURES,
+    CONSTANTS_LIMIT,
+    KEYWORD_FEATURES,
+    PROFILE_FEATURES,
+    ScenarioConstants,
+    SightCache,
+    build_constants,
+)
 from riven_env.encoding.layout import Layout, build_layout, enemy_of
 from riven_env.encoding.raster import RASTER_CHANNELS, table_raster, terrain_layers
 from riven_env.game.decisions import PHASE_ACTION, PHASE_ACTIVATE, PHASE_OVER, PHASE_SPEND
@@ -30,25 +39,13 @@ from riven_env.game.model_state import ACTIVE, DOWN, EXTRACTED, FLED, OUT
 from riven_env.rules import RulesConfig, action_specs, condition_specs, load_rules
 from riven_env.rules.results import BANDS
 from riven_env.scenario import OBJECTIVE_KINDS
+from riven_env.table.measure import CONTACT_TOL
 
 STATUSES = (ACTIVE, DOWN, OUT, FLED, EXTRACTED)
 PHASES = (PHASE_ACTIVATE, PHASE_ACTION, PHASE_SPEND, PHASE_OVER)
 COVERS = ("none", "soft", "hard")
-KEYWORD_FEATURES = ("leader", "hero")
-ATTRIBUTE_FEATURES = ("might", "agility", "wit", "resolve")
-
-# Profile features that never change during a game (columns filled once per scenario).
-_PROFILE_FEATURES = (
-    *ATTRIBUTE_FEATURES,
-    "mettle_quality",
-    "move",
-    "base",
-    "melee_modifier",
-    "has_ranged",
-    "ranged_range",
-    "ranged_modifier",
-    *(f"keyword_{k}" for k in KEYWORD_FEATURES),
-)
+# Row of each status among the status one-hot columns.
+_STATUS_INDEX = {status: k for k, status in enumerate(STATUSES)}
 
 
 class ObservationEncoder:
@@ -120,7 +117,7 @@ class ObservationEncoder:
             "engaged_count",
             "seen_by_nearest_enemy",
             *(f"cover_{c}" for c in COVERS),
-            *_PROFILE_FEATURES,
+            *PROFILE_FEATURES,
         )
         self.objective_features: tuple[str, ...] = (
             "present",
@@ -163,8 +160,22 @@ class ObservationEncoder:
         self.raster_channels: tuple[str, ...] = RASTER_CHANNELS if self.raster else ()
         self._col = {name: k for k, name in enumerate(self.model_features)}
         self._gcol = {name: k for k, name in enumerate(self.global_features)}
-        self._profile_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._ocol = {name: k for k, name in enumerate(self.objective_features)}
+        self._condition_index = {c: k for k, c in enumerate(self._conditions)}
+        self._cover_col = {c: self._col[f"cover_{c}"] for c in COVERS}
+        self._profile_start = self._col[PROFILE_FEATURES[0]]
+        # Bounded caches (see riven_env.encoding.constants): per-scenario arrays, terrain
+        # raster layers per table, and line-of-sight answers by base positions.
+        self._constants_cache: dict[tuple[int, int], ScenarioConstants] = {}
         self._terrain_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._sight = SightCache()
+        s2 = 2 * self.layout.models_per_side
+        self._models_shape = (s2, len(self.model_features))
+        self._objectives_shape = (self.layout.objectives, len(self.objective_features))
+        split_models = s2 * len(self.model_features)
+        split_objectives = split_models + self.layout.objectives * len(self.objective_features)
+        self._flat_splits = (split_models, split_objectives)
+        self._flat_length = split_objectives + len(self.global_features)
 
     # ------------------------------------------------------------------ spec
     def space_spec(self) -> dict[str, dict[str, Any]]:
@@ -210,8 +221,8 @@ class ObservationEncoder:
 
     def encode_flat(self, state: Any, side: str) -> np.ndarray:
         """:meth:`encode` then :meth:`flatten` (without computing a raster)."""
-        models, objectives, glob = self._arrays(state, side)
-        return np.concatenate((models.ravel(), objectives.ravel(), glob)).astype(np.float32)
+        flat, _, _, _ = self._arrays(state, side)
+        return flat
 
     # ------------------------------------------------------------------ encoding
     def encode(self, state: Any, side: str) -> dict[str, np.ndarray]:
@@ -221,101 +232,134 @@ class ObservationEncoder:
             ``{"models", "objectives", "global"}`` float32 arrays in ``[-1, 1]``, plus the uint8
         ``raster`` image when the encoder was built with ``raster=True``.
         """
-        models, objectives, glob = self._arrays(state, side)
+        _, models, objectives, glob = self._arrays(state, side)
         obs = {"models": models, "objectives": objectives, "global": glob}
         if self.raster:
             layers = table_raster(state, side, self.config.raster_size, self._terrain(state.table))
             obs["raster"] = (layers * 255).astype(np.uint8)
         return obs
 
-    def _arrays(self, state: Any, side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        geometry = _Geometry(state, side)
-        per_model = self._model_matrix(state, side, geometry)
-        s = self.layout.models_per_side
-        models = np.zeros((2 * s, len(self.model_features)), dtype=np.float32)
-        own = self.layout.side_models[side]
-        enemy = self.layout.side_models[enemy_of(side)]
-        models[: len(own)] = per_model[list(own)]
-        models[s : s + len(enemy)] = per_model[list(enemy)]
-        models[: len(own), self._col["own"]] = 1.0
-        objectives = self._objective_matrix(state, side, geometry)
-        glob = self._global_vector(state, side)
-        for array in (models, objectives, glob):
-            np.clip(array, -1.0, 1.0, out=array)
-        return models, objectives, glob
+    def _arrays(
+        self, state: Any, side: str
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The flat vector and the ``models``, ``objectives`` and ``global`` views of it."""
+        consts = self._constants(state)
+        # One buffer for the three blocks: encode_flat returns it as it is, and one clip
+        # covers everything.
+        flat = np.zeros(self._flat_length, dtype=np.float32)
+        split_models, split_objectives = self._flat_splits
+        out_models = flat[:split_models].reshape(self._models_shape)
+        objectives = flat[split_models:split_objectives].reshape(self._objectives_shape)
+        glob = flat[split_objectives:]
+        models = state.models
+        n = len(models)
+        bases = state.bases
+        centres = bases.centers
+        radii = bases.radii
+        width, height, diagonal = consts.width, consts.height, consts.diagonal
+        on_table = np.array([m.on_table for m in models])
+        active = np.array([m.is_active for m in models])
+        # Positions in the observer's frame: red sees the table rotated half a turn.
+        if side == "red":
+            rel = np.column_stack((width - centres[:, 0], height - centres[:, 1]))
+        else:
+            rel = centres
+        # Edge-to-edge gaps between every pair of bases (negative when overlapping).
+        xs, ys = centres[:, 0], centres[:, 1]
+        raw_gaps = (
+            np.hypot(xs[:, None] - xs[None, :], ys[:, None] - ys[None, :])
+            - radii[:, None]
+            - radii[None, :]
+        )
+        gaps = np.maximum(raw_gaps, 0.0)
+        # Pairs (i, j): i on the table, j an active enemy of i.
+        facing = on_table[:, None] & active[None, :] & consts.opposed
+        engaged_counts = (facing & (raw_gaps <= CONTACT_TOL)).sum(axis=1).astype(np.float32)
+        enemy_gaps = np.where(facing, gaps, np.inf)
+        nearest = np.argmin(enemy_gaps, axis=1)
+        nearest_gap = enemy_gaps[np.arange(n), nearest]
+        has_enemy = np.isfinite(nearest_gap)
+        nearest_enemy = np.where(has_enemy, nearest, -1)
+        nearest_enemy_gap = np.where(has_enemy & on_table, nearest_gap, diagonal)
+
+        per_model = self._model_matrix(
+            state, consts, on_table, active, rel, gaps, engaged_counts, nearest_enemy_gap
+        )
+        if self.config.cover_vs_nearest_enemy:
+            self._cover_columns(state, on_table, nearest_enemy, per_model)
+        rows, sources = consts.slot_rows[side]
+        out_models[rows] = per_model[sources]
+        out_models[consts.own_rows[side], self._col["own"]] = 1.0
+        self._objective_matrix(state, side, consts, active, objectives)
+        self._global_vector(state, side, consts, active, glob)
+        np.clip(flat, -1.0, 1.0, out=flat)
+        return flat, out_models, objectives, glob
 
     def _terrain(self, table: Any) -> np.ndarray:
         cached = self._terrain_cache.get(id(table))
         if cached is None or cached[0] is not table:
+            if len(self._terrain_cache) >= CONSTANTS_LIMIT:
+                self._terrain_cache.clear()
             cached = (table, terrain_layers(table, self.config.raster_size))
             self._terrain_cache[id(table)] = cached
         return cached[1]
 
-    def _profiles(self, state: Any) -> np.ndarray:
-        """The constant profile columns of every model (cached per scenario object)."""
-        key = id(state.scenario)
-        cached = self._profile_cache.get(key)
-        if cached is not None and cached[0] is state.scenario:
-            return cached[1]
-        sc = self.config.scales
-        rows = []
-        for model in state.models:
-            p = model.profile
-            melee_mod = p.melee.modifier if p.melee is not None else 0
-            ranged = p.ranged
-            rows.append(
-                [
-                    *(getattr(p, a) / sc["attribute"] for a in ATTRIBUTE_FEATURES),
-                    # Lower Mettle thresholds activate more reliably: 1 at threshold 1, 0 at 7.
-                    (sc["mettle"] + 1 - p.mettle) / sc["mettle"],
-                    p.move / sc["move"],
-                    p.base_diameter / sc["base"],
-                    melee_mod / sc["weapon_modifier"],
-                    1.0 if ranged is not None else 0.0,
-                    (ranged.range / sc["weapon_range"]) if ranged is not None else 0.0,
-                    (ranged.modifier / sc["weapon_modifier"]) if ranged is not None else 0.0,
-                    *(1.0 if k in p.keywords else 0.0 for k in KEYWORD_FEATURES),
-                ]
-            )
-        array = np.asarray(rows, dtype=np.float32).reshape(
-            len(state.models), len(_PROFILE_FEATURES)
+    def _constants(self, state: Any) -> ScenarioConstants:
+        """The per-scenario constants of ``state`` (built on first sight of its scenario)."""
+        key = (id(state.scenario), id(state.table))
+        found = self._constants_cache.get(key)
+        if found is not None and found.scenario is state.scenario and found.table is state.table:
+            return found
+        if len(self._constants_cache) >= CONSTANTS_LIMIT:
+            self._constants_cache.clear()
+        found = build_constants(
+            state,
+            self.layout,
+            self.config.scales,
+            self._strain_per_wit,
+            self.objective_features,
         )
-        self._profile_cache[key] = (state.scenario, array)
-        return array
+        self._constants_cache[key] = found
+        return found
 
-    def _model_matrix(self, state: Any, side: str, geo: _Geometry) -> np.ndarray:
+    def _model_matrix(
+        self,
+        state: Any,
+        consts: ScenarioConstants,
+        on_table: np.ndarray,
+        active: np.ndarray,
+        rel: np.ndarray,
+        gaps: np.ndarray,
+        engaged_counts: np.ndarray,
+        nearest_enemy_gap: np.ndarray,
+    ) -> np.ndarray:
+        """Every model's row, in ``GameState.models`` order (the own column left 0)."""
         sc = self.config.scales
         col = self._col
-        n = len(state.models)
-        out = np.zeros((n, len(self.model_features)), dtype=np.float32)
         models = state.models
-        status_index = {s: k for k, s in enumerate(STATUSES)}
+        n = len(models)
+        width, height, diagonal = consts.width, consts.height, consts.diagonal
+        out = np.zeros((n, len(self.model_features)), dtype=np.float32)
         out[:, col["present"]] = 1.0
-        out[np.arange(n), [col["status_active"] + status_index[m.status] for m in models]] = 1.0
-        on_table = geo.on_table
-        out[:, col["x"]] = np.where(on_table, geo.rel[:, 0] / geo.width, 0.0)
-        out[:, col["y"]] = np.where(on_table, geo.rel[:, 1] / geo.height, 0.0)
+        status_first = col["status_active"]
+        out[np.arange(n), [status_first + _STATUS_INDEX[m.status] for m in models]] = 1.0
+        out[:, col["x"]] = np.where(on_table, rel[:, 0] / width, 0.0)
+        out[:, col["y"]] = np.where(on_table, rel[:, 1] / height, 0.0)
         acting = state.active_model
         if acting is not None:
-            delta = geo.rel - geo.rel[acting]
-            out[:, col["dx_acting"]] = np.where(on_table, delta[:, 0] / geo.width, 0.0)
-            out[:, col["dy_acting"]] = np.where(on_table, delta[:, 1] / geo.height, 0.0)
-            out[:, col["distance_acting"]] = np.where(
-                on_table, geo.gaps[acting] / geo.diagonal, 0.0
-            )
+            delta = rel - rel[acting]
+            out[:, col["dx_acting"]] = np.where(on_table, delta[:, 0] / width, 0.0)
+            out[:, col["dy_acting"]] = np.where(on_table, delta[:, 1] / height, 0.0)
+            out[:, col["distance_acting"]] = np.where(on_table, gaps[acting] / diagonal, 0.0)
             out[acting, col["acting"]] = 1.0
-        out[:, col["distance_nearest_enemy"]] = geo.nearest_enemy_gap / geo.diagonal
+        out[:, col["distance_nearest_enemy"]] = nearest_enemy_gap / diagonal
         wounds = np.array([m.wounds for m in models], dtype=np.float32)
-        full = np.array([max(1, m.profile.wounds) for m in models], dtype=np.float32)
         out[:, col["wounds"]] = wounds / sc["wounds"]
-        out[:, col["wounds_fraction"]] = wounds / full
+        out[:, col["wounds_fraction"]] = wounds / consts.full_wounds
         out[:, col["stable"]] = [1.0 if m.stable else 0.0 for m in models]
-        strain_max = np.array(
-            [max(1.0, m.profile.wit * self._strain_per_wit) for m in models], dtype=np.float32
-        )
-        out[:, col["strain_fraction"]] = np.array([m.strain for m in models]) / strain_max
+        out[:, col["strain_fraction"]] = np.array([m.strain for m in models]) / consts.strain_max
         first = col[f"condition_{self._conditions[0]}"] if self._conditions else 0
-        cond_index = {c: k for k, c in enumerate(self._conditions)}
+        cond_index = self._condition_index
         for m in models:
             for name in m.conditions:
                 k = cond_index.get(name)
@@ -323,76 +367,94 @@ class ObservationEncoder:
                     out[m.index, first + k] = 1.0
         activated = np.array([m.activated for m in models])
         out[:, col["activated"]] = activated
-        can = (
-            (geo.active & ~activated & geo.is_side(state.side))
-            if state.phase == PHASE_ACTIVATE
-            else np.zeros(n, dtype=bool)
-        )
-        out[:, col["can_activate"]] = can
-        engaged_count = geo.engaged_counts
-        out[:, col["engaged"]] = engaged_count > 0
-        out[:, col["engaged_count"]] = engaged_count / sc["engaged"]
-        if self.config.cover_vs_nearest_enemy:
-            self._cover_columns(state, geo, out)
-        out[:, col[_PROFILE_FEATURES[0]] :] = self._profiles(state)
+        if state.phase == PHASE_ACTIVATE:
+            out[:, col["can_activate"]] = active & ~activated & consts.own[state.side]
+        out[:, col["engaged"]] = engaged_counts > 0
+        out[:, col["engaged_count"]] = engaged_counts / sc["engaged"]
+        out[:, self._profile_start :] = consts.profiles
         return out
 
-    def _cover_columns(self, state: Any, geo: _Geometry, out: np.ndarray) -> None:
-        from riven_env.table import sight
-
+    def _cover_columns(
+        self, state: Any, on_table: np.ndarray, nearest_enemy: np.ndarray, out: np.ndarray
+    ) -> None:
+        """Whether the nearest active enemy sees each model, and the cover it would have."""
         col = self._col
-        for i in np.flatnonzero(geo.on_table):
-            j = geo.nearest_enemy[i]
-            if j < 0:
-                continue
-            visible, cover = sight(state.table, state.bases, int(j), int(i))
+        seen = col["seen_by_nearest_enemy"]
+        cover_col = self._cover_col
+        table, bases = state.table, state.bases
+        centres = bases.centers.tolist()
+        radii = bases.radii.tolist()
+        for i in np.flatnonzero(on_table & (nearest_enemy >= 0)).tolist():
+            visible, cover = self._sight.sight(
+                table, bases, int(nearest_enemy[i]), i, centres, radii
+            )
             if visible:
-                out[i, col["seen_by_nearest_enemy"]] = 1.0
-                out[i, col[f"cover_{cover}"]] = 1.0
+                out[i, seen] = 1.0
+                out[i, cover_col[cover]] = 1.0
 
-    def _objective_matrix(self, state: Any, side: str, geo: _Geometry) -> np.ndarray:
-        from riven_env.game.victory import controller
-
-        sc = self.config.scales
-        names = self.objective_features
-        col = {name: k for k, name in enumerate(names)}
-        out = np.zeros((self.layout.objectives, len(names)), dtype=np.float32)
+    def _objective_matrix(
+        self,
+        state: Any,
+        side: str,
+        consts: ScenarioConstants,
+        active: np.ndarray,
+        out: np.ndarray,
+    ) -> None:
+        """Fill the ``objectives`` block ``out`` (zeros on entry)."""
+        col = self._ocol
+        out[:] = consts.objective_rows[side]
+        count = len(consts.objective_radius)
+        if count == 0:
+            return
         s = float(self.layout.models_per_side)
-        own_mask = geo.active & geo.is_side(side)
-        enemy_mask = geo.active & ~geo.is_side(side)
-        for k, obj in enumerate(state.objectives[: self.layout.objectives]):
-            x, y = geo.relative_point(obj.x, obj.y)
-            dist = np.maximum(
-                0.0,
-                np.hypot(geo.centres[:, 0] - obj.x, geo.centres[:, 1] - obj.y) - geo.radii,
-            )
-            within = dist <= obj.radius
-            row = out[k]
-            row[col["present"]] = 1.0
-            row[col["x"]] = x / geo.width
-            row[col["y"]] = y / geo.height
-            row[col["radius"]] = obj.radius / sc["move"]
-            if f"kind_{obj.kind}" in col:
-                row[col[f"kind_{obj.kind}"]] = 1.0
-            row[col["points"]] = obj.points / sc["objective_points"]
-            row[col["looted"]] = 1.0 if k in state.looted else 0.0
-            row[col["own_within"]] = np.count_nonzero(within & own_mask) / s
-            row[col["enemy_within"]] = np.count_nonzero(within & enemy_mask) / s
-            holder = controller(state, k)
-            row[col["controlled_own"]] = 1.0 if holder == side else 0.0
-            row[col["controlled_enemy"]] = 1.0 if holder == enemy_of(side) else 0.0
-            row[col["distance_nearest_own"]] = (
-                dist[own_mask].min() / geo.diagonal if own_mask.any() else 1.0
-            )
-            row[col["distance_nearest_enemy"]] = (
-                dist[enemy_mask].min() / geo.diagonal if enemy_mask.any() else 1.0
-            )
-        return out
+        own = consts.own[side]
+        own_mask = active & own
+        enemy_mask = active & ~own
+        centres = state.bases.centers
+        xy = consts.objective_xy
+        # Edge distance of every base to every objective centre, as GameState.distance_to_point.
+        dist = np.maximum(
+            0.0,
+            np.hypot(centres[None, :, 0] - xy[:, 0, None], centres[None, :, 1] - xy[:, 1, None])
+            - state.bases.radii[None, :],
+        )
+        within = dist <= consts.objective_radius[:, None]
+        # ufunc reductions directly: the np.count_nonzero / np.min wrappers cost more than
+        # the work on these few numbers.
+        own_count = np.add.reduce(within & own_mask, axis=1)
+        enemy_count = np.add.reduce(within & enemy_mask, axis=1)
+        block = out[:count]
+        if state.looted:
+            looted = [k for k in state.looted if k < count]
+            block[looted, col["looted"]] = 1.0
+        block[:, col["own_within"]] = own_count / s
+        block[:, col["enemy_within"]] = enemy_count / s
+        # The controller (riven_env.game.victory.controller): the only side with active
+        # models within the radius.
+        block[:, col["controlled_own"]] = (own_count > 0) & (enemy_count == 0)
+        block[:, col["controlled_enemy"]] = (enemy_count > 0) & (own_count == 0)
+        diagonal = consts.diagonal
+        for name, mask in (
+            ("distance_nearest_own", own_mask),
+            ("distance_nearest_enemy", enemy_mask),
+        ):
+            if mask.any():
+                nearest = np.minimum.reduce(np.where(mask, dist, np.inf), axis=1)
+                block[:, col[name]] = nearest / diagonal
+            else:
+                block[:, col[name]] = 1.0
 
-    def _global_vector(self, state: Any, side: str) -> np.ndarray:
+    def _global_vector(
+        self,
+        state: Any,
+        side: str,
+        consts: ScenarioConstants,
+        active: np.ndarray,
+        out: np.ndarray,
+    ) -> None:
+        """Fill the ``global`` vector ``out`` (zeros on entry)."""
         sc = self.config.scales
         col = self._gcol
-        out = np.zeros(len(self.global_features), dtype=np.float32)
         enemy = enemy_of(side)
         limit = max(1, state.round_limit)
         out[col["round_fraction"]] = state.round / limit
@@ -410,8 +472,9 @@ class ObservationEncoder:
         out[col["points_enemy"]] = enemy_points / sc["points"]
         out[col["points_difference"]] = (own_points - enemy_points) / sc["points"]
         s = float(self.layout.models_per_side)
-        out[col["active_own"]] = len(state.active_models(side)) / s
-        out[col["active_enemy"]] = len(state.active_models(enemy)) / s
+        own = consts.own[side]
+        out[col["active_own"]] = int(np.count_nonzero(active & own)) / s
+        out[col["active_enemy"]] = int(np.count_nonzero(active & ~own)) / s
         for name in state.taken_actions:
             k = col.get(f"taken_{name}")
             if k is not None:
@@ -425,52 +488,13 @@ class ObservationEncoder:
             k = col.get(f"pending_action_{context.get('action')}")
             if k is not None:
                 out[k] = 1.0
-        return out
 
 
-class _Geometry:
-    """Per-observation geometry shared by the feature blocks (vectorised over models)."""
-
-    def __init__(self, state: Any, side: str) -> None:
-        from riven_env.table.measure import CONTACT_TOL
-
-        table = state.table
-        self.width = float(table.width)
-        self.height = float(table.height)
-        self.diagonal = float(np.hypot(self.width, self.height))
-        models = state.models
-        self.sides = np.array([m.side for m in models])
-        self.active = np.array([m.is_active for m in models])
-        self.on_table = np.array([m.on_table for m in models])
-        self.centres = state.bases.centers
-        self.radii = state.bases.radii
-        self._flip = side == "red"
-        self.rel = self.relative(self.centres)
-        delta = self.centres[:, None, :] - self.centres[None, :, :]
-        gaps = np.hypot(delta[..., 0], delta[..., 1]) - self.radii[:, None] - self.radii[None, :]
-        self.gaps = np.maximum(gaps, 0.0)
-        opposed = self.sides[:, None] != self.sides[None, :]
-        both = self.on_table[:, None] & self.active[None, :] & opposed
-        contact = both & (gaps <= CONTACT_TOL)
-        self.engaged_counts = contact.sum(axis=1).astype(np.float32)
-        enemy_gaps = np.where(both, self.gaps, np.inf)
-        nearest = np.argmin(enemy_gaps, axis=1)
-        has_enemy = np.isfinite(enemy_gaps[np.arange(len(models)), nearest])
-        self.nearest_enemy = np.where(has_enemy, nearest, -1)
-        self.nearest_enemy_gap = np.where(
-            has_enemy & self.on_table, enemy_gaps[np.arange(len(models)), nearest], self.diagonal
-        )
-
-    def is_side(self, side: str) -> np.ndarray:
-        return self.sides == side
-
-    def relative(self, points: np.ndarray) -> np.ndarray:
-        """Points in the observer's frame (rotated half a turn for red)."""
-        if not self._flip:
-            return points
-        return np.column_stack((self.width - points[:, 0], self.height - points[:, 1]))
-
-    def relative_point(self, x: float, y: float) -> tuple[float, float]:
-        if not self._flip:
-            return x, y
-        return self.width - x, self.height - y
+__all__ = [
+    "ATTRIBUTE_FEATURES",
+    "COVERS",
+    "KEYWORD_FEATURES",
+    "PHASES",
+    "STATUSES",
+    "ObservationEncoder",
+]

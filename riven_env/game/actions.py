@@ -109,7 +109,19 @@ def shot_targets(state: GameState, i: int) -> list[tuple[int, str]]:
     cannot shoot.
     """
     weapon = state.models[i].profile.ranged
-    if weapon is None or state.is_engaged(i):
+    if weapon is None:
+        return []
+    # The agents ask for the same shooter's targets several times per decision point.
+    memo = state.situation_memo()
+    key = ("shot_targets", i)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_shot_targets(state, i, weapon))
+    return list(found)
+
+
+def _shot_targets(state: GameState, i: int, weapon: Any) -> list[tuple[int, str]]:
+    if state.is_engaged(i):
         return []
     side = state.models[i].side
     own_contacts = set(contacts(state.bases, i))
@@ -167,10 +179,7 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
     if allowed("charge") and not engaged:
         reach = move_allowance(state, i) * state.rules.get("distances.charge_reach_factor")
         if reach > 0:
-            out += [
-                Decision("charge", model=i, target=j)
-                for j in charge_targets(state.table, state.bases, i, reach, state.enemies_of(i))
-            ]
+            out += [Decision("charge", model=i, target=j) for j in _charge_targets(state, i, reach)]
     if allowed("melee") and engaged:
         out += [Decision("melee", model=i, target=j) for j in state.engaged_enemies(i)]
     if allowed("shoot"):
@@ -223,6 +232,18 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
             out.append(Decision("take_cover", model=i))
     out.append(END)
     return out
+
+
+def _charge_targets(state: GameState, i: int, reach: float) -> tuple[int, ...]:
+    """Enemies model ``i`` could reach with a charge of ``reach`` (memoised per situation)."""
+    memo = state.situation_memo()
+    key = ("charge_targets", i, reach)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(
+            charge_targets(state.table, state.bases, i, reach, state.enemies_of(i))
+        )
+    return found
 
 
 def _rest_cures(state: GameState, i: int) -> bool:

@@ -129,7 +129,9 @@ def condition_test_modifiers(state: GameState, i: int, kind: str):
 
 
 def limits(state: GameState, i: int):
-    return conditions.condition_limits(list(state.models[i].conditions), state.rules)
+    # The Conditions dict iterates its names: no list needed (this runs tens of thousands
+    # of times per second).
+    return conditions.condition_limits(state.models[i].conditions, state.rules)
 
 
 # ----------------------------------------------------------------------------- complications

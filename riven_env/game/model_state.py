@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from riven_env.rules.profiles import ModelProfile
 
@@ -74,7 +74,26 @@ class ModelState:
         return self.status in (ACTIVE, DOWN)
 
     def copy(self) -> ModelState:
-        return replace(self, conditions=dict(self.conditions))
+        # Field by field rather than dataclasses.replace: copies are hot in search agents.
+        return ModelState(
+            self.index,
+            self.id,
+            self.side,
+            self.profile,
+            self.oracle,
+            self.wounds,
+            self.status,
+            self.stable,
+            self.strain,
+            dict(self.conditions),
+            self.activated,
+            self.aim_bonus,
+            self.hunkered,
+            self.moved_or_attacked,
+            self.rested,
+            self.focused,
+            self.charged,
+        )
 
     def reset_activation_flags(self) -> None:
         self.aim_bonus = 0

@@ -37,9 +37,27 @@ from riven_env.game.decisions import (
 from riven_env.game.events import Event
 from riven_env.game.model_state import ModelState
 from riven_env.rules import RulesConfig, get_resolution
-from riven_env.table import Bases, Table, edge_distance
+from riven_env.table import Bases, Table, contacts, edge_distance
 
 SIDES = ("blue", "red")
+
+
+def copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """An independent copy of ``rng`` at the same point of its stream.
+
+    Equivalent to ``copy.deepcopy(rng)`` (same bit generator type, state and seed
+    sequence) at half the cost: search agents copy games thousands of times. Anything
+    else standing in for a Generator (scripted dice in tests) is deep-copied.
+    """
+    if type(rng) is not np.random.Generator:
+        return _copy.deepcopy(rng)
+    bits = rng.bit_generator
+    try:
+        clone = type(bits)(_copy.deepcopy(bits.seed_seq))
+    except (TypeError, ValueError):  # a bit generator that cannot be rebuilt from its seed
+        return _copy.deepcopy(rng)
+    clone.state = bits.state
+    return np.random.Generator(clone)
 
 
 class GameState:
@@ -115,6 +133,9 @@ class GameState:
         self._legal: list[Decision] | None = None
         self._destinations: dict[tuple[int, float], list] = {}
         self._move_options: dict[int, list[tuple[str, int | None]]] = {}
+        # Results that depend only on the situation (see situation_memo), with its key.
+        self._memo_key: tuple[Any, ...] | None = None
+        self._memo: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ copying
     def copy(self) -> GameState:
@@ -122,7 +143,7 @@ class GameState:
         new = _copy.copy(self)
         new.bases = self.bases.copy()
         new.models = [m.copy() for m in self.models]
-        new.rng = _copy.deepcopy(self.rng)
+        new.rng = copy_generator(self.rng)
         new.momentum = dict(self.momentum)
         new.points = dict(self.points)
         new.taken_actions = list(self.taken_actions)
@@ -134,6 +155,7 @@ class GameState:
         new._legal = None if self._legal is None else list(self._legal)
         new._destinations = dict(self._destinations)
         new._move_options = dict(self._move_options)
+        new._memo = dict(self._memo)
         return new
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
@@ -200,17 +222,27 @@ class GameState:
 
     def engaged_enemies(self, i: int) -> list[int]:
         """Active enemies in base contact with model ``i``."""
-        from riven_env.table import contacts
-
-        side = self.models[i].side
-        return [
-            j
-            for j in contacts(self.bases, i)
-            if self.models[j].side != side and self.models[j].is_active
-        ]
+        return list(self._engaged_enemies(i))
 
     def is_engaged(self, i: int) -> bool:
-        return bool(self.engaged_enemies(i))
+        return bool(self._engaged_enemies(i))
+
+    def _engaged_enemies(self, i: int) -> tuple[int, ...]:
+        # Asked many times per decision point (legality, agents): memoised per situation.
+        memo = self.situation_memo()
+        key = ("engaged_enemies", i)
+        found = memo.get(key)
+        if found is None:
+            models = self.models
+            side = models[i].side
+            found = memo[key] = tuple(
+                [
+                    j
+                    for j in contacts(self.bases, i)
+                    if models[j].side != side and models[j].is_active
+                ]
+            )
+        return found
 
     def position(self, i: int) -> tuple[float, float]:
         x, y = self.bases.centers[i]
@@ -246,6 +278,29 @@ class GameState:
             self._move_options[i] = found
         return found
 
+    def situation_memo(self) -> dict[Any, Any]:
+        """A scratch memo for results that depend only on the current situation.
+
+        The situation is every base's position and presence and every model's status and
+        Conditions; the table, rules and profiles never change in a game. The memo is keyed
+        by the situation's content, not invalidated by hand, so it stays right whatever
+        changes the state (a rule, a test setting a position, a search agent's copy), and
+        it holds one situation at a time (bounded). Store immutable values only: a copy of
+        the game gets a shallow copy of the memo.
+        """
+        bases = self.bases
+        models = self.models
+        key = (
+            bases.centers.tobytes(),
+            bases.on_table.tobytes(),
+            [m.status for m in models],
+            [(m.index, *m.conditions) for m in models if m.conditions],
+        )
+        if key != self._memo_key:
+            self._memo_key = key
+            self._memo = {}
+        return self._memo
+
     def positions_changed(self) -> None:
         """Invalidate caches that depend on where the bases stand."""
         self._destinations = {}
@@ -255,8 +310,8 @@ class GameState:
     def emit(self, type_: str, **fields: Any) -> Event:
         """Record an event (returned so that a caller can complete it)."""
         side = self.side if self.in_turn else None
-        event: Event = {"type": type_, "seq": self.seq, "round": self.round, "side": side}
-        event.update(fields)
+        # Fields named like the header ones (side, round) replace them in place.
+        event: Event = {"type": type_, "seq": self.seq, "round": self.round, "side": side, **fields}
         self.seq += 1
         self._new_events.append(event)
         return event

@@ -60,6 +60,10 @@ class RulesConfig:
                 json.dumps(self.raw, sort_keys=True, default=str).encode("utf-8")
             ).hexdigest()
             object.__setattr__(self, "fingerprint", digest)
+        # Values already looked up, by dotted key. The game asks for the same few dozen keys
+        # tens of thousands of times per second; ``raw`` is read-only, so a hit returns the
+        # very object a fresh walk would. Bounded by the number of keys in the data.
+        object.__setattr__(self, "_memo", {})
 
     def __hash__(self) -> int:
         return hash(self.fingerprint)
@@ -76,6 +80,10 @@ class RulesConfig:
             RulesDataError: The key does not exist; the message lists the keys that do at
                 the deepest level reached.
         """
+        try:
+            return self._memo[dotted_key]
+        except KeyError:
+            pass
         node: Any = self.raw
         walked: list[str] = []
         for part in dotted_key.split("."):
@@ -88,6 +96,7 @@ class RulesConfig:
                 )
             node = node[part]
             walked.append(part)
+        self._memo[dotted_key] = node
         return node
 
     def has(self, dotted_key: str) -> bool:

@@ -24,6 +24,7 @@ from riven_env.table.destinations import (
     destination_options,
     plan_destination,
 )
+from riven_env.table.layout import Layout
 from riven_env.table.measure import (
     CONTACT_TOL,
     contacts,
@@ -47,7 +48,7 @@ from riven_env.table.movement import (
 from riven_env.table.navigation import StaticNav, static_nav
 from riven_env.table.render import render_table
 from riven_env.table.routing import Navigator
-from riven_env.table.sight import cover_for_shot, line_of_sight, sight
+from riven_env.table.sight import cover_for_shot, line_of_sight, sight, sight_between
 from riven_env.table.svg import svg_for_state, svg_models, svg_terrain, to_svg
 from riven_env.table.table import Table
 from riven_env.table.terrain import TerrainPiece
@@ -60,6 +61,7 @@ __all__ = [
     "Cover",
     "Destination",
     "GeometryConfig",
+    "Layout",
     "MovePlan",
     "Navigator",
     "StaticNav",
@@ -91,6 +93,7 @@ __all__ = [
     "plan_push",
     "render_table",
     "sight",
+    "sight_between",
     "static_nav",
     "svg_for_state",
     "svg_models",

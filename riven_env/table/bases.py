@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from riven_env.errors import TerrainError
+from riven_env.table.layout import Layout
 
 
 class Bases:
@@ -18,7 +19,7 @@ class Bases:
         on_table: ``(N,)`` bool; ``False`` once a model is removed (Out, fled).
     """
 
-    __slots__ = ("centers", "on_table", "radii")
+    __slots__ = ("_layout", "centers", "on_table", "radii")
 
     def __init__(self, centers: np.ndarray, radii: np.ndarray, on_table: np.ndarray) -> None:
         self.centers = np.asarray(centers, dtype=np.float64).reshape(-1, 2)
@@ -31,6 +32,7 @@ class Bases:
             )
         if n and (not np.all(np.isfinite(self.centers)) or not np.all(self.radii > 0)):
             raise TerrainError("bases: centres must be finite and radii positive")
+        self._layout: Layout | None = None
 
     @classmethod
     def from_lists(
@@ -45,6 +47,16 @@ class Bases:
         d = np.broadcast_to(np.asarray(diameters, dtype=np.float64), (len(xy),)).copy()
         return cls(xy, d / 2.0, np.ones(len(xy), dtype=bool))
 
+    def __getstate__(self) -> dict[str, np.ndarray]:
+        # Pickle the positions only: remembered answers are rebuilt where they are needed.
+        return {"centers": self.centers, "radii": self.radii, "on_table": self.on_table}
+
+    def __setstate__(self, state: dict[str, np.ndarray]) -> None:
+        self.centers = state["centers"]
+        self.radii = state["radii"]
+        self.on_table = state["on_table"]
+        self._layout = None
+
     def __len__(self) -> int:
         return len(self.centers)
 
@@ -57,7 +69,21 @@ class Bases:
         new.centers = self.centers.copy()
         new.radii = self.radii.copy()
         new.on_table = self.on_table.copy()
+        new._layout = self._layout  # answers for the same layout hold for the copy too
         return new
+
+    def layout(self) -> Layout:
+        """The :class:`~riven_env.table.layout.Layout` of the bases as they stand now.
+
+        The same object (with its remembered answers) while nothing changes; a fresh one as
+        soon as any centre, radius or on-table flag differs, however it was changed.
+        """
+        key = self.centers.tobytes() + self.radii.tobytes() + self.on_table.tobytes()
+        layout = self._layout
+        if layout is None or layout.key != key:
+            layout = Layout(key, self.centers, self.radii, self.on_table)
+            self._layout = layout
+        return layout
 
     def center(self, i: int) -> tuple[float, float]:
         """Model ``i``'s centre as a tuple of floats."""

@@ -69,6 +69,10 @@ class GeometryConfig:
             dropped first); equal tables share it.
         route_cache_entries: Route ends (start points, goal points, contact targets) whose
             terrain links a navigation graph keeps, per base radius.
+        layout_query_entries: Table query answers (charge reach, planned paths) one base
+            layout remembers before it starts over.
+        sight_cache_entries: Sight lines (line of sight and cover between two base
+            positions) a table remembers, per map.
     """
 
     default_width: float
@@ -91,6 +95,8 @@ class GeometryConfig:
     enemy_gap: float
     shared_tables: int
     route_cache_entries: int
+    layout_query_entries: int
+    sight_cache_entries: int
 
 
 @dataclass(frozen=True)
@@ -211,6 +217,8 @@ def geometry_config() -> GeometryConfig:
         enemy_gap=_number(dest, f, "destinations", "enemy_gap", minimum=0.0),
         shared_tables=_integer(cache, f, "cache", "shared_tables", minimum=1),
         route_cache_entries=_integer(cache, f, "cache", "route_cache_entries", minimum=1),
+        layout_query_entries=_integer(cache, f, "cache", "layout_query_entries", minimum=1),
+        sight_cache_entries=_integer(cache, f, "cache", "sight_cache_entries", minimum=1),
     )
 
 

@@ -29,7 +29,7 @@ from riven_env.table.config import geometry_config
 from riven_env.table.measure import nearest
 from riven_env.table.movement import MovePlan, plan_with
 from riven_env.table.routing import Navigator
-from riven_env.table.sight import _clear, _cover, _segment
+from riven_env.table.sight import sight_between
 from riven_env.table.table import Table
 
 DESTINATION_KINDS: tuple[str, ...] = (
@@ -102,9 +102,10 @@ def _protection(
     """0 exposed, 1 soft cover, 2 hard cover, 3 out of sight (from the enemy)."""
     ex, ey = float(enemy_xy[0]), float(enemy_xy[1])
     tx, ty = float(spot[0]), float(spot[1])
-    if not _clear(table, _segment(ex, ey, tx, ty), ex, ey, enemy_r, tx, ty, r):
+    visible, cover = sight_between(table, ex, ey, enemy_r, tx, ty, r)
+    if not visible:
         return 3
-    return ("none", "soft", "hard").index(_cover(table, ex, ey, enemy_r, tx, ty, r))
+    return ("none", "soft", "hard").index(cover)
 
 
 def _cover_move(

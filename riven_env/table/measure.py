@@ -21,15 +21,16 @@ CONTACT_TOL: float = geometry_config().contact_tolerance
 
 def edge_distance(bases: Bases, i: int, j: int) -> float:
     """Edge-to-edge distance between models ``i`` and ``j`` (inf if either is removed)."""
-    if not (bases.on_table[i] and bases.on_table[j]):
+    layout = bases.layout()  # plain floats: a scalar query, asked many times per decision
+    on_table = layout.on_table
+    if not (on_table[i] and on_table[j]):
         return math.inf
-    dx = bases.centers[i, 0] - bases.centers[j, 0]
-    dy = bases.centers[i, 1] - bases.centers[j, 1]
-    return max(0.0, math.hypot(dx, dy) - bases.radii[i] - bases.radii[j])
+    (xi, yi), (xj, yj) = layout.centers[i], layout.centers[j]
+    radii = layout.radii
+    return max(0.0, math.hypot(xi - xj, yi - yj) - radii[i] - radii[j])
 
 
-def edge_distances_from(bases: Bases, i: int) -> np.ndarray:
-    """Edge-to-edge distances from model ``i`` to every model (inf for removed and for ``i``)."""
+def _gaps_from(bases: Bases, i: int) -> np.ndarray:
     gaps = np.hypot(*(bases.centers - bases.centers[i]).T) - bases.radii - bases.radii[i]
     gaps = np.maximum(gaps, 0.0)
     gaps[~bases.on_table] = np.inf
@@ -39,6 +40,16 @@ def edge_distances_from(bases: Bases, i: int) -> np.ndarray:
     return gaps
 
 
+def edge_distances_from(bases: Bases, i: int) -> np.ndarray:
+    """Edge-to-edge distances from model ``i`` to every model (inf for removed and for ``i``).
+
+    Returns:
+        A new array (the layout's remembered row stays untouched).
+    """
+    i = int(i)
+    return bases.layout().gaps_from(i, lambda: _gaps_from(bases, i)).copy()
+
+
 def in_contact(bases: Bases, i: int, j: int, tol: float = CONTACT_TOL) -> bool:
     """Whether bases ``i`` and ``j`` touch (edge gap at most ``tol``); symmetric."""
     return i != j and edge_distance(bases, i, j) <= tol
@@ -46,7 +57,12 @@ def in_contact(bases: Bases, i: int, j: int, tol: float = CONTACT_TOL) -> bool:
 
 def contacts(bases: Bases, i: int, tol: float = CONTACT_TOL) -> list[int]:
     """Models in base contact with ``i``, in index order."""
-    return [int(j) for j in np.flatnonzero(edge_distances_from(bases, i) <= tol)]
+    i = int(i)
+    layout = bases.layout()
+    found = layout.contacts(
+        i, float(tol), lambda: layout.gaps_from(i, lambda: _gaps_from(bases, i))
+    )
+    return list(found)
 
 
 def engagements(bases: Bases, tol: float = CONTACT_TOL) -> list[tuple[int, int]]:
@@ -70,7 +86,8 @@ def models_within(bases: Bases, point_or_index: int | Sequence[float], r: float)
         Indices of on-table models in range, ascending.
     """
     if isinstance(point_or_index, (int, np.integer)):
-        gaps = edge_distances_from(bases, int(point_or_index))
+        i = int(point_or_index)
+        gaps = bases.layout().gaps_from(i, lambda: _gaps_from(bases, i))
     else:
         px, py = float(point_or_index[0]), float(point_or_index[1])
         gaps = np.hypot(bases.centers[:, 0] - px, bases.centers[:, 1] - py) - bases.radii
@@ -82,7 +99,8 @@ def nearest(bases: Bases, i: int, candidates: Sequence[int]) -> int | None:
     """The on-table candidate nearest to ``i`` (edge to edge); ties go to the first listed."""
     if len(candidates) == 0:
         return None
-    gaps = edge_distances_from(bases, i)[np.asarray(candidates, dtype=np.int64)]
+    row = bases.layout().gaps_from(i, lambda: _gaps_from(bases, i))
+    gaps = row[np.asarray(candidates, dtype=np.int64)]
     k = int(np.argmin(gaps))
     return None if not math.isfinite(gaps[k]) else int(candidates[k])
 

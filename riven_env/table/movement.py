@@ -174,7 +174,20 @@ def plan_move(
     _check_model(bases, i, "plan_move")
     if not bases.on_table[i]:
         return _stay(bases, i, False)
-    return plan_with(Navigator(table, bases, i), bases, goal_xy, allowance, stop_in_contact_with)
+    if stop_in_contact_with is not None:
+        key: tuple[object, ...] = ("contact", int(i), int(stop_in_contact_with), float(allowance))
+    elif goal_xy is None:
+        raise TerrainError("plan_move: give a goal point or stop_in_contact_with")
+    else:
+        gx, gy = np.asarray(goal_xy, dtype=np.float64).reshape(2).tolist()
+        key = ("goal", int(i), gx, gy, float(allowance))
+    return bases.layout().answer(
+        table,
+        key,
+        lambda: plan_with(
+            Navigator(table, bases, i), bases, goal_xy, allowance, stop_in_contact_with
+        ),
+    )
 
 
 def plan_charge(table: Table, bases: Bases, i: int, target: int, reach: float) -> MovePlan | None:
@@ -188,21 +201,47 @@ def charge_targets(
 ) -> list[int]:
     """The enemies model ``i`` could reach base contact with, moving at most ``reach``.
 
+    The answer, and every charge path planned for it, is remembered for the current base
+    layout (:meth:`Bases.layout`): the game lists charges, an agent weighs them and the
+    charge is then planned again, all from the same layout.
+
     Returns:
         Those of ``enemies`` (in the given order) with a legal charge path.
     """
     _check_model(bases, i, "charge_targets")
     if not bases.on_table[i]:
         return []
+    i = int(i)
+    reach = float(reach)
+    enemies = tuple(int(j) for j in enemies)
+    layout = bases.layout()
+    return list(
+        layout.answer(
+            table,
+            ("charge_targets", i, reach, enemies),
+            lambda: _charge_targets(table, bases, i, reach, enemies),
+        )
+    )
+
+
+def _charge_targets(
+    table: Table, bases: Bases, i: int, reach: float, enemies: tuple[int, ...]
+) -> tuple[int, ...]:
+    layout = bases.layout()
     nav: Navigator | None = None
     found = []
     for j in enemies:
         if j == i or not bases.on_table[j] or edge_distance(bases, i, j) > reach + 1e-9:
             continue
         nav = nav or Navigator(table, bases, i)
-        if plan_with(nav, bases, None, reach, stop_in_contact_with=j).reached:
-            found.append(int(j))
-    return found
+        plan = layout.answer(
+            table,
+            ("contact", i, j, reach),
+            lambda nav=nav, j=j: plan_with(nav, bases, None, reach, stop_in_contact_with=j),
+        )
+        if plan.reached:
+            found.append(j)
+    return tuple(found)
 
 
 def _straight_limit(

@@ -164,12 +164,35 @@ def sight(table: Table, bases: Bases, shooter: int, target: int) -> tuple[bool, 
         ``(visible, cover)``; ``(False, "none")`` when the target cannot be seen or either
         model is off the table.
     """
-    if not (bases.on_table[shooter] and bases.on_table[target]):
+    layout = bases.layout()
+    if not (layout.on_table[shooter] and layout.on_table[target]):
         return False, "none"
-    sx, sy = bases.centers[shooter].tolist()
-    tx, ty = bases.centers[target].tolist()
-    sr = float(bases.radii[shooter])
-    tr = float(bases.radii[target])
-    if not _clear(table, _segment(sx, sy, tx, ty), sx, sy, sr, tx, ty, tr):
-        return False, "none"
-    return True, _cover(table, sx, sy, sr, tx, ty, tr)
+    sx, sy = layout.centers[shooter]
+    tx, ty = layout.centers[target]
+    return sight_between(table, sx, sy, layout.radii[shooter], tx, ty, layout.radii[target])
+
+
+def sight_between(
+    table: Table, sx: float, sy: float, sr: float, tx: float, ty: float, tr: float
+) -> tuple[bool, Cover]:
+    """Line of sight and cover from a base at ``(sx, sy)`` (radius ``sr``) to one at ``(tx, ty)``.
+
+    The answer depends only on the two bases and the terrain, so it is remembered per map
+    (``[cache] sight_cache_entries``, oldest dropped first): models that have not moved are
+    asked about again at every decision.
+
+    Returns:
+        ``(visible, cover)``; ``(False, "none")`` when sight is blocked.
+    """
+    key = (sx, sy, sr, tx, ty, tr)
+    memo = table._sight_lines
+    found = memo.get(key)
+    if found is None:
+        if _clear(table, _segment(sx, sy, tx, ty), sx, sy, sr, tx, ty, tr):
+            found = (True, _cover(table, sx, sy, sr, tx, ty, tr))
+        else:
+            found = (False, "none")
+        memo[key] = found
+        if len(memo) > geometry_config().sight_cache_entries:
+            memo.popitem(last=False)
+    return found  # type: ignore[return-value]

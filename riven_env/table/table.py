@@ -142,6 +142,8 @@ class _TerrainGeometry:
         self.difficult = _prepared([p.polygon for p in pieces if p.difficult])
         self.difficult_edges = _outline_edges([p.polygon for p in pieces if p.difficult])
         self.by_radius: dict[float, RadiusGeometry] = {}
+        # Sight lines already traced on this map (see riven_env.table.sight), oldest first.
+        self.sight_lines: OrderedDict[tuple[float, ...], tuple[bool, str]] = OrderedDict()
 
 
 _SHARED: OrderedDict[tuple[Any, ...], _TerrainGeometry] = OrderedDict()
@@ -196,6 +198,7 @@ class Table:
         self.difficult = derived.difficult
         self.difficult_edges = derived.difficult_edges
         self._by_radius = derived.by_radius
+        self._sight_lines = derived.sight_lines
 
     # -- identity -------------------------------------------------------------------------
     @property
