@@ -21,8 +21,8 @@ from riven_env.table import (
     plan_move,
     static_nav,
 )
-from riven_env.table.links import start_reach
-from riven_env.table.navigation import link_costs
+from riven_env.table.links import start_reach, start_reaches
+from riven_env.table.navigation import fan_link_costs, link_costs
 from riven_env.table.routing import Navigator
 from riven_env.table.sampling import random_bases, random_table, random_terrain_spec
 
@@ -80,6 +80,36 @@ def test_start_reach_is_the_cheapest_static_cost_to_every_waypoint() -> None:
     assert np.allclose(
         reach.links[reach.first] + nav.dist[reach.first, np.arange(len(brute))], brute
     )
+
+
+@pytest.mark.parametrize("pieces", [12, 40])
+def test_links_from_many_starts_equal_one_start_at_a_time_bit_for_bit(pieces: int) -> None:
+    # 40 small pieces make segments cross more outlines than the batched sum may hold,
+    # which exercises the one-at-a-time fallback; 12 pieces the batched arithmetic.
+    rng = np.random.default_rng(pieces)
+    table = Table.from_spec(random_terrain_spec(rng, pieces=pieces, size=(1.0, 3.0)))
+    nav = static_nav(table, 0.5)
+    xmin, ymin, xmax, ymax = nav.bounds
+    starts = rng.uniform((xmin, ymin), (xmax, ymax), (24, 2))
+    n = len(nav.nodes)
+    one_by_one = np.stack(
+        [link_costs(nav, table, np.broadcast_to(s, (n, 2)), nav.nodes) for s in starts]
+    )
+    assert fan_link_costs(nav, table, starts).tobytes() == one_by_one.tobytes()
+
+
+def test_start_reaches_share_the_cache_with_start_reach() -> None:
+    table, _ = layout(2)
+    nav = static_nav(table, 0.5)
+    cached = start_reach(nav, table, np.array([4.0, 5.0]))
+    points = np.array([[4.0, 5.0], [30.0, 31.0], [30.0, 31.0], [9.5, 20.25]])
+    reaches = start_reaches(nav, table, points)
+    assert reaches[0] is cached
+    assert reaches[1] is reaches[2]
+    for point, reach in zip(points, reaches, strict=True):
+        assert start_reach(nav, table, point) is reach
+        fresh = link_costs(nav, table, np.broadcast_to(point, nav.nodes.shape), nav.nodes)
+        assert reach.links.tobytes() == fresh.tobytes()
 
 
 PROPERTY = settings(

@@ -27,7 +27,7 @@ from typing import TypeVar
 import numpy as np
 
 from riven_env.table.config import geometry_config
-from riven_env.table.navigation import StaticNav, link_costs
+from riven_env.table.navigation import StaticNav, fan_link_costs, link_costs
 from riven_env.table.table import Table
 
 _Entry = TypeVar("_Entry", "StartReach", "GoalLinks")
@@ -45,12 +45,18 @@ class StartReach:
 
     __slots__ = ("first", "links", "point", "reach")
 
-    def __init__(self, nav: StaticNav, table: Table, point: np.ndarray) -> None:
+    def __init__(
+        self, nav: StaticNav, table: Table, point: np.ndarray, links: np.ndarray | None = None
+    ) -> None:
         self.point = point
         n = len(nav.nodes)
-        self.links = (
-            link_costs(nav, table, np.broadcast_to(point, (n, 2)), nav.nodes) if n else np.zeros(0)
-        )
+        if links is None:
+            links = (
+                link_costs(nav, table, np.broadcast_to(point, (n, 2)), nav.nodes)
+                if n
+                else np.zeros(0)
+            )
+        self.links = links
         if n:
             via = self.links[:, None] + nav.dist
             self.first = np.argmin(via, axis=0)
@@ -106,6 +112,41 @@ def start_reach(nav: StaticNav, table: Table, point: np.ndarray) -> StartReach:
     x, y = float(point[0]), float(point[1])
     key = ("start", x, y)
     return _remember(nav, key, lambda: StartReach(nav, table, np.array((x, y))))
+
+
+def start_reaches(nav: StaticNav, table: Table, points: np.ndarray) -> list[StartReach]:
+    """The (cached) :class:`StartReach` of each point; the missing ones built in one pass.
+
+    Equal to ``[start_reach(nav, table, p) for p in points]`` (a start's links depend on
+    nothing but the point), but the links of every uncached point are computed together
+    (:func:`~riven_env.table.navigation.fan_link_costs`), which saves numpy's per-call
+    overhead when a route adds a ring of waypoints around each blocking base.
+    """
+    cache: OrderedDict[Hashable, object] = nav.ends
+    keys = [("start", x, y) for x, y in np.asarray(points, dtype=np.float64).tolist()]
+    found: dict[Hashable, StartReach] = {}
+    missing: list[Hashable] = []
+    for key in keys:
+        if key in found:
+            continue
+        entry = cache.get(key)
+        if entry is None:
+            if key not in missing:
+                missing.append(key)
+        else:
+            cache.move_to_end(key)
+            found[key] = entry  # type: ignore[assignment]
+    if missing:
+        starts = np.array([key[1:] for key in missing], dtype=np.float64)  # type: ignore[index]
+        links = fan_link_costs(nav, table, starts)
+        limit = geometry_config().route_cache_entries
+        for key, start, row in zip(missing, starts, links, strict=True):
+            entry = StartReach(nav, table, start, row)
+            found[key] = entry
+            cache[key] = entry
+        while len(cache) > limit:
+            cache.popitem(last=False)
+    return [found[key] for key in keys]
 
 
 def point_goal(nav: StaticNav, point: np.ndarray) -> GoalLinks:

@@ -66,6 +66,103 @@ def segment_lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _make_lines(np.stack((a, b), axis=1))  # type: ignore[operator]
 
 
+class _DifficultEdges:
+    """A table's difficult outline edges, split into the columns the crossing test reads.
+
+    Precomputed once per edge array so that each query only indexes them (the values are
+    the same ones the expressions in :func:`difficult_spans` would compute every call).
+    """
+
+    __slots__ = ("fx", "fy", "ref", "x0", "xmax", "xmin", "y0", "ymax", "ymin")
+
+    def __init__(self, e0: np.ndarray, e1: np.ndarray) -> None:
+        self.ref = e0  # keeps the array alive so its id cannot be reused while cached
+        self.x0, self.y0 = e0[:, 0].copy(), e0[:, 1].copy()
+        self.fx = e1[:, 0] - e0[:, 0]
+        self.fy = e1[:, 1] - e0[:, 1]
+        self.xmax = np.maximum(e0[:, 0], e1[:, 0])
+        self.xmin = np.minimum(e0[:, 0], e1[:, 0])
+        self.ymax = np.maximum(e0[:, 1], e1[:, 1])
+        self.ymin = np.minimum(e0[:, 1], e1[:, 1])
+
+
+# numpy adds fewer than eight values one after another; longer rows are summed pairwise.
+_SEQUENTIAL_SUM_SLOTS = 7
+_EDGE_CACHE_SIZE = 64  # distinct maps in use at once; a bound so long runs never leak
+_edge_cache: OrderedDict[int, _DifficultEdges] = OrderedDict()
+
+
+def _difficult_edges(table: Table) -> _DifficultEdges:
+    """The (cached) :class:`_DifficultEdges` of a table's difficult outlines."""
+    e0, e1 = table.difficult_edges
+    key = id(e0)
+    entry = _edge_cache.get(key)
+    if entry is None or entry.ref is not e0:
+        entry = _DifficultEdges(e0, e1)
+        _edge_cache[key] = entry
+        while len(_edge_cache) > _EDGE_CACHE_SIZE:
+            _edge_cache.popitem(last=False)
+    return entry
+
+
+def _near_edges(edges: _DifficultEdges, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Which outline edges have a box meeting the box of the segments ``a[m] -> b[m]``."""
+    lo_x, lo_y = np.minimum(a, b).min(axis=0).tolist()
+    hi_x, hi_y = np.maximum(a, b).max(axis=0).tolist()
+    return (edges.xmax >= lo_x) & (edges.xmin <= hi_x) & (edges.ymax >= lo_y) & (edges.ymin <= hi_y)
+
+
+def _spans(
+    table: Table, a: np.ndarray, b: np.ndarray, near: np.ndarray, max_cuts: int | None = None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The arithmetic of :func:`difficult_spans` with the candidate edges given.
+
+    Args:
+        table: The table (``table.difficult`` is not ``None``).
+        a: ``(M, 2)`` segment starts.
+        b: ``(M, 2)`` segment ends.
+        near: ``(E,)`` edges to test for every segment, or ``(M, E)`` per segment.
+        max_cuts: Give up (``None``) when some segment crosses more outline edges than this.
+
+    Every value is computed by the same operations on the same operands whichever edges
+    are tested: an edge left out cannot be crossed, and extra slots hold empty stretches.
+    """
+    edges = _difficult_edges(table)
+    m = len(a)
+    ax, ay = a[:, :1], a[:, 1:]
+    dx, dy = b[:, :1] - ax, b[:, 1:] - ay
+    if near.ndim == 1:
+        fx, fy = edges.fx[near][None, :], edges.fy[near][None, :]
+        wx, wy = edges.x0[near][None, :] - ax, edges.y0[near][None, :] - ay
+    else:
+        fx, fy = edges.fx[None, :], edges.fy[None, :]
+        wx, wy = edges.x0[None, :] - ax, edges.y0[None, :] - ay
+    denom = dx * fy - dy * fx
+    parallel = np.abs(denom) <= 1e-15
+    denom[parallel] = 1.0
+    t = (wx * fy - wy * fx) / denom
+    u = (wx * dy - wy * dx) / denom
+    hit = (t > 0.0) & (t < 1.0) & (u >= 0.0) & (u <= 1.0)
+    hit &= ~parallel
+    if near.ndim == 2:
+        hit &= near
+    most = int(hit.sum(axis=1).max()) if hit.size else 0
+    if max_cuts is not None and most > max_cuts:
+        return None
+    bounds = np.empty((m, most + 2))
+    bounds[:, 0] = 0.0
+    bounds[:, -1] = 1.0
+    if most:
+        t[~hit] = 1.0
+        t.sort(axis=1)
+        bounds[:, 1:-1] = t[:, :most]
+    lo, hi = bounds[:, :-1], bounds[:, 1:]
+    mid = (lo + hi) / 2.0
+    inside = _geos.contains_xy(table.difficult, ax + mid * dx, ay + mid * dy)
+    inside &= hi > lo
+    return np.where(inside, lo, 0.0), np.where(inside, hi, 0.0)
+
+
 def difficult_spans(table: Table, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where each segment ``a[m] -> b[m]`` runs through difficult ground.
 
@@ -79,34 +176,9 @@ def difficult_spans(table: Table, a: np.ndarray, b: np.ndarray) -> tuple[np.ndar
     m = len(a)
     if table.difficult is None or m == 0:
         return np.zeros((m, 1)), np.zeros((m, 1))
-    e0, e1 = table.difficult_edges
     # Only outline edges whose box meets the segments' box can cross them.
-    lo_xy = np.minimum(a, b).min(axis=0)
-    hi_xy = np.maximum(a, b).max(axis=0)
-    near = (
-        (np.maximum(e0[:, 0], e1[:, 0]) >= lo_xy[0])
-        & (np.minimum(e0[:, 0], e1[:, 0]) <= hi_xy[0])
-        & (np.maximum(e0[:, 1], e1[:, 1]) >= lo_xy[1])
-        & (np.minimum(e0[:, 1], e1[:, 1]) <= hi_xy[1])
-    )
-    e0, e1 = e0[near], e1[near]
-    ax, ay = a[:, :1], a[:, 1:]
-    dx, dy = b[:, :1] - ax, b[:, 1:] - ay
-    fx, fy = (e1[:, 0] - e0[:, 0])[None, :], (e1[:, 1] - e0[:, 1])[None, :]
-    wx, wy = e0[None, :, 0] - ax, e0[None, :, 1] - ay
-    denom = dx * fy - dy * fx
-    parallel = np.abs(denom) <= 1e-15
-    denom = np.where(parallel, 1.0, denom)
-    t = (wx * fy - wy * fx) / denom
-    u = (wx * dy - wy * dx) / denom
-    hit = ~parallel & (t > 0.0) & (t < 1.0) & (u >= 0.0) & (u <= 1.0)
-    most = int(hit.sum(axis=1).max()) if hit.size else 0
-    cuts = np.sort(np.where(hit, t, 1.0), axis=1)[:, :most] if most else np.zeros((m, 0))
-    bounds = np.concatenate((np.zeros((m, 1)), cuts, np.ones((m, 1))), axis=1)
-    lo, hi = bounds[:, :-1], bounds[:, 1:]
-    mid = (lo + hi) / 2.0
-    inside = (hi > lo) & _geos.contains_xy(table.difficult, ax + mid * dx, ay + mid * dy)
-    return np.where(inside, lo, 0.0), np.where(inside, hi, 0.0)
+    near = _near_edges(_difficult_edges(table), a, b)
+    return _spans(table, a, b, near)  # type: ignore[return-value]
 
 
 def segment_costs(
@@ -288,6 +360,57 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     if seen.any():
         cost[seen] = segment_costs(table, a[seen], b[seen], lines[seen])
     return cost
+
+
+def fan_link_costs(nav: StaticNav, table: Table, starts: np.ndarray) -> np.ndarray:
+    """Exact static costs from each start point to every waypoint, in one vectorised pass.
+
+    Row ``p`` equals ``link_costs(nav, table, broadcast(starts[p]), nav.nodes)`` bit for bit:
+    every value comes from the same operations on the same operands, and each start's
+    difficult-ground test keeps the candidate edges its own call would have (the box of its
+    own segments). Should a segment cross so many outline edges that its stretches no longer
+    fit the slots numpy adds one after another (longer rows are summed pairwise, so the
+    slot count would change the rounding), the starts are evaluated one by one instead.
+
+    Returns:
+        ``(P, N)`` link costs (``inf`` where terrain blocks).
+    """
+    n = len(nav.nodes)
+    p = len(starts)
+    if p == 0 or n == 0:
+        return np.full((p, n), np.inf)
+    a = np.repeat(starts, n, axis=0)
+    b = np.tile(nav.nodes, (p, 1))
+    lines = segment_lines(a, b)
+    clearance = nav.clearance
+    seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
+    cost = np.full(len(a), np.inf)
+    cost[seen] = np.hypot(*(b[seen] - a[seen]).T)
+    if table.difficult is not None and seen.any():
+        rows = np.flatnonzero(seen)
+        rows = rows[_geos.intersects(table.difficult, lines[rows])]
+        if len(rows):
+            ra, rb = a[rows], b[rows]
+            group = rows // n
+            first = np.flatnonzero(np.diff(group, prepend=-1))
+            lo_xy = np.minimum.reduceat(np.minimum(ra, rb), first, axis=0)
+            hi_xy = np.maximum.reduceat(np.maximum(ra, rb), first, axis=0)
+            edges = _difficult_edges(table)
+            near = (
+                (edges.xmax[None, :] >= lo_xy[:, :1])
+                & (edges.xmin[None, :] <= hi_xy[:, :1])
+                & (edges.ymax[None, :] >= lo_xy[:, 1:])
+                & (edges.ymin[None, :] <= hi_xy[:, 1:])
+            )
+            member = np.cumsum(np.diff(group, prepend=group[0]) != 0)
+            spans = _spans(table, ra, rb, near[member], max_cuts=_SEQUENTIAL_SUM_SLOTS - 1)
+            if spans is None:
+                return np.stack(
+                    [link_costs(nav, table, np.broadcast_to(s, (n, 2)), nav.nodes) for s in starts]
+                )
+            lo, hi = spans
+            cost[rows] *= 1.0 + np.sum(hi - lo, axis=1)
+    return cost.reshape(p, n)
 
 
 def _dedupe(points: np.ndarray) -> np.ndarray:

@@ -44,6 +44,7 @@ from riven_env.table.links import (
     contact_spots,
     point_goal,
     start_reach,
+    start_reaches,
 )
 from riven_env.table.navigation import (
     _dedupe,
@@ -147,7 +148,7 @@ class _ActiveGraph:
         matrix = np.full((v, v), np.inf)
         matrix[:n, :n] = nav.cost
         if n:
-            ends = [start_reach(nav, table, point) for point in extra]
+            ends = start_reaches(nav, table, extra)
             ends.append(navigator.start_reach())
             links = np.stack([end.links for end in ends])
             matrix[n:, :n] = links
