@@ -132,7 +132,7 @@ def run_bench(
     scenario: str = "skirmish-5v5",
     env_steps: int = 3000,
     games: int = 30,
-    scaling_games: int = 200,
+    scaling_games: int = 400,
     kaz_steps: int = 10000,
 ) -> dict[str, Any]:
     """Run every benchmark and return one JSON-ready dict (see the module docstring)."""

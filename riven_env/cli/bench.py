@@ -17,10 +17,10 @@ def bench(
     env_steps: int = typer.Option(3000, "--env-steps", min=50, help="Env steps to time."),
     games: int = typer.Option(30, "--games", min=1, help="Oracle-vs-oracle games to time."),
     scaling_games: int = typer.Option(
-        200,
+        400,
         "--scaling-games",
         min=2,
-        help="Games per worker-count run (small runs are dominated by process start-up).",
+        help="Games per worker-count run (playtests run thousands; small runs measure process start-up).",
     ),
     kaz_steps: int = typer.Option(
         10000, "--kaz-steps", min=100, help="knights_archers_zombies steps."
