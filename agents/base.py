@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -27,7 +28,7 @@ class Agent(Protocol):
         ...
 
 
-class BaseAgent:
+class BaseAgent(abc.ABC):
     """Shared plumbing: a name, a side, a private random stream and no explanation."""
 
     def __init__(self, name: str, side: str, seed: int | Sequence[int] | None = None) -> None:
@@ -38,5 +39,6 @@ class BaseAgent:
         self.rng = np.random.default_rng(seed)
         self.last_explanation: dict[str, Any] | None = None
 
-    def act(self, state: GameState, legal: Sequence[Decision]) -> Decision:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def act(self, state: GameState, legal: Sequence[Decision]) -> Decision:
+        """Return one of ``legal``; subclasses decide how."""
