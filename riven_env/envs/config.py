@@ -136,3 +136,57 @@ def load_env_config(overrides: Mapping[str, Any] | None = None) -> EnvConfig:
         ansi_columns_per_inch=merged["render"]["ansi_columns_per_inch"],
         ansi_rows_per_inch=merged["render"]["ansi_rows_per_inch"],
     )
+
+
+@dataclass(frozen=True)
+class EnvParts:
+    """What both environments build from their common arguments."""
+
+    config: EnvConfig
+    rules: Any
+    scenario: Any
+    encoder: Any
+    catalogue: Any
+
+
+def build_env_parts(
+    scenario: Any,
+    *,
+    settings: Mapping[str, Any] | None,
+    illegal_action: str | None,
+    rules_overrides: Mapping[str, object] | None,
+    models_per_side: int | None,
+    objectives: int | None,
+    raster: bool = False,
+) -> EnvParts:
+    """Load the env config, rules and scenario, and build the encoder and catalogue.
+
+    Shared by the Gymnasium and the PettingZoo environments so that both read their
+    arguments the same way.
+    """
+    from riven_env.encoding import ActionCatalogue, ObservationEncoder
+    from riven_env.envs.gym_env import load_scenario_for
+    from riven_env.game.setup import resolve_rules
+
+    overrides = dict(settings or {})
+    if illegal_action is not None:
+        overrides["illegal.policy"] = illegal_action
+    config = load_env_config(overrides)
+    rules = resolve_rules(None, rules_overrides)
+    loaded = load_scenario_for(scenario, rules)
+    sizes = {"rules": rules, "models_per_side": models_per_side, "objectives": objectives}
+    return EnvParts(
+        config=config,
+        rules=rules,
+        scenario=loaded,
+        encoder=ObservationEncoder(loaded, raster=raster, **sizes),
+        catalogue=ActionCatalogue(loaded, **sizes),
+    )
+
+
+def check_render_mode(render_mode: str | None, allowed: list[str]) -> None:
+    """Refuse a render mode the environment does not offer."""
+    from riven_env.envs.gym_env import EnvArgumentError
+
+    if render_mode is not None and render_mode not in allowed:
+        raise EnvArgumentError(f"render_mode={render_mode!r}: expected one of {allowed}")

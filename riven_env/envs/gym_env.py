@@ -32,9 +32,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from riven_env.encoding import ActionCatalogue, ObservationEncoder
 from riven_env.encoding.layout import SIDES, enemy_of
-from riven_env.envs.config import EnvConfig, load_env_config
+from riven_env.envs.config import EnvConfig, build_env_parts, check_render_mode
 from riven_env.envs.opponents import describe, episode_opponent
 from riven_env.envs.render import render_ansi, render_rgb
 from riven_env.envs.rewards import ended_by_round_limit, outcome_reward, potential
@@ -42,7 +41,6 @@ from riven_env.envs.spaces import observation_space
 from riven_env.errors import IllegalActionError, RivenError
 from riven_env.game import GameState, new_game
 from riven_env.game.runner import agent_seeds
-from riven_env.game.setup import resolve_rules
 
 DEFAULT_SCENARIO = "skirmish-5v5"
 DEFAULT_OPPONENT = "oracle"
@@ -117,31 +115,26 @@ class RivenSkirmishEnv(gym.Env):
             raise EnvArgumentError(f"obs_mode={obs_mode!r}: expected one of {list(OBS_MODES)}")
         if raster and obs_mode != "dict":
             raise EnvArgumentError("raster=True needs obs_mode='dict' (the image is not flattened)")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvArgumentError(
-                f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']}"
-            )
-        overrides = dict(settings or {})
-        if illegal_action is not None:
-            overrides["illegal.policy"] = illegal_action
-        self.config: EnvConfig = load_env_config(overrides)
-        self.rules = resolve_rules(None, rules_overrides)
-        self.scenario = load_scenario_for(scenario, self.rules)
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        parts = build_env_parts(
+            scenario,
+            settings=settings,
+            illegal_action=illegal_action,
+            rules_overrides=rules_overrides,
+            models_per_side=models_per_side,
+            objectives=objectives,
+            raster=raster,
+        )
+        self.config: EnvConfig = parts.config
+        self.rules = parts.rules
+        self.scenario = parts.scenario
+        self.encoder = parts.encoder
+        self.catalogue = parts.catalogue
         self.opponent = opponent
         self.learner_side_setting = learner_side
         self.obs_mode = obs_mode
         self.include_events = include_events
         self.render_mode = render_mode
-        self.encoder = ObservationEncoder(
-            self.scenario,
-            rules=self.rules,
-            models_per_side=models_per_side,
-            objectives=objectives,
-            raster=raster,
-        )
-        self.catalogue = ActionCatalogue(
-            self.scenario, rules=self.rules, models_per_side=models_per_side, objectives=objectives
-        )
         self.action_space = spaces.Discrete(self.catalogue.size)
         self.observation_space = observation_space(self.encoder, obs_mode)
         self.state: GameState | None = None

@@ -17,16 +17,14 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from riven_env.encoding import ActionCatalogue, ObservationEncoder
 from riven_env.encoding.layout import SIDES
-from riven_env.envs.config import EnvConfig, load_env_config
-from riven_env.envs.gym_env import DEFAULT_SCENARIO, EnvArgumentError, _as_index, load_scenario_for
+from riven_env.envs.config import EnvConfig, build_env_parts, check_render_mode
+from riven_env.envs.gym_env import DEFAULT_SCENARIO, _as_index
 from riven_env.envs.render import render_ansi, render_rgb
 from riven_env.envs.rewards import ended_by_round_limit, outcome_reward, potential
 from riven_env.envs.spaces import mask_space
 from riven_env.errors import IllegalActionError
 from riven_env.game import new_game
-from riven_env.game.setup import resolve_rules
 
 _SEED_BOUND = 2**62
 
@@ -62,23 +60,21 @@ class RivenAECEnv(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvArgumentError(
-                f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']}"
-            )
-        overrides = dict(settings or {})
-        if illegal_action is not None:
-            overrides["illegal.policy"] = illegal_action
-        self.config: EnvConfig = load_env_config(overrides)
-        self.rules = resolve_rules(None, rules_overrides)
-        self.scenario = load_scenario_for(scenario, self.rules)
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        parts = build_env_parts(
+            scenario,
+            settings=settings,
+            illegal_action=illegal_action,
+            rules_overrides=rules_overrides,
+            models_per_side=models_per_side,
+            objectives=objectives,
+        )
+        self.config: EnvConfig = parts.config
+        self.rules = parts.rules
+        self.scenario = parts.scenario
+        self.encoder = parts.encoder
+        self.catalogue = parts.catalogue
         self.render_mode = render_mode
-        self.encoder = ObservationEncoder(
-            self.scenario, rules=self.rules, models_per_side=models_per_side, objectives=objectives
-        )
-        self.catalogue = ActionCatalogue(
-            self.scenario, rules=self.rules, models_per_side=models_per_side, objectives=objectives
-        )
         self.possible_agents = list(SIDES)
         observation = spaces.Box(-1.0, 1.0, shape=(self.encoder.flat_size,), dtype=np.float32)
         self.observation_spaces = {
