@@ -28,7 +28,7 @@ from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
 from riven_env.table.measure import nearest
 from riven_env.table.movement import MovePlan, plan_with
-from riven_env.table.routing import Navigator
+from riven_env.table.routing import Navigator, navigator
 from riven_env.table.sight import sight_between
 from riven_env.table.table import Table
 
@@ -174,7 +174,7 @@ def candidate_destinations(
     if not bases.on_table[i] or allowance <= 0:
         return []
     gap = cfg.enemy_gap if enemy_gap is None else float(enemy_gap)
-    nav = Navigator(table, bases, i)
+    nav = navigator(table, bases, i)
     found: list[Destination] = []
 
     def add(kind: str, ref: int | None, plan: MovePlan, label: str) -> None:
@@ -274,6 +274,11 @@ def plan_destination(
 ) -> Destination | None:
     """Plan one move of :func:`destination_options` exactly as the full menu would.
 
+    The answer is remembered by the model's navigator for this base layout
+    (:func:`~riven_env.table.routing.navigator`): the same move from the same layout (a
+    search agent's copy of the game, the opening of every game of a playtest) is planned
+    once.
+
     Returns:
         The destination (its path is legal and truncated to ``allowance``), or None when
         the model cannot make that move at all (no cover spot in reach, or nothing to
@@ -281,20 +286,41 @@ def plan_destination(
     """
     if not bases.on_table[i] or allowance <= 0:
         return None
-    cfg = geometry_config()
-    nav = Navigator(table, bases, i)
+    if kind not in DESTINATION_KINDS:
+        raise ValueError(
+            f"unknown destination kind {kind!r}; known: {', '.join(DESTINATION_KINDS)}"
+        )
+    i = int(i)
+    allowance = float(allowance)
+    # Only what this kind reads goes into the key.
+    detail: object = None
+    if kind == "toward_objective":
+        detail = tuple(float(v) for v in objectives[ref])  # type: ignore[index]
+    elif kind == "toward_enemy":
+        detail = geometry_config().enemy_gap if enemy_gap is None else float(enemy_gap)
+    nav = navigator(table, bases, i)
+    return nav.remember(
+        ("destination", allowance, kind, ref, detail),
+        lambda: _plan_destination(nav, bases, allowance, kind, ref, detail),
+    )
+
+
+def _plan_destination(
+    nav: Navigator, bases: Bases, allowance: float, kind: str, ref: int | None, detail: object
+) -> Destination | None:
+    """:func:`plan_destination` uncached; ``detail`` is the objective point or the enemy gap."""
     if kind == "toward_enemy":
-        gap = cfg.enemy_gap if enemy_gap is None else float(enemy_gap)
+        gap = float(detail)  # type: ignore[arg-type]
         if gap > 0:
-            plan = _short_of_contact(nav, ref, allowance, gap)
+            plan = _short_of_contact(nav, ref, allowance, gap)  # type: ignore[arg-type]
         else:
             plan = plan_with(nav, bases, None, allowance, stop_in_contact_with=ref)
         label = f"toward enemy {ref}"
     elif kind == "toward_objective":
-        plan = plan_with(nav, bases, objectives[ref], allowance)
+        plan = plan_with(nav, bases, detail, allowance)  # type: ignore[arg-type]
         label = f"toward objective {ref}"
     elif kind == "cover_from_enemy":
-        found = _cover_move(table, bases, nav, ref, allowance)
+        found = _cover_move(nav.table, bases, nav, ref, allowance)  # type: ignore[arg-type]
         if found is None:
             return None
         plan, level = found
@@ -307,11 +333,7 @@ def plan_destination(
             return None
         plan = plan_with(nav, bases, nav.start + away / norm * allowance, allowance)
         label = f"away from enemy {ref}"
-    elif kind == "toward_friend":
+    else:  # toward_friend
         plan = plan_with(nav, bases, None, allowance, stop_in_contact_with=ref)
         label = f"toward friend {ref}"
-    else:
-        raise ValueError(
-            f"unknown destination kind {kind!r}; known: {', '.join(DESTINATION_KINDS)}"
-        )
     return Destination(kind, ref, plan.end, plan.cost, label, plan.path, plan.reached)

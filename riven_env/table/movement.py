@@ -25,7 +25,7 @@ from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
 from riven_env.table.measure import distance_to_nearest_edge, edge_distance
 from riven_env.table.navigation import truncate
-from riven_env.table.routing import Navigator
+from riven_env.table.routing import Navigator, navigator
 from riven_env.table.table import Table
 
 _GOAL_FIX_ROUNDS = 4  # pushing an illegal goal out of terrain/bases; rarely needs a second round
@@ -181,12 +181,9 @@ def plan_move(
     else:
         gx, gy = np.asarray(goal_xy, dtype=np.float64).reshape(2).tolist()
         key = ("goal", int(i), gx, gy, float(allowance))
-    return bases.layout().answer(
-        table,
-        key,
-        lambda: plan_with(
-            Navigator(table, bases, i), bases, goal_xy, allowance, stop_in_contact_with
-        ),
+    nav = navigator(table, bases, i)
+    return nav.remember(
+        key, lambda: plan_with(nav, bases, goal_xy, allowance, stop_in_contact_with)
     )
 
 
@@ -201,9 +198,10 @@ def charge_targets(
 ) -> list[int]:
     """The enemies model ``i`` could reach base contact with, moving at most ``reach``.
 
-    The answer, and every charge path planned for it, is remembered for the current base
-    layout (:meth:`Bases.layout`): the game lists charges, an agent weighs them and the
-    charge is then planned again, all from the same layout.
+    The answer is remembered for the current base layout (:meth:`Bases.layout`), and every
+    charge path planned for it by the model's navigator (:func:`navigator`): the game lists
+    charges, an agent weighs them and the charge is then planned again, all from the same
+    layout.
 
     Returns:
         Those of ``enemies`` (in the given order) with a legal charge path.
@@ -227,15 +225,13 @@ def charge_targets(
 def _charge_targets(
     table: Table, bases: Bases, i: int, reach: float, enemies: tuple[int, ...]
 ) -> tuple[int, ...]:
-    layout = bases.layout()
     nav: Navigator | None = None
     found = []
     for j in enemies:
         if j == i or not bases.on_table[j] or edge_distance(bases, i, j) > reach + 1e-9:
             continue
-        nav = nav or Navigator(table, bases, i)
-        plan = layout.answer(
-            table,
+        nav = nav or navigator(table, bases, i)
+        plan = nav.remember(
             ("contact", i, j, reach),
             lambda nav=nav, j=j: plan_with(nav, bases, None, reach, stop_in_contact_with=j),
         )

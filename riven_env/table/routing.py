@@ -27,8 +27,9 @@ by more than the contact tolerance.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import shapely
@@ -57,8 +58,14 @@ from riven_env.table.navigation import (
 )
 from riven_env.table.table import Table
 
+_Answer = TypeVar("_Answer")
+
 _MAX_LAZY_ROUNDS = 8  # each round adds every base the route crossed; 8 is far beyond need
 _BATCH = 8  # links evaluated per refinement step of the lazy searches
+# Navigators kept per map and base size: the layouts of one decision, and the opening
+# layouts that every game of a playtest repeats (deployment is fixed, so are first moves).
+_NAVIGATORS_KEPT = 128
+_ANSWERS_KEPT = 64  # plans one navigator remembers (a decision asks for a dozen at most)
 
 
 @dataclass(frozen=True)
@@ -211,6 +218,10 @@ def _relax(matrix: np.ndarray, source: int) -> tuple[np.ndarray, np.ndarray]:
 class Navigator:
     """Plans routes for one model on one base layout; reuses work across goals.
 
+    Everything it remembers (the start's links, graphs with blocking bases, the plans in
+    :meth:`remember`) is a pure function of the table's geometry and the base layout, so
+    one navigator serves every equal layout (see :func:`navigator`).
+
     Args:
         table: The table.
         bases: The bases (read, never changed).
@@ -240,6 +251,20 @@ class Navigator:
             for (x, y), reach in zip(self.obstacle_centres, self.obstacle_reach, strict=True)
         ]
         self._graphs: dict[frozenset[int], _ActiveGraph] = {}
+        self._answers: dict[Hashable, object] = {}
+
+    def remember(self, key: Hashable, compute: Callable[[], _Answer]) -> _Answer:
+        """The remembered answer to query ``key`` (an immutable plan), or ``compute()``.
+
+        ``key`` must name everything the answer depends on besides the table and the layout.
+        """
+        if key in self._answers:
+            return self._answers[key]  # type: ignore[return-value]
+        value = compute()
+        if len(self._answers) >= _ANSWERS_KEPT:
+            self._answers.clear()  # a pathological caller: start over rather than grow
+        self._answers[key] = value
+        return value
 
     # -- legality and visibility ------------------------------------------------------------
     def legal(self, points: np.ndarray, skip: Sequence[int] = ()) -> np.ndarray:
@@ -665,6 +690,36 @@ class Navigator:
             points = np.vstack((points[: seg + 1], way, points[seg + 1 :]))
             costs = np.concatenate((costs[:seg], leg_costs, costs[seg + 1 :]))
         return None
+
+
+def navigator(table: Table, bases: Bases, mover: int) -> Navigator:
+    """The :class:`Navigator` of ``mover`` for the bases as they stand (shared).
+
+    Listing charges, weighing them and then making a move all route the same model from
+    the same layout, and every game of a playtest opens with the same layouts. The
+    navigator (with the plans it remembers) is kept for the layout
+    (:meth:`~riven_env.table.layout.Layout.answer`) and, by the layout's content, in a
+    small least-recently-used cache of the map's graph, so all of them share it.
+    """
+    mover = int(mover)
+    layout = bases.layout()
+    return layout.answer(
+        table, ("navigator", mover), lambda: _shared_navigator(table, bases, layout.key, mover)
+    )
+
+
+def _shared_navigator(table: Table, bases: Bases, layout: bytes, mover: int) -> Navigator:
+    cache = static_nav(table, float(bases.radii[mover])).navigators
+    key = (layout, mover)
+    found = cache.get(key)
+    if found is None:
+        found = Navigator(table, bases, mover)
+        cache[key] = found
+        while len(cache) > _NAVIGATORS_KEPT:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return found  # type: ignore[return-value]
 
 
 def _around(
