@@ -16,8 +16,10 @@ Routing one model among the others' bases is :mod:`riven_env.table.routing`.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Hashable
+from itertools import accumulate
 
 import networkx as nx
 import numpy as np
@@ -475,10 +477,53 @@ def fan_link_costs(nav: StaticNav, table: Table, starts: np.ndarray) -> np.ndarr
     return cost.reshape(p, n)
 
 
+# How far a squared length must be from a squared limit for plain floats to settle a
+# comparison that numpy's hypot would make: far beyond the rounding error of both sides.
+_HYPOT_MARGIN = 1e-9
+
+
+def hypot_above(dx: float, dy: float, limit: float) -> bool:
+    """Exactly ``np.hypot(dx, dy) > limit``, mostly without numpy (for ``limit >= 1e-100``).
+
+    The squared length decides unless it lies within a relative hair of the squared limit;
+    only then is numpy's hypot (whose last bit plain ``math.hypot`` may not share) asked.
+    """
+    d2 = dx * dx + dy * dy
+    l2 = limit * limit
+    if d2 > l2 * (1.0 + _HYPOT_MARGIN):
+        return True
+    if d2 < l2 * (1.0 - _HYPOT_MARGIN):
+        return False
+    return bool(np.hypot(dx, dy) > limit)
+
+
+def hypot_at_least(dx: float, dy: float, limit: float) -> bool:
+    """Exactly ``np.hypot(dx, dy) >= limit`` (see :func:`hypot_above`); a limit <= 0 holds."""
+    if limit <= 0.0:
+        return True
+    d2 = dx * dx + dy * dy
+    l2 = limit * limit
+    if d2 > l2 * (1.0 + _HYPOT_MARGIN):
+        return True
+    if d2 < l2 * (1.0 - _HYPOT_MARGIN):
+        return False
+    return bool(np.hypot(dx, dy) >= limit)
+
+
 def _dedupe(points: np.ndarray) -> np.ndarray:
     keep = np.ones(len(points), dtype=bool)
     keep[1:] = np.hypot(*np.diff(points, axis=0).T) > 1e-12
     return points[keep]
+
+
+def dedupe_xy(points: list[list[float]]) -> list[list[float]]:
+    """The points without each one within 1e-12 of the point before it (plain floats)."""
+    kept = points[:1]
+    for k in range(1, len(points)):
+        (ax, ay), (bx, by) = points[k - 1], points[k]
+        if hypot_above(bx - ax, by - ay, 1e-12):
+            kept.append(points[k])
+    return kept
 
 
 def _point_at_cost(
@@ -509,6 +554,20 @@ def _point_at_cost(
     return a + (b - a) * (min(length, position + budget - spent) / length)
 
 
+def _end_at_cost(
+    table: Table, a: list[float], b: list[float], budget: float, cost: float
+) -> list[float]:
+    """:func:`_point_at_cost` on plain floats (numpy only for a stretch in difficult ground)."""
+    (ax, ay), (bx, by) = a, b
+    length = float(np.hypot(bx - ax, by - ay))
+    if length <= 0.0:
+        return [ax, ay]
+    if cost <= length + 1e-12:  # open ground all along
+        f = min(budget, length) / length
+        return [ax + (bx - ax) * f, ay + (by - ay) * f]
+    return _point_at_cost(table, np.array(a), np.array(b), budget, cost).tolist()
+
+
 def truncate(
     table: Table, points: np.ndarray, allowance: float, costs: np.ndarray | None = None
 ) -> tuple[np.ndarray, float]:
@@ -528,11 +587,13 @@ def truncate(
         return points[:1].copy(), 0.0
     if costs is None:
         costs = segment_costs(table, points[:-1], points[1:])
-    total = np.cumsum(costs)
+    # Plain floats: a route has a handful of segments. accumulate adds them in order, as
+    # numpy's cumsum does, and bisect_right finds what searchsorted(side="right") would.
+    total = list(accumulate(costs.tolist()))
     if total[-1] <= allowance + 1e-9:
-        return points.copy(), float(total[-1])
-    k = int(np.searchsorted(total, allowance, side="right"))
-    spent = float(total[k - 1]) if k else 0.0
-    end = _point_at_cost(table, points[k], points[k + 1], allowance - spent, float(costs[k]))
-    kept = np.vstack((points[: k + 1], end[None, :]))
-    return _dedupe(kept), float(allowance)
+        return points.copy(), total[-1]
+    k = bisect_right(total, allowance)
+    spent = total[k - 1] if k else 0.0
+    xy = points[: k + 2].tolist()
+    end = _end_at_cost(table, xy[k], xy[k + 1], allowance - spent, costs[k])
+    return np.array(dedupe_xy([*xy[: k + 1], end])), float(allowance)
