@@ -89,7 +89,7 @@ def _legal_goal(nav: Navigator, goal: np.ndarray) -> np.ndarray | None:
     margin = nav.margin
     clearance = nav.nav.clearance
     for _ in range(_GOAL_FIX_ROUNDS):
-        if nav.legal(point[None, :])[0]:
+        if nav.legal_xy(float(point[0]), float(point[1])):
             return point
         if clearance is not None and _geos.contains_xy(clearance, point[0], point[1]):
             line = shapely.shortest_line(clearance.boundary, shapely.Point(point))
@@ -106,7 +106,7 @@ def _legal_goal(nav: Navigator, goal: np.ndarray) -> np.ndarray | None:
                 away = np.array([1.0, 0.0])
             point = nav.obstacle_centres[k] + away / norm * (nav.obstacle_reach[k] + margin)
         point = np.array([min(max(point[0], xmin), xmax), min(max(point[1], ymin), ymax)])
-    return point if nav.legal(point[None, :])[0] else None
+    return point if nav.legal_xy(float(point[0]), float(point[1])) else None
 
 
 def plan_with(

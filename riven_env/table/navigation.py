@@ -320,6 +320,7 @@ class StaticNav:
         self.clearance_boxes = part_boxes(self.clearance)
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
+        self._as_lists: tuple[list[list[float]], list[list[float]], list[list[int]]] | None = None
         self.nodes = self._waypoints(table, radius, cfg.waypoint_margin)
         n = len(self.nodes)
         cost = np.full((n, n), np.inf)
@@ -398,14 +399,39 @@ class StaticNav:
             ok[ok] = ~_geos.contains_xy(self.clearance, points[ok, 0], points[ok, 1])
         return ok
 
+    def legal_xy(self, x: float, y: float) -> bool:
+        """``legal`` of the one point (x, y), on plain floats."""
+        xmin, ymin, xmax, ymax = self.bounds
+        eps = 1e-9
+        if not (xmin - eps <= x <= xmax + eps and ymin - eps <= y <= ymax + eps):
+            return False
+        return self.clearance is None or not _geos.contains_xy(self.clearance, x, y)
+
     def static_path(self, i: int, j: int) -> list[int]:
         """Node indices of a shortest static path from ``i`` to ``j`` (both included)."""
+        rows = self._lists()[2]
         path = [i]
-        for _ in range(len(self.nodes)):
+        for _ in range(len(rows)):
             if path[-1] == j:
                 break
-            path.append(int(self.next_hop[path[-1], j]))
+            path.append(rows[path[-1]][j])
         return path
+
+    def node_xy(self, hops: list[int]) -> list[list[float]]:
+        """The waypoints ``hops`` as ``[x, y]`` lists of floats."""
+        xy = self._lists()[0]
+        return [xy[k] for k in hops]
+
+    def hop_costs(self, hops: list[int]) -> list[float]:
+        """The edge costs along the waypoints ``hops``, as floats."""
+        cost = self._lists()[1]
+        return [cost[i][j] for i, j in zip(hops[:-1], hops[1:], strict=True)]
+
+    def _lists(self) -> tuple[list[list[float]], list[list[float]], list[list[int]]]:
+        """Nodes, edge costs and next hops as nested lists (indexing them beats numpy's)."""
+        if self._as_lists is None:
+            self._as_lists = (self.nodes.tolist(), self.cost.tolist(), self.next_hop.tolist())
+        return self._as_lists
 
 
 def static_nav(table: Table, radius: float) -> StaticNav:
@@ -425,6 +451,31 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     if seen.any():
         cost[seen] = segment_costs(table, a[seen], b[seen])
     return cost
+
+
+def link_cost(
+    nav: StaticNav, table: Table, a: tuple[float, float], b: tuple[float, float]
+) -> float:
+    """``link_costs`` of the one segment ``a -> b``: the same value, one line string built."""
+    line = _make_lines(np.array(((a, b),)))  # type: ignore[operator]
+    if nav.clearance is not None and _geos.intersects(nav.clearance, line)[0]:
+        return math.inf
+    (ax, ay), (bx, by) = a, b
+    cost = float(np.hypot(bx - ax, by - ay))
+    if table.difficult is None or not _geos.intersects(table.difficult, line)[0]:
+        return cost
+    lo, hi = difficult_spans(table, np.array((a,)), np.array((b,)))
+    return float(cost * (1.0 + np.sum(hi - lo, axis=1))[0])
+
+
+def total_cost(costs: list[float]) -> float:
+    """``float(np.sum(costs))``: numpy adds fewer than eight values in order, so plain floats do."""
+    if len(costs) > _SEQUENTIAL_SUM_SLOTS:
+        return float(np.sum(costs))
+    total = 0.0
+    for cost in costs:
+        total += cost
+    return total
 
 
 def fan_link_costs(nav: StaticNav, table: Table, starts: np.ndarray) -> np.ndarray:

@@ -49,11 +49,15 @@ from riven_env.table.links import (
 )
 from riven_env.table.navigation import (
     _dedupe,
+    hypot_above,
+    hypot_at_least,
+    link_cost,
     link_costs,
     segment_costs,
     segment_lines,
     segment_point_distances,
     static_nav,
+    total_cost,
     truncate,
 )
 from riven_env.table.table import Table
@@ -98,13 +102,18 @@ class Route:
         return self.costs  # type: ignore[return-value]
 
 
-def _route(points: np.ndarray, costs: np.ndarray, goal_reached: bool) -> Route:
-    """A :class:`Route` through ``points`` with known segment costs (zero-length hops dropped)."""
-    keep = np.hypot(*np.diff(points, axis=0).T) > 1e-12
-    if keep.all():
-        return Route(points, float(np.sum(costs)), goal_reached, costs)
-    kept = np.concatenate(([True], keep))
-    return Route(points[kept], float(np.sum(costs[keep])), goal_reached, costs[keep])
+def _route(xy: list[list[float]], costs: list[float], goal_reached: bool) -> Route:
+    """A :class:`Route` through points with known segment costs (zero-length hops dropped).
+
+    Plain floats: the hops are the few segments of one route.
+    """
+    kept_xy, kept_costs = xy[:1], []
+    for k in range(1, len(xy)):
+        (ax, ay), (bx, by) = xy[k - 1], xy[k]
+        if hypot_above(bx - ax, by - ay, 1e-12):
+            kept_xy.append(xy[k])
+            kept_costs.append(costs[k - 1])
+    return Route(np.array(kept_xy), total_cost(kept_costs), goal_reached, np.array(kept_costs))
 
 
 @dataclass
@@ -246,10 +255,13 @@ class Navigator:
         # Plain floats for the scalar fast paths: the start, and per other base its centre
         # and the squared centre distance below which the mover's base would overlap it.
         self._start_xy = (float(self.start[0]), float(self.start[1]))
-        self._obstacles = [
-            (float(x), float(y), float(max(reach - self.tol, 0.0)) ** 2)
-            for (x, y), reach in zip(self.obstacle_centres, self.obstacle_reach, strict=True)
-        ]
+        self._obstacles = []
+        # Per other base: centre and the centre distance it needs, as ``legal`` tests it.
+        self._limits = []
+        xs, ys = self.obstacle_centres.T.tolist() if len(others) else ([], [])
+        for x, y, reach in zip(xs, ys, self.obstacle_reach.tolist(), strict=True):
+            self._obstacles.append((x, y, max(reach - self.tol, 0.0) ** 2))
+            self._limits.append((x, y, reach - self.tol))
         self._graphs: dict[frozenset[int], _ActiveGraph] = {}
         self._answers: dict[Hashable, object] = {}
 
@@ -285,6 +297,15 @@ class Navigator:
                 gaps[:, k] = np.inf
             ok &= np.all(gaps >= 0.0, axis=1)
         return ok
+
+    def legal_xy(self, x: float, y: float, skip: int = -1) -> bool:
+        """``legal`` of the one point (x, y) on plain floats (``skip``: an obstacle position)."""
+        if not self.nav.legal_xy(x, y):
+            return False
+        for k, (ox, oy, limit) in enumerate(self._limits):
+            if k != skip and not hypot_at_least(x - ox, y - oy, limit):
+                return False
+        return True
 
     def visible(self, a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
         """Whether each segment keeps the base clear of terrain and of the ``active`` bases."""
@@ -353,10 +374,22 @@ class Navigator:
         usable = links.usable.copy()
         if usable.any() and len(self.obstacle_ids) > 1:
             usable[usable] = self._clear_of_bases(links.points[usable], skip=target)
-        direct, outside = contact_spots(centre, contact, self.start[None, :])
-        if outside[0] and self.legal(direct, skip=(target,))[0]:
-            return links, usable, direct[0], centre
-        return links, usable, None, centre
+        return links, usable, self._direct_spot(target), centre
+
+    def _direct_spot(self, target: int) -> np.ndarray | None:
+        """The contact spot with obstacle ``target`` facing the start, if a base may stand there.
+
+        :func:`~riven_env.table.links.contact_spots` of the start on plain floats.
+        """
+        cx, cy, _ = self._limits[target]
+        contact = float(self.obstacle_reach[target]) + self.tol / 2.0
+        sx, sy = self._start_xy
+        ox, oy = sx - cx, sy - cy
+        length = float(np.hypot(ox, oy))
+        if not length > contact:
+            return None
+        x, y = cx + ox * (contact / length), cy + oy * (contact / length)
+        return np.array((x, y)) if self.legal_xy(x, y, skip=target) else None
 
     def _clear_of_bases(self, points: np.ndarray, skip: int) -> np.ndarray:
         """Whether the mover's base at each point stays clear of the bases (``skip`` aside)."""
@@ -378,8 +411,8 @@ class Navigator:
         links, usable, direct, aim = self._goal_links(goal, target)
         best_cost, best_node, direct_costs = math.inf, -1, None
         if direct is not None:
-            direct_costs = self._links(self.start[None, :], direct[None, :])
-            best_cost = float(direct_costs[0])
+            best_cost = link_cost(nav, self.table, self._start_xy, (direct[0], direct[1]))
+            direct_costs = [best_cost]
         if len(nav.nodes):
             reach = self.start_reach()
             for _ in range(len(nav.nodes) // _BATCH + 2):
@@ -401,8 +434,7 @@ class Navigator:
         if best_node >= 0:
             return self._static_route(best_node, links)
         if direct_costs is not None and math.isfinite(best_cost):
-            points = np.stack((self.start, direct))
-            return _route(points, direct_costs, True)
+            return _route([list(self._start_xy), direct.tolist()], direct_costs, True)
         return self._static_nearest(aim)
 
     def _static_route(self, node: int, links: GoalLinks) -> Route:
@@ -410,15 +442,9 @@ class Navigator:
         nav = self.nav
         reach = self.start_reach()
         hops = nav.static_path(int(reach.first[node]), node)
-        points = np.vstack((self.start, nav.nodes[hops], links.points[node]))
-        costs = np.concatenate(
-            (
-                reach.links[hops[:1]],
-                nav.cost[hops[:-1], hops[1:]],
-                links.cost[node : node + 1],
-            )
-        )
-        return _route(points, costs, True)
+        xy = [list(self._start_xy), *nav.node_xy(hops), links.points[node].tolist()]
+        costs = [float(reach.links[hops[0]]), *nav.hop_costs(hops), float(links.cost[node])]
+        return _route(xy, costs, True)
 
     def _static_nearest(self, aim: np.ndarray) -> Route:
         """The terrain route to the reachable waypoint nearest to an unreachable goal."""
@@ -431,9 +457,8 @@ class Navigator:
             return Route(self.start[None, :].copy(), 0.0, False)
         node = int(reachable[np.argmin(np.hypot(*(nav.nodes[reachable] - aim).T))])
         hops = nav.static_path(int(reach.first[node]), node)
-        points = np.vstack((self.start, nav.nodes[hops]))
-        costs = np.concatenate((reach.links[hops[:1]], nav.cost[hops[:-1], hops[1:]]))
-        return _route(points, costs, False)
+        xy = [list(self._start_xy), *nav.node_xy(hops)]
+        return _route(xy, [float(reach.links[hops[0]]), *nav.hop_costs(hops)], False)
 
     def _graph(self, active: frozenset[int]) -> _ActiveGraph:
         graph = self._graphs.get(active)
