@@ -68,59 +68,6 @@ def segment_lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _make_lines(np.stack((a, b), axis=1))  # type: ignore[operator]
 
 
-def part_boxes(geometry: shapely.Geometry | None) -> np.ndarray:
-    """``(4, K)`` rows ``xmin, ymin, xmax, ymax`` of the boxes of a geometry's parts."""
-    if geometry is None:
-        return np.zeros((4, 0))
-    return np.ascontiguousarray(shapely.bounds(shapely.get_parts(geometry)).T)
-
-
-# Below this many segments one GEOS test each is cheaper than screening them by boxes first.
-_SCREEN_FROM = 24
-# How clearly a box must lie to one side of a segment's line to rule out contact (inches
-# squared: far above the rounding error of the cross products on a table's coordinates).
-_SCREEN_MARGIN = 1e-9
-
-
-def may_touch(boxes: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """For each segment ``a[m] -> b[m]``, whether it may touch one of ``boxes`` (:func:`part_boxes`).
-
-    ``False`` only where the segment surely misses every box (their own boxes are apart, or
-    the box lies wholly on one side of the segment's line), so a part of the geometry it
-    might touch is never missed: an exact test of the ``True`` ones gives the exact answer.
-    """
-    x0, y0, x1, y1 = boxes
-    ax, ay, bx, by = a[:, :1], a[:, 1:], b[:, :1], b[:, 1:]
-    near = (np.minimum(ax, bx) <= x1) & (np.maximum(ax, bx) >= x0)
-    near &= (np.minimum(ay, by) <= y1) & (np.maximum(ay, by) >= y0)
-    dx, dy = bx - ax, by - ay
-    lo_x, hi_x = dy * (x0 - ax), dy * (x1 - ax)  # the cross products of the four corners
-    lo_y, hi_y = dx * (y0 - ay), dx * (y1 - ay)
-    sides = (lo_y - lo_x, hi_y - lo_x, lo_y - hi_x, hi_y - hi_x)
-    apart = np.minimum(np.minimum(sides[0], sides[1]), np.minimum(sides[2], sides[3]))
-    apart = apart > _SCREEN_MARGIN
-    apart |= np.maximum(np.maximum(sides[0], sides[1]), np.maximum(sides[2], sides[3])) < (
-        -_SCREEN_MARGIN
-    )
-    return np.any(near & ~apart, axis=1)
-
-
-def intersects_segments(
-    geometry: shapely.Geometry, boxes: np.ndarray, a: np.ndarray, b: np.ndarray
-) -> np.ndarray:
-    """Whether each segment ``a[m] -> b[m]`` intersects ``geometry`` (GEOS, exact).
-
-    Many segments are first screened by the boxes of the geometry's parts, so that only
-    those that may touch one are built as line strings and tested.
-    """
-    if len(a) < _SCREEN_FROM:
-        return _geos.intersects(geometry, segment_lines(a, b))
-    hit = may_touch(boxes, a, b)
-    if hit.any():
-        hit[hit] = _geos.intersects(geometry, segment_lines(a[hit], b[hit]))
-    return hit
-
-
 class _DifficultEdges:
     """A table's difficult outline edges, split into the columns the crossing test reads.
 
@@ -128,11 +75,10 @@ class _DifficultEdges:
     the same ones the expressions in :func:`difficult_spans` would compute every call).
     """
 
-    __slots__ = ("boxes", "fx", "fy", "ref", "x0", "xmax", "xmin", "y0", "ymax", "ymin")
+    __slots__ = ("fx", "fy", "ref", "x0", "xmax", "xmin", "y0", "ymax", "ymin")
 
-    def __init__(self, e0: np.ndarray, e1: np.ndarray, difficult: shapely.Geometry) -> None:
+    def __init__(self, e0: np.ndarray, e1: np.ndarray) -> None:
         self.ref = e0  # keeps the array alive so its id cannot be reused while cached
-        self.boxes = part_boxes(difficult)
         self.x0, self.y0 = e0[:, 0].copy(), e0[:, 1].copy()
         self.fx = e1[:, 0] - e0[:, 0]
         self.fy = e1[:, 1] - e0[:, 1]
@@ -154,7 +100,7 @@ def _difficult_edges(table: Table) -> _DifficultEdges:
     key = id(e0)
     entry = _edge_cache.get(key)
     if entry is None or entry.ref is not e0:
-        entry = _DifficultEdges(e0, e1, table.difficult)
+        entry = _DifficultEdges(e0, e1)
         _edge_cache[key] = entry
         while len(_edge_cache) > _EDGE_CACHE_SIZE:
             _edge_cache.popitem(last=False)
@@ -253,10 +199,7 @@ def segment_costs(
     cost = np.hypot(*(b - a).T)
     if table.difficult is None or len(a) == 0:
         return cost
-    if lines is None:
-        hit = intersects_segments(table.difficult, _difficult_edges(table).boxes, a, b)
-    else:
-        hit = _geos.intersects(table.difficult, lines)
+    hit = _geos.intersects(table.difficult, segment_lines(a, b) if lines is None else lines)
     if hit.any():
         lo, hi = difficult_spans(table, a[hit], b[hit])
         cost[hit] *= 1.0 + np.sum(hi - lo, axis=1)
@@ -301,7 +244,6 @@ class StaticNav:
         radius: Base radius, inches.
         bounds: The box a base centre must stay within.
         clearance: Impassable terrain grown by ``radius - tolerance`` (prepared) or ``None``.
-        clearance_boxes: The boxes of its parts (:func:`part_boxes`).
         nodes: ``(N, 2)`` waypoints.
         graph: ``networkx.Graph`` over waypoint indices, edge attribute ``weight`` = cost.
         cost: ``(N, N)`` direct edge costs (``inf`` where no edge).
@@ -317,7 +259,6 @@ class StaticNav:
         self.radius = radius
         self.bounds = table.centre_bounds(radius)
         self.clearance = table.for_radius(radius).clearance
-        self.clearance_boxes = part_boxes(self.clearance)
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
         self._as_lists: tuple[list[list[float]], list[list[float]], list[list[int]]] | None = None
@@ -390,7 +331,7 @@ class StaticNav:
         """For each segment ``a[m] -> b[m]``, whether it keeps the base clear of static terrain."""
         if self.clearance is None or len(a) == 0:
             return np.ones(len(a), dtype=bool)
-        return ~intersects_segments(self.clearance, self.clearance_boxes, a, b)
+        return ~_geos.intersects(self.clearance, segment_lines(a, b))
 
     def legal(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether a base centre there is on the table and clear of terrain."""
@@ -447,9 +388,11 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     cost = np.full(len(a), np.inf)
     if len(a) == 0:
         return cost
-    seen = nav.visible(a, b)
+    lines = segment_lines(a, b)
+    clearance = nav.clearance
+    seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
     if seen.any():
-        cost[seen] = segment_costs(table, a[seen], b[seen])
+        cost[seen] = segment_costs(table, a[seen], b[seen], lines[seen])
     return cost
 
 
@@ -497,13 +440,14 @@ def fan_link_costs(nav: StaticNav, table: Table, starts: np.ndarray) -> np.ndarr
         return np.full((p, n), np.inf)
     a = np.repeat(starts, n, axis=0)
     b = np.tile(nav.nodes, (p, 1))
-    seen = nav.visible(a, b)
+    lines = segment_lines(a, b)
+    clearance = nav.clearance
+    seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
     cost = np.full(len(a), np.inf)
     cost[seen] = np.hypot(*(b[seen] - a[seen]).T)
     if table.difficult is not None and seen.any():
         rows = np.flatnonzero(seen)
-        boxes = _difficult_edges(table).boxes
-        rows = rows[intersects_segments(table.difficult, boxes, a[rows], b[rows])]
+        rows = rows[_geos.intersects(table.difficult, lines[rows])]
         if len(rows):
             ra, rb = a[rows], b[rows]
             group = rows // n
