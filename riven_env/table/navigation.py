@@ -56,11 +56,15 @@ def segment_point_distances(a: np.ndarray, b: np.ndarray, centres: np.ndarray) -
     ab = b - a
     denom = np.einsum("ij,ij->i", ab, ab)
     denom = np.where(denom > 0.0, denom, 1.0)
-    ac = centres[None, :, :] - a[:, None, :]
-    t = np.einsum("mkj,mj->mk", ac, ab) / denom[:, None]
-    np.clip(t, 0.0, 1.0, out=t)
-    closest = a[:, None, :] + t[..., None] * ab[:, None, :]
-    return np.hypot(*(centres[None, :, :] - closest).transpose(2, 0, 1))
+    # The elementwise work runs on (K, M) arrays, one coordinate at a time: numpy's inner
+    # loops then run along the many segments, not along a pair of coordinates. The same
+    # operations on the same operands (and the same contiguous arrays for einsum).
+    ax, ay = a[:, 0], a[:, 1]
+    cx, cy = centres[:, :1], centres[:, 1:]
+    ac = np.stack(((cx - ax).T, (cy - ay).T), axis=2)
+    t = np.ascontiguousarray((np.einsum("mkj,mj->mk", ac, ab) / denom[:, None]).T)
+    np.minimum(np.maximum(t, 0.0, out=t), 1.0, out=t)
+    return np.hypot(cx - (ax + t * ab[:, 0]), cy - (ay + t * ab[:, 1])).T
 
 
 def segment_lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -154,8 +155,7 @@ class _ActiveGraph:
         # Waypoints on a polygon around each blocking base: its sides clear the base.
         sides = navigator.sides
         spoke = (navigator.obstacle_reach[active] + navigator.margin) / math.cos(math.pi / sides)
-        angles = 2.0 * math.pi * np.arange(sides) / sides
-        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
+        ring = _unit_ring(sides)
         extra = (centres[:, None, :] + spoke[:, None, None] * ring[None, :, :]).reshape(-1, 2)
         extra = extra[navigator.legal(extra)]
         self.points = np.vstack((nav.nodes, extra, navigator.start[None, :]))
@@ -198,6 +198,15 @@ class _ActiveGraph:
             path.append(int(self.pred[path[-1]]))
         path.reverse()
         return path
+
+
+@lru_cache(maxsize=8)
+def _unit_ring(sides: int) -> np.ndarray:
+    """``(sides, 2)`` unit vectors at equal angles from the x axis (read-only)."""
+    angles = 2.0 * math.pi * np.arange(sides) / sides
+    ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
+    ring.flags.writeable = False
+    return ring
 
 
 def _relax(matrix: np.ndarray, source: int) -> tuple[np.ndarray, np.ndarray]:
@@ -672,8 +681,7 @@ class Navigator:
         points = route.points
         costs = route.segment_costs(self.table)
         sides = 2 * self.sides
-        angles = 2.0 * math.pi * np.arange(sides) / sides
-        ring = np.stack((np.cos(angles), np.sin(angles)), axis=1)
+        ring = _unit_ring(sides)
         for _ in range(_MAX_LAZY_ROUNDS):
             total = float(np.sum(costs))
             head = (
