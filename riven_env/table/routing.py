@@ -273,6 +273,9 @@ class Navigator:
             self._limits.append((x, y, reach - self.tol))
         self._graphs: dict[frozenset[int], _ActiveGraph] = {}
         self._answers: dict[Hashable, object] = {}
+        self._clusters: dict[int, np.ndarray] = {}
+        self._chains: list[list[int]] | None = None
+        self._wraps: dict[tuple[int, ...], tuple[shapely.Geometry, np.ndarray]] = {}
 
     def remember(self, key: Hashable, compute: Callable[[], _Answer]) -> _Answer:
         """The remembered answer to query ``key`` (an immutable plan), or ``compute()``.
@@ -654,17 +657,52 @@ class Navigator:
 
     def _cluster(self, k: int) -> np.ndarray:
         """Obstacle ``k`` and every base chained to it too closely for the mover to pass."""
-        centres, reach = self.obstacle_centres, self.obstacle_reach
-        members = {k}
-        frontier = [k]
-        while frontier:
-            j = frontier.pop()
-            gaps = np.hypot(*(centres - centres[j]).T) - reach - reach[j]
-            for m in np.flatnonzero(gaps < 2.0 * self.margin):
-                if int(m) not in members:
-                    members.add(int(m))
-                    frontier.append(int(m))
-        return np.array(sorted(members))
+        found = self._clusters.get(k)
+        if found is None:
+            chained = self._chained()
+            members = {k}
+            frontier = [k]
+            while frontier:
+                for m in chained[frontier.pop()]:
+                    if m not in members:
+                        members.add(m)
+                        frontier.append(m)
+            found = np.array(sorted(members))
+            found.flags.writeable = False
+            self._clusters[k] = found
+        return found
+
+    def _chained(self) -> list[list[int]]:
+        """Per obstacle, the obstacles closer to it than the mover can pass (itself included).
+
+        Row ``j`` holds the bases ``m`` with ``hypot(c[m] - c[j]) - reach[m] - reach[j]``
+        below twice the margin, each value computed as a per-base pass would.
+        """
+        if self._chains is None:
+            (cx, cy), reach = self.obstacle_centres.T, self.obstacle_reach
+            gaps = np.hypot(cx - cx[:, None], cy - cy[:, None]) - reach - reach[:, None]
+            self._chains = [np.flatnonzero(row).tolist() for row in gaps < 2.0 * self.margin]
+        return self._chains
+
+    def _wrap(self, cluster: np.ndarray) -> tuple[shapely.Geometry, np.ndarray]:
+        """The convex polygon wrapping a cluster of bases, and its corners (remembered).
+
+        Each base is circumscribed by a polygon of twice the base waypoint sides.
+        """
+        key = tuple(cluster.tolist())
+        found = self._wraps.get(key)
+        if found is None:
+            sides = 2 * self.sides
+            spoke = (self.obstacle_reach[cluster] + self.margin) / math.cos(math.pi / sides)
+            wrap = self.obstacle_centres[cluster][:, None, :] + spoke[:, None, None] * _unit_ring(
+                sides
+            )
+            hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
+            corners = np.asarray(hull.exterior.coords)[:-1]
+            corners.flags.writeable = False
+            found = (hull, corners)
+            self._wraps[key] = found
+        return found
 
     def _detour(self, route: Route, allowance: float, target: int | None) -> Route | None:
         """Repair a terrain-only route around the bases its paid-for part crosses.
@@ -680,8 +718,6 @@ class Navigator:
         """
         points = route.points
         costs = route.segment_costs(self.table)
-        sides = 2 * self.sides
-        ring = _unit_ring(sides)
         for _ in range(_MAX_LAZY_ROUNDS):
             total = float(np.sum(costs))
             head = (
@@ -699,12 +735,10 @@ class Navigator:
             crossing = np.flatnonzero(bad[0])
             k = int(crossing[np.argmin(along[crossing])])
             cluster = self._cluster(k)
-            spoke = (self.obstacle_reach[cluster] + self.margin) / math.cos(math.pi / sides)
-            wrap = self.obstacle_centres[cluster][:, None, :] + spoke[:, None, None] * ring
-            hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
+            hull, corners = self._wrap(cluster)
             p_inside = bool(_geos.intersects_xy(hull, p[0], p[1]))
             q_inside = bool(_geos.intersects_xy(hull, q[0], q[1]))
-            ways = _around(np.asarray(hull.exterior.coords)[:-1], p, q, p_inside, q_inside)
+            ways = _around(corners, p, q, p_inside, q_inside)
             best = None
             for way in ways:
                 legs = np.vstack((p, way, q))
