@@ -681,7 +681,10 @@ class Navigator:
         if self._chains is None:
             (cx, cy), reach = self.obstacle_centres.T, self.obstacle_reach
             gaps = np.hypot(cx - cx[:, None], cy - cy[:, None]) - reach - reach[:, None]
-            self._chains = [np.flatnonzero(row).tolist() for row in gaps < 2.0 * self.margin]
+            rows, cols = np.nonzero(gaps < 2.0 * self.margin)
+            self._chains = [[] for _ in range(len(reach))]
+            for j, m in zip(rows.tolist(), cols.tolist(), strict=True):
+                self._chains[j].append(m)
         return self._chains
 
     def _wrap(self, cluster: np.ndarray) -> tuple[shapely.Geometry, np.ndarray]:
