@@ -139,7 +139,7 @@ def _short_of_contact(nav: Navigator, target: int, allowance: float, gap: float)
     route = nav.route(allowance, target=target)
     budget = min(allowance, max(0.0, route.cost - gap)) if route.goal_reached else allowance
     points, cost = route.head(nav.table, budget)
-    path = tuple((float(x), float(y)) for x, y in points)
+    path = tuple((x, y) for x, y in points.tolist())
     reached = route.goal_reached and route.cost - gap <= allowance + 1e-9
     return MovePlan(path[0], path[-1], path, cost, reached)
 

@@ -67,7 +67,7 @@ class MovePlan:
 
 
 def _as_plan(points: np.ndarray, cost: float, reached: bool) -> MovePlan:
-    path = tuple((float(x), float(y)) for x, y in points)
+    path = tuple((x, y) for x, y in points.tolist())
     return MovePlan(path[0], path[-1], path, float(cost), bool(reached))
 
 

@@ -745,9 +745,8 @@ class Navigator:
             best = None
             for way in ways:
                 legs = np.vstack((p, way, q))
-                if not (
-                    np.all(self.nav.legal(way)) and np.all(self.nav.visible(legs[:-1], legs[1:]))
-                ):
+                legal = all(self.nav.legal_xy(x, y) for x, y in way.tolist())
+                if not (legal and np.all(self.nav.visible(legs[:-1], legs[1:]))):
                     continue
                 if (p_inside or q_inside) and not self._legs_clear(legs, cluster):
                     continue  # an end touches the cluster: its leg may cut a base of it
