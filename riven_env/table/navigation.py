@@ -256,6 +256,8 @@ class StaticNav:
         edges: ``(E, 2)`` node index pairs of the graph's edges.
         ends: Cache of route ends' links to the graph (:mod:`riven_env.table.links`).
         navigators: Recently used navigators by base layout (:mod:`riven_env.table.routing`).
+        graphs: Recently built graphs with blocking bases, by their points and blockers
+            (:mod:`riven_env.table.routing`).
     """
 
     def __init__(self, table: Table, radius: float) -> None:
@@ -265,6 +267,7 @@ class StaticNav:
         self.clearance = table.for_radius(radius).clearance
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
+        self.graphs: OrderedDict[Hashable, tuple[np.ndarray, ...]] = OrderedDict()  # ditto
         self._as_lists: tuple[list[list[float]], list[list[float]], list[list[int]]] | None = None
         self.nodes = self._waypoints(table, radius, cfg.waypoint_margin)
         n = len(self.nodes)

@@ -71,6 +71,7 @@ _BATCH = 8  # links evaluated per refinement step of the lazy searches
 # layouts that every game of a playtest repeats (deployment is fixed, so are first moves).
 _NAVIGATORS_KEPT = 128
 _ANSWERS_KEPT = 64  # plans one navigator remembers (a decision asks for a dozen at most)
+_GRAPHS_KEPT = 32  # graphs with blocking bases kept per map and base size (~50 kB each)
 
 
 @dataclass(frozen=True)
@@ -147,8 +148,6 @@ class _ActiveGraph:
 
     def __init__(self, navigator: Navigator, active: np.ndarray) -> None:
         nav = navigator.nav
-        table = navigator.table
-        n = len(nav.nodes)
         self.active = active
         centres = navigator.obstacle_centres[active]
         limit = navigator.obstacle_reach[active] - navigator.tol
@@ -159,8 +158,28 @@ class _ActiveGraph:
         extra = (centres[:, None, :] + spoke[:, None, None] * ring[None, :, :]).reshape(-1, 2)
         extra = extra[navigator.legal(extra)]
         self.points = np.vstack((nav.nodes, extra, navigator.start[None, :]))
+        self.start = len(self.points) - 1
+        # The links depend on nothing but the points and the blocking bases: a graph built
+        # for another layout with the same start, blockers and ring waypoints is this one.
+        key = (self.points.tobytes(), centres.tobytes(), limit.tobytes())
+        found = nav.graphs.get(key)
+        if found is None:
+            found = self._links(navigator, extra, centres, limit)
+            nav.graphs[key] = found
+            while len(nav.graphs) > _GRAPHS_KEPT:
+                nav.graphs.popitem(last=False)
+        else:
+            nav.graphs.move_to_end(key)
+        self.matrix, self.usable, self.dist, self.pred = found
+
+    def _links(
+        self, navigator: Navigator, extra: np.ndarray, centres: np.ndarray, limit: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(matrix, usable, dist, pred)`` for the points (read-only arrays)."""
+        nav = navigator.nav
+        table = navigator.table
+        n = len(nav.nodes)
         v = len(self.points)
-        self.start = v - 1
         matrix = np.full((v, v), np.inf)
         matrix[:n, :n] = nav.cost
         if n:
@@ -187,9 +206,10 @@ class _ActiveGraph:
         matrix[~ok, :] = np.inf
         matrix[:, ~ok] = np.inf
         np.fill_diagonal(matrix, np.inf)  # no self-links: predecessors must not loop
-        self.matrix = matrix
-        self.usable = ok
-        self.dist, self.pred = _relax(matrix, self.start)
+        dist, pred = _relax(matrix, self.start)
+        for array in (matrix, ok, dist, pred):
+            array.flags.writeable = False
+        return matrix, ok, dist, pred
 
     def path_to(self, node: int) -> list[int]:
         """Point indices of the cheapest route from the start to ``node`` (both included)."""
