@@ -258,6 +258,7 @@ class StaticNav:
         navigators: Recently used navigators by base layout (:mod:`riven_env.table.routing`).
         graphs: Recently built graphs with blocking bases, by their points and blockers
             (:mod:`riven_env.table.routing`).
+        routes: Recently planned terrain-only routes, by what they depend on (ditto).
     """
 
     def __init__(self, table: Table, radius: float) -> None:
@@ -268,6 +269,7 @@ class StaticNav:
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
         self.graphs: OrderedDict[Hashable, tuple[np.ndarray, ...]] = OrderedDict()  # ditto
+        self.routes: OrderedDict[Hashable, object] = OrderedDict()  # ditto
         self._as_lists: tuple[list[list[float]], list[list[float]], list[list[int]]] | None = None
         self.nodes = self._waypoints(table, radius, cfg.waypoint_margin)
         n = len(self.nodes)

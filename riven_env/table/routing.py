@@ -8,14 +8,23 @@ goals (a candidate-destination menu asks it for a dozen routes from the same sta
 2. Terrain route: the start's links to every waypoint and its cheapest costs beyond
    (:class:`~riven_env.table.links.StartReach`, cached per start point) meet the goal's
    links (:class:`~riven_env.table.links.GoalLinks`, cached per goal and checked lazily,
-   cheapest lower bound first) until the best candidate uses only checked links.
+   cheapest lower bound first) until the best candidate uses only checked links. The
+   route depends on no base but through which goal links end clear of bases, so it is
+   remembered by that content for every layout that asks the same.
 3. Bases: only the part of the route the allowance pays for must be clear. A base it
    crosses (with every base packed against it) is wrapped in a convex polygon and the
    crossing segment replaced by the shorter way around it that terrain allows.
 4. Fallback (a start or goal pressed against bases, bases closing a gap, a charge target
    screened by others): the crossed bases join the graph as obstacles, with waypoints
    around them, and the route is found by lazy shortest paths (links checked only when a
-   candidate route uses them).
+   candidate route uses them). Such a graph is remembered by its points and blockers.
+
+Navigators themselves are shared by every query on one layout (:func:`navigator`), and
+remember the plans asked of them, so listing charges, weighing a move and making it plan
+each route once. Plain floats stand in for numpy wherever a step handles a few points;
+every such step performs the same IEEE operations as the array code it replaces (numpy's
+``hypot`` is asked whenever plain arithmetic cannot settle a comparison), so routes are
+bit-for-bit the same.
 
 A route is the cheapest path in this graph (up to the waypoint margin) for impassable
 terrain; in difficult ground it may bend only at waypoints, and detours around bases are
@@ -72,6 +81,7 @@ _BATCH = 8  # links evaluated per refinement step of the lazy searches
 _NAVIGATORS_KEPT = 128
 _ANSWERS_KEPT = 64  # plans one navigator remembers (a decision asks for a dozen at most)
 _GRAPHS_KEPT = 32  # graphs with blocking bases kept per map and base size (~50 kB each)
+_ROUTES_KEPT = 512  # terrain-only routes kept per map and base size (a few points each)
 
 
 @dataclass(frozen=True)
@@ -135,7 +145,9 @@ class _ActiveGraph:
     Every link between them is known exactly: terrain links come from the cached
     :class:`~riven_env.table.links.StartReach` of each point (a base that stands still keeps
     its ring points, so later queries find them cached), and one vectorised pass cuts the
-    links that cross a blocking base. Only the goal's links are left to check lazily.
+    links that cross a blocking base. Only the goal's links are left to check lazily. The
+    links and cheapest costs are kept in the map's graph by the points and the blockers,
+    for a later layout with the same start, blockers and ring waypoints.
 
     Attributes:
         active: Obstacle positions (into the navigator's ``obstacle_ids``) that block.
@@ -321,14 +333,19 @@ class Navigator:
         points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
         ok = self.nav.legal(points)
         if len(self.obstacle_ids) and ok.any():
-            gaps = np.hypot(
-                points[:, None, 0] - self.obstacle_centres[None, :, 0],
-                points[:, None, 1] - self.obstacle_centres[None, :, 1],
-            ) - (self.obstacle_reach - self.tol)
+            gaps = self._gaps(points)
             for k in skip:
-                gaps[:, k] = np.inf
-            ok &= np.all(gaps >= 0.0, axis=1)
+                gaps[k] = np.inf
+            ok &= np.all(gaps >= 0.0, axis=0)
         return ok
+
+    def _gaps(self, points: np.ndarray) -> np.ndarray:
+        """``(K, M)``: how far each other base is from overlapping the mover at each point.
+
+        Laid out base by base, so that numpy's inner loops run along the points.
+        """
+        (cx, cy), limit = self.obstacle_centres.T, self.obstacle_reach - self.tol
+        return np.hypot(points[:, 0] - cx[:, None], points[:, 1] - cy[:, None]) - limit[:, None]
 
     def legal_xy(self, x: float, y: float, skip: int = -1) -> bool:
         """``legal`` of the one point (x, y) on plain floats (``skip``: an obstacle position)."""
@@ -425,22 +442,48 @@ class Navigator:
 
     def _clear_of_bases(self, points: np.ndarray, skip: int) -> np.ndarray:
         """Whether the mover's base at each point stays clear of the bases (``skip`` aside)."""
-        gaps = np.hypot(
-            points[:, None, 0] - self.obstacle_centres[None, :, 0],
-            points[:, None, 1] - self.obstacle_centres[None, :, 1],
-        ) - (self.obstacle_reach - self.tol)
-        gaps[:, skip] = np.inf
-        return np.all(gaps >= 0.0, axis=1)
+        gaps = self._gaps(points)
+        gaps[skip] = np.inf
+        return np.all(gaps >= 0.0, axis=0)
 
     def _route_static(self, goal: np.ndarray | None, target: int | None) -> Route:
-        """Cheapest route with terrain only (bases not yet in the way).
+        """Cheapest route with terrain only (bases not yet in the way), remembered by content.
+
+        It depends on nothing but the start, the goal's links, which of them end clear of
+        bases and the end of the straight link: the map's graph keeps recent routes by
+        those, for other layouts and queries that ask the same.
+        """
+        links, usable, direct, aim = self._goal_links(goal, target)
+        key = (
+            self.start.tobytes(),
+            aim.tobytes(),
+            None if target is None else (float(self.obstacle_reach[target]), usable.tobytes()),
+            None if direct is None else direct.tobytes(),
+        )
+        cache = self.nav.routes
+        found = cache.get(key)
+        if found is None:
+            found = self._search_static(links, usable, direct, aim)
+            found.points.flags.writeable = False
+            if found.costs is not None:
+                found.costs.flags.writeable = False
+            cache[key] = found
+            while len(cache) > _ROUTES_KEPT:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return found  # type: ignore[return-value]
+
+    def _search_static(
+        self, links: GoalLinks, usable: np.ndarray, direct: np.ndarray | None, aim: np.ndarray
+    ) -> Route:
+        """The search of :meth:`_route_static`.
 
         The start's cheapest costs to every waypoint are exact (:meth:`start_reach`); the
         goal's links are checked lazily: straight lengths stand in for unchecked ones, and
         the most promising are checked in batches until the best candidate's link is exact.
         """
         nav = self.nav
-        links, usable, direct, aim = self._goal_links(goal, target)
         best_cost, best_node, direct_costs = math.inf, -1, None
         if direct is not None:
             best_cost = link_cost(nav, self.table, self._start_xy, (direct[0], direct[1]))
