@@ -372,10 +372,6 @@ class Navigator:
         hit = np.any(d < self.obstacle_reach - self.tol, axis=0)
         return [int(k) for k in np.flatnonzero(hit)]
 
-    def _links(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Exact static costs of segments ``a[m] -> b[m]`` (inf where terrain blocks)."""
-        return link_costs(self.nav, self.table, a, b)
-
     def start_reach(self) -> StartReach:
         """The start's static links and cheapest costs to every waypoint (cached per start)."""
         if self._reach is None:
