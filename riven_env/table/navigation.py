@@ -256,8 +256,6 @@ class StaticNav:
         edges: ``(E, 2)`` node index pairs of the graph's edges.
         ends: Cache of route ends' links to the graph (:mod:`riven_env.table.links`).
         navigators: Recently used navigators by base layout (:mod:`riven_env.table.routing`).
-        graphs: Recently built graphs with blocking bases, by their points and blockers
-            (:mod:`riven_env.table.routing`).
         routes: Recently planned terrain-only routes, by what they depend on (ditto).
     """
 
@@ -268,7 +266,6 @@ class StaticNav:
         self.clearance = table.for_radius(radius).clearance
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
-        self.graphs: OrderedDict[Hashable, tuple[np.ndarray, ...]] = OrderedDict()  # ditto
         self.routes: OrderedDict[Hashable, object] = OrderedDict()  # ditto
         self._as_lists: tuple[list[list[float]], list[list[float]], list[list[int]]] | None = None
         self.nodes = self._waypoints(table, radius, cfg.waypoint_margin)

@@ -17,7 +17,7 @@ goals (a candidate-destination menu asks it for a dozen routes from the same sta
 4. Fallback (a start or goal pressed against bases, bases closing a gap, a charge target
    screened by others): the crossed bases join the graph as obstacles, with waypoints
    around them, and the route is found by lazy shortest paths (links checked only when a
-   candidate route uses them). Such a graph is remembered by its points and blockers.
+   candidate route uses them).
 
 Navigators themselves are shared by every query on one layout (:func:`navigator`), and
 remember the plans asked of them, so listing charges, weighing a move and making it plan
@@ -80,7 +80,6 @@ _BATCH = 8  # links evaluated per refinement step of the lazy searches
 # layouts that every game of a playtest repeats (deployment is fixed, so are first moves).
 _NAVIGATORS_KEPT = 128
 _ANSWERS_KEPT = 64  # plans one navigator remembers (a decision asks for a dozen at most)
-_GRAPHS_KEPT = 32  # graphs with blocking bases kept per map and base size (~50 kB each)
 _ROUTES_KEPT = 512  # terrain-only routes kept per map and base size (a few points each)
 
 
@@ -145,9 +144,7 @@ class _ActiveGraph:
     Every link between them is known exactly: terrain links come from the cached
     :class:`~riven_env.table.links.StartReach` of each point (a base that stands still keeps
     its ring points, so later queries find them cached), and one vectorised pass cuts the
-    links that cross a blocking base. Only the goal's links are left to check lazily. The
-    links and cheapest costs are kept in the map's graph by the points and the blockers,
-    for a later layout with the same start, blockers and ring waypoints.
+    links that cross a blocking base. Only the goal's links are left to check lazily.
 
     Attributes:
         active: Obstacle positions (into the navigator's ``obstacle_ids``) that block.
@@ -171,23 +168,14 @@ class _ActiveGraph:
         extra = extra[navigator.legal(extra)]
         self.points = np.vstack((nav.nodes, extra, navigator.start[None, :]))
         self.start = len(self.points) - 1
-        # The links depend on nothing but the points and the blocking bases: a graph built
-        # for another layout with the same start, blockers and ring waypoints is this one.
-        key = (self.points.tobytes(), centres.tobytes(), limit.tobytes())
-        found = nav.graphs.get(key)
-        if found is None:
-            found = self._links(navigator, extra, centres, limit)
-            nav.graphs[key] = found
-            while len(nav.graphs) > _GRAPHS_KEPT:
-                nav.graphs.popitem(last=False)
-        else:
-            nav.graphs.move_to_end(key)
-        self.matrix, self.usable, self.dist, self.pred = found
+        self.matrix, self.usable, self.dist, self.pred = self._links(
+            navigator, extra, centres, limit
+        )
 
     def _links(
         self, navigator: Navigator, extra: np.ndarray, centres: np.ndarray, limit: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(matrix, usable, dist, pred)`` for the points (read-only arrays)."""
+        """``(matrix, usable, dist, pred)`` for the points."""
         nav = navigator.nav
         table = navigator.table
         n = len(nav.nodes)
@@ -219,8 +207,6 @@ class _ActiveGraph:
         matrix[:, ~ok] = np.inf
         np.fill_diagonal(matrix, np.inf)  # no self-links: predecessors must not loop
         dist, pred = _relax(matrix, self.start)
-        for array in (matrix, ok, dist, pred):
-            array.flags.writeable = False
         return matrix, ok, dist, pred
 
     def path_to(self, node: int) -> list[int]:
