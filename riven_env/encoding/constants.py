@@ -50,7 +50,9 @@ class ScenarioConstants:
         width: Table width, inches.
         height: Table height, inches.
         diagonal: Table diagonal, inches.
+        extent: ``(2,)`` float64, ``(width, height)``.
         own: Side -> ``(N,)`` bool, True for that side's models.
+        sides_of: Side -> ``(2, N)`` bool: that side's models (row 0) and the other side's.
         opposed: ``(N, N)`` bool, True where the two models are on different sides.
         slot_rows: Side -> ``(rows, models)``: the row of the side-relative ``models`` block
             each model fills (own slots first, then enemy slots) and the model indices.
@@ -61,6 +63,7 @@ class ScenarioConstants:
         objective_xy: ``(K', 2)`` float64 objective centres (absolute), K' = objectives
             encoded (the scenario's, at most the layout's slots).
         objective_radius: ``(K',)`` float64 objective radii.
+        radius_list: The same as Python floats.
         objective_rows: Side -> ``(K, F_o)`` float32 rows with the constant columns filled
             (present, side-relative position, radius, kind, points).
     """
@@ -70,7 +73,9 @@ class ScenarioConstants:
     width: float
     height: float
     diagonal: float
+    extent: np.ndarray
     own: Mapping[str, np.ndarray]
+    sides_of: Mapping[str, np.ndarray]
     opposed: np.ndarray
     slot_rows: Mapping[str, tuple[np.ndarray, np.ndarray]]
     own_rows: Mapping[str, np.ndarray]
@@ -79,6 +84,7 @@ class ScenarioConstants:
     profiles: np.ndarray
     objective_xy: np.ndarray
     objective_radius: np.ndarray
+    radius_list: tuple[float, ...]
     objective_rows: Mapping[str, np.ndarray]
 
 
@@ -120,7 +126,9 @@ def build_constants(
         width=width,
         height=height,
         diagonal=float(np.hypot(width, height)),
+        extent=np.array([width, height], dtype=np.float64),
         own=own,
+        sides_of={side: np.stack((own[side], ~own[side])) for side in SIDES},
         opposed=sides[:, None] != sides[None, :],
         slot_rows=slot_rows,
         own_rows=own_rows,
@@ -131,6 +139,7 @@ def build_constants(
         profiles=profile_columns(models, scales),
         objective_xy=np.array([(o.x, o.y) for o in objectives], dtype=np.float64).reshape(-1, 2),
         objective_radius=np.array([o.radius for o in objectives], dtype=np.float64),
+        radius_list=tuple(float(o.radius) for o in objectives),
         objective_rows={
             side: _objective_rows(
                 objectives, side, width, height, layout, scales, objective_features
@@ -208,7 +217,15 @@ class SightCache:
         return len(self._answers)
 
     def sight(
-        self, table: Any, bases: Any, shooter: int, target: int, centres: list, radii: list
+        self,
+        table: Any,
+        bases: Any,
+        shooter: int,
+        target: int,
+        centres: list,
+        radii: list,
+        *,
+        present: list | None = None,
     ) -> tuple[bool, str]:
         """``sight(table, bases, shooter, target)``, from the cache when the bases stood so before.
 
@@ -219,6 +236,7 @@ class SightCache:
             target: Model index of the target.
             centres: ``bases.centers.tolist()`` (passed in: one conversion per observation).
             radii: ``bases.radii.tolist()``.
+            present: ``bases.on_table.tolist()`` (optional, as ``centres``).
         """
         if table is not self._table:
             self._table = table
@@ -226,16 +244,9 @@ class SightCache:
         (sx, sy), (tx, ty) = centres[shooter], centres[target]
         # Off-table bases answer (False, "none") whatever their position, so the flags are
         # part of the key too.
-        key = (
-            sx,
-            sy,
-            radii[shooter],
-            tx,
-            ty,
-            radii[target],
-            bool(bases.on_table[shooter]),
-            bool(bases.on_table[target]),
-        )
+        if present is None:
+            present = bases.on_table.tolist()
+        key = (sx, sy, radii[shooter], tx, ty, radii[target], present[shooter], present[target])
         found = self._answers.get(key)
         if found is None:
             from riven_env.table import sight

@@ -18,6 +18,7 @@ pure tabletop for line of sight).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,8 +33,16 @@ from riven_env.encoding.constants import (
     SightCache,
     build_constants,
 )
-from riven_env.encoding.layout import Layout, build_layout, enemy_of
+from riven_env.encoding.layout import SIDES, Layout, build_layout, enemy_of
 from riven_env.encoding.raster import RASTER_CHANNELS, table_raster, terrain_layers
+from riven_env.encoding.situation import (
+    SITUATION_LIMIT,
+    Frame,
+    Situation,
+    StatusArrays,
+    situation_key,
+    status_arrays,
+)
 from riven_env.game.decisions import PHASE_ACTION, PHASE_ACTIVATE, PHASE_OVER, PHASE_SPEND
 from riven_env.game.model_state import ACTIVE, DOWN, EXTRACTED, FLED, OUT
 from riven_env.rules import RulesConfig, action_specs, condition_specs, load_rules
@@ -46,6 +55,16 @@ PHASES = (PHASE_ACTIVATE, PHASE_ACTION, PHASE_SPEND, PHASE_OVER)
 COVERS = ("none", "soft", "hard")
 # Row of each status among the status one-hot columns.
 _STATUS_INDEX = {status: k for k, status in enumerate(STATUSES)}
+# Model columns written on every call from one raw value each (in this order), because they
+# change without anyone moving; see ObservationEncoder._dynamic_columns.
+_DYNAMIC_COLUMNS = (
+    "wounds",
+    "wounds_fraction",
+    "strain_fraction",
+    "stable",
+    "activated",
+    "can_activate",
+)
 
 
 class ObservationEncoder:
@@ -163,10 +182,17 @@ class ObservationEncoder:
         self._ocol = {name: k for k, name in enumerate(self.objective_features)}
         self._condition_index = {c: k for k, c in enumerate(self._conditions)}
         self._cover_col = {c: self._col[f"cover_{c}"] for c in COVERS}
+        self._acting_columns = np.array(
+            [self._col[c] for c in ("dx_acting", "dy_acting", "distance_acting")]
+        )
         self._profile_start = self._col[PROFILE_FEATURES[0]]
-        # Bounded caches (see riven_env.encoding.constants): per-scenario arrays, terrain
-        # raster layers per table, and line-of-sight answers by base positions.
-        self._constants_cache: dict[tuple[int, int], ScenarioConstants] = {}
+        self._condition_start = (
+            self._col[f"condition_{self._conditions[0]}"] if self._conditions else 0
+        )
+        # Bounded caches (see riven_env.encoding.constants and .situation): per-scenario
+        # arrays and situations, terrain raster layers per table, and line-of-sight answers
+        # by base positions.
+        self._scenario_cache: dict[tuple[int, int], _ScenarioEntry] = {}
         self._terrain_cache: dict[int, tuple[Any, np.ndarray]] = {}
         self._sight = SightCache()
         s2 = 2 * self.layout.models_per_side
@@ -243,57 +269,34 @@ class ObservationEncoder:
         self, state: Any, side: str
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The flat vector and the ``models``, ``objectives`` and ``global`` views of it."""
-        consts = self._constants(state)
-        # One buffer for the three blocks: encode_flat returns it as it is, and one clip
-        # covers everything.
-        flat = np.zeros(self._flat_length, dtype=np.float32)
+        entry = self._scenario(state)
+        frame = entry.frames[side]
+        situation = self._situation(state, side, entry)
+        acting = state.active_model
+        if acting is None:
+            flat = situation.vector.copy()
+        else:
+            vector = situation.by_acting.get(acting)
+            if vector is None:
+                vector = self._with_acting(situation, frame, entry.constants, acting)
+                situation.by_acting[acting] = vector
+            flat = vector.copy()
+        self._dynamic_columns(state, frame, flat)
         split_models, split_objectives = self._flat_splits
+        if state.looted:
+            count = len(entry.constants.objective_radius)
+            width = len(self.objective_features)
+            looted = split_models + self._ocol["looted"]
+            for k in state.looted:
+                if k < count:
+                    flat[looted + k * width] = 1.0
+        self._global_vector(state, side, situation, flat[split_objectives:])
+        # np.clip's Python wrapper costs more than these two ufuncs (same result).
+        np.maximum(flat, -1.0, out=flat)
+        np.minimum(flat, 1.0, out=flat)
         out_models = flat[:split_models].reshape(self._models_shape)
         objectives = flat[split_models:split_objectives].reshape(self._objectives_shape)
-        glob = flat[split_objectives:]
-        models = state.models
-        n = len(models)
-        bases = state.bases
-        centres = bases.centers
-        radii = bases.radii
-        width, height, diagonal = consts.width, consts.height, consts.diagonal
-        on_table = np.array([m.on_table for m in models])
-        active = np.array([m.is_active for m in models])
-        # Positions in the observer's frame: red sees the table rotated half a turn.
-        if side == "red":
-            rel = np.column_stack((width - centres[:, 0], height - centres[:, 1]))
-        else:
-            rel = centres
-        # Edge-to-edge gaps between every pair of bases (negative when overlapping).
-        xs, ys = centres[:, 0], centres[:, 1]
-        raw_gaps = (
-            np.hypot(xs[:, None] - xs[None, :], ys[:, None] - ys[None, :])
-            - radii[:, None]
-            - radii[None, :]
-        )
-        gaps = np.maximum(raw_gaps, 0.0)
-        # Pairs (i, j): i on the table, j an active enemy of i.
-        facing = on_table[:, None] & active[None, :] & consts.opposed
-        engaged_counts = (facing & (raw_gaps <= CONTACT_TOL)).sum(axis=1).astype(np.float32)
-        enemy_gaps = np.where(facing, gaps, np.inf)
-        nearest = np.argmin(enemy_gaps, axis=1)
-        nearest_gap = enemy_gaps[np.arange(n), nearest]
-        has_enemy = np.isfinite(nearest_gap)
-        nearest_enemy = np.where(has_enemy, nearest, -1)
-        nearest_enemy_gap = np.where(has_enemy & on_table, nearest_gap, diagonal)
-
-        per_model = self._model_matrix(
-            state, consts, on_table, active, rel, gaps, engaged_counts, nearest_enemy_gap
-        )
-        if self.config.cover_vs_nearest_enemy:
-            self._cover_columns(state, on_table, nearest_enemy, per_model)
-        rows, sources = consts.slot_rows[side]
-        out_models[rows] = per_model[sources]
-        out_models[consts.own_rows[side], self._col["own"]] = 1.0
-        self._objective_matrix(state, side, consts, active, objectives)
-        self._global_vector(state, side, consts, active, glob)
-        np.clip(flat, -1.0, 1.0, out=flat)
-        return flat, out_models, objectives, glob
+        return flat, out_models, objectives, flat[split_objectives:]
 
     def _terrain(self, table: Any) -> np.ndarray:
         cached = self._terrain_cache.get(id(table))
@@ -304,78 +307,212 @@ class ObservationEncoder:
             self._terrain_cache[id(table)] = cached
         return cached[1]
 
-    def _constants(self, state: Any) -> ScenarioConstants:
-        """The per-scenario constants of ``state`` (built on first sight of its scenario)."""
+    def _scenario(self, state: Any) -> _ScenarioEntry:
+        """The constants, frames and situations of ``state``'s scenario (built on first sight)."""
         key = (id(state.scenario), id(state.table))
-        found = self._constants_cache.get(key)
-        if found is not None and found.scenario is state.scenario and found.table is state.table:
+        found = self._scenario_cache.get(key)
+        if (
+            found is not None
+            and found.constants.scenario is state.scenario
+            and found.constants.table is state.table
+        ):
             return found
-        if len(self._constants_cache) >= CONSTANTS_LIMIT:
-            self._constants_cache.clear()
-        found = build_constants(
+        if len(self._scenario_cache) >= CONSTANTS_LIMIT:
+            self._scenario_cache.clear()
+        consts = build_constants(
             state,
             self.layout,
             self.config.scales,
             self._strain_per_wit,
             self.objective_features,
         )
-        self._constants_cache[key] = found
+        found = _ScenarioEntry(consts, {side: self._frame(consts, side) for side in SIDES})
+        self._scenario_cache[key] = found
         return found
+
+    def _frame(self, consts: ScenarioConstants, side: str) -> Frame:
+        """Where ``side``'s observation puts each model, and its constant entries."""
+        col = self._col
+        n = len(consts.profiles)
+        width = len(self.model_features)
+        model_rows = np.zeros((n, width), dtype=np.float32)
+        model_rows[:, col["present"]] = 1.0
+        model_rows[:, col["own"]] = consts.own[side]
+        model_rows[:, self._profile_start :] = consts.profiles
+        rows, sources = consts.slot_rows[side]
+        row_of = np.empty(n, dtype=np.intp)
+        row_of[sources] = rows
+        split_models, split_objectives = self._flat_splits
+        template = np.zeros(self._flat_length, dtype=np.float32)
+        template[:split_models].reshape(self._models_shape)[row_of] = model_rows
+        template[split_models:split_objectives] = consts.objective_rows[side].ravel()
+        row_start = row_of * width
+        sc = self.config.scales
+        ones = np.ones(n, dtype=np.float32)
+        divisors = np.column_stack(
+            (
+                np.full(n, sc["wounds"], dtype=np.float32),
+                consts.full_wounds,
+                consts.strain_max,
+                ones,
+                ones,
+                ones,
+            )
+        ).astype(np.float32)
+        return Frame(
+            template=template,
+            model_rows=model_rows,
+            row_of=row_of,
+            row_start=row_start,
+            offsets=tuple(row_start.tolist()),
+            dynamic_index=row_start[:, None] + np.array([col[c] for c in _DYNAMIC_COLUMNS]),
+            dynamic_divisors=divisors,
+        )
+
+    def _situation(self, state: Any, side: str, entry: _ScenarioEntry) -> Situation:
+        """The situation part of ``side``'s observation of ``state`` (cached by content)."""
+        key = situation_key(state, side)
+        found = entry.situations.get(key)
+        if found is None:
+            if len(entry.situations) >= SITUATION_LIMIT:
+                entry.situations.clear()
+            found = self._build_situation(state, side, entry)
+            entry.situations[key] = found
+        return found
+
+    def _statuses(self, state: Any, entry: _ScenarioEntry) -> StatusArrays:
+        """On-table and active flags and status one-hot columns of every model (cached)."""
+        statuses = tuple([m.status for m in state.models])
+        found = entry.statuses.get(statuses)
+        if found is None:
+            if len(entry.statuses) >= SITUATION_LIMIT:
+                entry.statuses.clear()
+            found = status_arrays(state.models, STATUSES)
+            entry.statuses[statuses] = found
+        return found
+
+    def _build_situation(self, state: Any, side: str, entry: _ScenarioEntry) -> Situation:
+        """Everything of ``side``'s observation that depends on the situation only."""
+        consts = entry.constants
+        frame = entry.frames[side]
+        status = self._statuses(state, entry)
+        on_table, active = status.on_table, status.active
+        bases = state.bases
+        centres = bases.centers
+        radii = bases.radii
+        # Positions in the observer's frame: red sees the table rotated half a turn. Either
+        # way a new array: the cache must never hold the game's own.
+        rel = consts.extent - centres if side == "red" else centres.copy()
+        # Edge-to-edge gaps between every pair of bases (negative when overlapping).
+        diff = centres[:, None, :] - centres[None, :, :]
+        raw_gaps = np.hypot(diff[..., 0], diff[..., 1]) - radii[:, None] - radii[None, :]
+        gaps = np.maximum(raw_gaps, 0.0)
+        # Pairs (i, j): i on the table, j an active enemy of i.
+        facing = on_table[:, None] & active[None, :] & consts.opposed
+        engaged_counts = np.add.reduce(facing & (raw_gaps <= CONTACT_TOL), axis=1).astype(
+            np.float32
+        )
+        enemy_gaps = np.where(facing, gaps, np.inf)
+        nearest_gap = np.minimum.reduce(enemy_gaps, axis=1)
+        has_enemy = np.isfinite(nearest_gap)
+        nearest_enemy_gap = np.where(has_enemy & on_table, nearest_gap, consts.diagonal)
+
+        per_model = self._model_matrix(
+            consts, frame, status, rel, engaged_counts, nearest_enemy_gap
+        )
+        if self.config.cover_vs_nearest_enemy:
+            nearest = np.where(has_enemy, np.argmin(enemy_gaps, axis=1), -1)
+            self._cover_columns(state, status, nearest.tolist(), per_model)
+        vector = frame.template.copy()
+        split_models, split_objectives = self._flat_splits
+        vector[:split_models].reshape(self._models_shape)[frame.row_of] = per_model
+        objectives = vector[split_models:split_objectives].reshape(self._objectives_shape)
+        self._objective_matrix(state, side, consts, active, objectives)
+        own = consts.own[side]
+        return Situation(
+            vector=vector,
+            rel=rel,
+            gaps=gaps,
+            on_table=on_table,
+            active_own=int(np.add.reduce(active & own)),
+            active_enemy=int(np.add.reduce(active & ~own)),
+        )
+
+    def _with_acting(
+        self, situation: Situation, frame: Frame, consts: ScenarioConstants, acting: int
+    ) -> np.ndarray:
+        """The situation's vector with the columns about the acting model filled."""
+        vector = situation.vector.copy()
+        rel = situation.rel
+        # dx_acting, dy_acting, distance_acting: three adjacent columns.
+        block = np.empty((len(rel), 3))
+        block[:, :2] = (rel - rel[acting]) / consts.extent
+        block[:, 2] = situation.gaps[acting] / consts.diagonal
+        vector[frame.row_start[:, None] + self._acting_columns] = np.where(
+            situation.on_table[:, None], block, 0.0
+        )
+        vector[frame.offsets[acting] + self._col["acting"]] = 1.0
+        return vector
 
     def _model_matrix(
         self,
-        state: Any,
         consts: ScenarioConstants,
-        on_table: np.ndarray,
-        active: np.ndarray,
+        frame: Frame,
+        status: StatusArrays,
         rel: np.ndarray,
-        gaps: np.ndarray,
         engaged_counts: np.ndarray,
         nearest_enemy_gap: np.ndarray,
     ) -> np.ndarray:
-        """Every model's row, in ``GameState.models`` order (the own column left 0)."""
-        sc = self.config.scales
+        """Every model's row with its constant and situation columns, in model order."""
         col = self._col
-        models = state.models
-        n = len(models)
-        width, height, diagonal = consts.width, consts.height, consts.diagonal
-        out = np.zeros((n, len(self.model_features)), dtype=np.float32)
-        out[:, col["present"]] = 1.0
-        status_first = col["status_active"]
-        out[np.arange(n), [status_first + _STATUS_INDEX[m.status] for m in models]] = 1.0
-        out[:, col["x"]] = np.where(on_table, rel[:, 0] / width, 0.0)
-        out[:, col["y"]] = np.where(on_table, rel[:, 1] / height, 0.0)
-        acting = state.active_model
-        if acting is not None:
-            delta = rel - rel[acting]
-            out[:, col["dx_acting"]] = np.where(on_table, delta[:, 0] / width, 0.0)
-            out[:, col["dy_acting"]] = np.where(on_table, delta[:, 1] / height, 0.0)
-            out[:, col["distance_acting"]] = np.where(on_table, gaps[acting] / diagonal, 0.0)
-            out[acting, col["acting"]] = 1.0
-        out[:, col["distance_nearest_enemy"]] = nearest_enemy_gap / diagonal
-        wounds = np.array([m.wounds for m in models], dtype=np.float32)
-        out[:, col["wounds"]] = wounds / sc["wounds"]
-        out[:, col["wounds_fraction"]] = wounds / consts.full_wounds
-        out[:, col["stable"]] = [1.0 if m.stable else 0.0 for m in models]
-        out[:, col["strain_fraction"]] = np.array([m.strain for m in models]) / consts.strain_max
-        first = col[f"condition_{self._conditions[0]}"] if self._conditions else 0
-        cond_index = self._condition_index
-        for m in models:
-            for name in m.conditions:
-                k = cond_index.get(name)
-                if k is not None:
-                    out[m.index, first + k] = 1.0
-        activated = np.array([m.activated for m in models])
-        out[:, col["activated"]] = activated
-        if state.phase == PHASE_ACTIVATE:
-            out[:, col["can_activate"]] = active & ~activated & consts.own[state.side]
+        out = frame.model_rows.copy()
+        first = col["status_active"]
+        out[:, first : first + len(STATUSES)] = status.one_hot
+        # x and y: two adjacent columns.
+        x = col["x"]
+        out[:, x : x + 2] = np.where(status.on_table[:, None], rel / consts.extent, 0.0)
+        out[:, col["distance_nearest_enemy"]] = nearest_enemy_gap / consts.diagonal
         out[:, col["engaged"]] = engaged_counts > 0
-        out[:, col["engaged_count"]] = engaged_counts / sc["engaged"]
-        out[:, self._profile_start :] = consts.profiles
+        out[:, col["engaged_count"]] = engaged_counts / self.config.scales["engaged"]
         return out
 
+    def _dynamic_columns(self, state: Any, frame: Frame, flat: np.ndarray) -> None:
+        """Write the model columns that change without anyone moving (:data:`_DYNAMIC_COLUMNS`
+        and the Conditions)."""
+        models = state.models
+        if state.phase == PHASE_ACTIVATE:
+            to_play = state.side
+            raw = [
+                (
+                    m.wounds,
+                    m.wounds,
+                    m.strain,
+                    m.stable,
+                    m.activated,
+                    m.status == ACTIVE and not m.activated and m.side == to_play,
+                )
+                for m in models
+            ]
+        else:
+            raw = [(m.wounds, m.wounds, m.strain, m.stable, m.activated, False) for m in models]
+        # float32 throughout: wounds / scale and wounds / full wounds as the float32 division
+        # they always were; Strain / track rounds to the same float32 as a float64 division.
+        values = np.array(raw, dtype=np.float32)
+        values /= frame.dynamic_divisors
+        flat[frame.dynamic_index] = values
+        cond_index = self._condition_index
+        first = self._condition_start
+        offsets = frame.offsets
+        for m in models:
+            if m.conditions:
+                start = offsets[m.index] + first
+                for name in m.conditions:
+                    k = cond_index.get(name)
+                    if k is not None:
+                        flat[start + k] = 1.0
+
     def _cover_columns(
-        self, state: Any, on_table: np.ndarray, nearest_enemy: np.ndarray, out: np.ndarray
+        self, state: Any, status: StatusArrays, nearest_enemy: list[int], out: np.ndarray
     ) -> None:
         """Whether the nearest active enemy sees each model, and the cover it would have."""
         col = self._col
@@ -384,13 +521,16 @@ class ObservationEncoder:
         table, bases = state.table, state.bases
         centres = bases.centers.tolist()
         radii = bases.radii.tolist()
-        for i in np.flatnonzero(on_table & (nearest_enemy >= 0)).tolist():
-            visible, cover = self._sight.sight(
-                table, bases, int(nearest_enemy[i]), i, centres, radii
-            )
-            if visible:
-                out[i, seen] = 1.0
-                out[i, cover_col[cover]] = 1.0
+        present = bases.on_table.tolist()
+        for i, on_table in enumerate(status.on_table_list):
+            j = nearest_enemy[i]
+            if on_table and j >= 0:
+                visible, cover = self._sight.sight(
+                    table, bases, j, i, centres, radii, present=present
+                )
+                if visible:
+                    out[i, seen] = 1.0
+                    out[i, cover_col[cover]] = 1.0
 
     def _objective_matrix(
         self,
@@ -400,58 +540,49 @@ class ObservationEncoder:
         active: np.ndarray,
         out: np.ndarray,
     ) -> None:
-        """Fill the ``objectives`` block ``out`` (zeros on entry)."""
-        col = self._ocol
-        out[:] = consts.objective_rows[side]
+        """Fill the situation columns of the ``objectives`` block ``out``.
+
+        They are six adjacent columns: own_within, enemy_within, controlled_own,
+        controlled_enemy, distance_nearest_own, distance_nearest_enemy. A scenario has a
+        few objectives and models, so after one batched distance computation plain Python
+        (the same float64 comparisons, divisions and minima) beats a dozen numpy calls.
+        """
         count = len(consts.objective_radius)
         if count == 0:
             return
-        s = float(self.layout.models_per_side)
-        own = consts.own[side]
-        own_mask = active & own
-        enemy_mask = active & ~own
-        centres = state.bases.centers
-        xy = consts.objective_xy
+        bases = state.bases
         # Edge distance of every base to every objective centre, as GameState.distance_to_point.
-        dist = np.maximum(
-            0.0,
-            np.hypot(centres[None, :, 0] - xy[:, 0, None], centres[None, :, 1] - xy[:, 1, None])
-            - state.bases.radii[None, :],
-        )
-        within = dist <= consts.objective_radius[:, None]
-        # ufunc reductions directly: the np.count_nonzero / np.min wrappers cost more than
-        # the work on these few numbers.
-        own_count = np.add.reduce(within & own_mask, axis=1)
-        enemy_count = np.add.reduce(within & enemy_mask, axis=1)
-        block = out[:count]
-        if state.looted:
-            looted = [k for k in state.looted if k < count]
-            block[looted, col["looted"]] = 1.0
-        block[:, col["own_within"]] = own_count / s
-        block[:, col["enemy_within"]] = enemy_count / s
-        # The controller (riven_env.game.victory.controller): the only side with active
-        # models within the radius.
-        block[:, col["controlled_own"]] = (own_count > 0) & (enemy_count == 0)
-        block[:, col["controlled_enemy"]] = (enemy_count > 0) & (own_count == 0)
+        delta = bases.centers[None, :, :] - consts.objective_xy[:, None, :]
+        dist = np.maximum(0.0, np.hypot(delta[..., 0], delta[..., 1]) - bases.radii[None, :])
+        # Which active models are the observer's (True) or the other side's (False).
+        own = consts.own[side]
+        members = [(i, bool(own[i])) for i in np.flatnonzero(active).tolist()]
+        s = float(self.layout.models_per_side)
         diagonal = consts.diagonal
-        for name, mask in (
-            ("distance_nearest_own", own_mask),
-            ("distance_nearest_enemy", enemy_mask),
-        ):
-            if mask.any():
-                nearest = np.minimum.reduce(np.where(mask, dist, np.inf), axis=1)
-                block[:, col[name]] = nearest / diagonal
-            else:
-                block[:, col[name]] = 1.0
+        first = self._ocol["own_within"]
+        for k, (row, radius) in enumerate(zip(dist.tolist(), consts.radius_list, strict=True)):
+            own_within = enemy_within = 0
+            own_nearest = enemy_nearest = np.inf
+            for i, mine in members:
+                d = row[i]
+                if mine:
+                    own_within += d <= radius
+                    own_nearest = min(own_nearest, d)
+                else:
+                    enemy_within += d <= radius
+                    enemy_nearest = min(enemy_nearest, d)
+            block = out[k]
+            block[first] = own_within / s
+            block[first + 1] = enemy_within / s
+            # The controller (riven_env.game.victory.controller): the only side with
+            # active models within the radius.
+            block[first + 2] = 1.0 if own_within and not enemy_within else 0.0
+            block[first + 3] = 1.0 if enemy_within and not own_within else 0.0
+            # A side without active models is as far as can be.
+            block[first + 4] = own_nearest / diagonal if own_nearest != np.inf else 1.0
+            block[first + 5] = enemy_nearest / diagonal if enemy_nearest != np.inf else 1.0
 
-    def _global_vector(
-        self,
-        state: Any,
-        side: str,
-        consts: ScenarioConstants,
-        active: np.ndarray,
-        out: np.ndarray,
-    ) -> None:
+    def _global_vector(self, state: Any, side: str, situation: Situation, out: np.ndarray) -> None:
         """Fill the ``global`` vector ``out`` (zeros on entry)."""
         sc = self.config.scales
         col = self._gcol
@@ -472,9 +603,8 @@ class ObservationEncoder:
         out[col["points_enemy"]] = enemy_points / sc["points"]
         out[col["points_difference"]] = (own_points - enemy_points) / sc["points"]
         s = float(self.layout.models_per_side)
-        own = consts.own[side]
-        out[col["active_own"]] = int(np.count_nonzero(active & own)) / s
-        out[col["active_enemy"]] = int(np.count_nonzero(active & ~own)) / s
+        out[col["active_own"]] = situation.active_own / s
+        out[col["active_enemy"]] = situation.active_enemy / s
         for name in state.taken_actions:
             k = col.get(f"taken_{name}")
             if k is not None:
@@ -488,6 +618,16 @@ class ObservationEncoder:
             k = col.get(f"pending_action_{context.get('action')}")
             if k is not None:
                 out[k] = 1.0
+
+
+@dataclass(frozen=True)
+class _ScenarioEntry:
+    """One scenario's constants, per-side frames and remembered situations."""
+
+    constants: ScenarioConstants
+    frames: dict[str, Frame]
+    situations: dict[tuple[Any, ...], Situation] = field(default_factory=dict)
+    statuses: dict[tuple[str, ...], StatusArrays] = field(default_factory=dict)
 
 
 __all__ = [

@@ -1,0 +1,116 @@
+"""The parts of an observation that depend on the situation only, cached by its content.
+
+Most of an observation depends only on where the bases stand and on every model's status
+(the *situation*): positions, gaps, engagement, the nearest enemies, cover and objective
+control. Consecutive observations often share it (activations, spends and most actions move
+nobody), and a search agent's copies of a game share it with their original, so the encoder
+keeps these parts by the situation's content (:func:`situation_key`), never by the identity
+of a state: an answer is reused only for the very same bytes of every base centre, radius and
+presence, every status and the same observing side. What changes without moving anyone
+(wounds, Strain, Conditions, activations, the turn) is written afresh on every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# Situations one encoder remembers (per scenario); the cache starts afresh when full, so
+# memory stays bounded (a game visits a few hundred situations).
+SITUATION_LIMIT = 512
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where one side's observation puts each model, and its constant entries.
+
+    Attributes:
+        template: The flat float32 vector with every constant entry filled (presence, own,
+            profiles and the constant objective columns); the rest 0.
+        model_rows: ``(N, F_m)`` float32, the constant columns of each model's row, in
+            ``GameState.models`` order.
+        row_of: ``(N,)`` intp, the row of the ``models`` block that each model fills.
+        row_start: ``(N,)`` intp, the flat index of each model's row.
+        offsets: ``row_start`` as Python ints (cheaper to index one at a time).
+        dynamic_index: ``(N, D)`` intp, the flat indices of the columns written on every
+            call (see ``ObservationEncoder._dynamic_columns``).
+        dynamic_divisors: ``(N, D)`` float32, what each of those raw values is divided by.
+    """
+
+    template: np.ndarray
+    model_rows: np.ndarray
+    row_of: np.ndarray
+    row_start: np.ndarray
+    offsets: tuple[int, ...]
+    dynamic_index: np.ndarray
+    dynamic_divisors: np.ndarray
+
+
+@dataclass
+class Situation:
+    """The situation-dependent part of one side's observation.
+
+    Attributes:
+        vector: The flat float32 vector with the constant and situation entries filled
+            (not clipped); treat as read-only.
+        rel: ``(N, 2)`` base centres in the observer's frame.
+        gaps: ``(N, N)`` edge-to-edge gaps (0 when touching or overlapping).
+        on_table: ``(N,)`` bool, models standing on the table.
+        active_own: The observer's active models.
+        active_enemy: The other side's active models.
+        by_acting: Acting model index -> ``vector`` with the acting model's columns filled
+            (built on first use).
+    """
+
+    vector: np.ndarray
+    rel: np.ndarray
+    gaps: np.ndarray
+    on_table: np.ndarray
+    active_own: int
+    active_enemy: int
+    by_acting: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StatusArrays:
+    """Per-model flags that follow from the models' statuses alone.
+
+    Attributes:
+        on_table: ``(N,)`` bool, ``ModelState.on_table``.
+        on_table_list: The same as Python bools.
+        active: ``(N,)`` bool, ``ModelState.is_active``.
+        one_hot: ``(N, len(statuses))`` float32, each model's status as a one-hot row.
+    """
+
+    on_table: np.ndarray
+    on_table_list: tuple[bool, ...]
+    active: np.ndarray
+    one_hot: np.ndarray
+
+
+def status_arrays(models: Sequence[Any], order: Sequence[str]) -> StatusArrays:
+    """The :class:`StatusArrays` of ``models``; ``order`` lists the statuses (one-hot columns)."""
+    on_table = tuple([m.on_table for m in models])
+    one_hot = np.zeros((len(models), len(order)), dtype=np.float32)
+    one_hot[np.arange(len(models)), [order.index(m.status) for m in models]] = 1.0
+    return StatusArrays(
+        on_table=np.array(on_table, dtype=bool),
+        on_table_list=on_table,
+        active=np.array([m.is_active for m in models], dtype=bool),
+        one_hot=one_hot,
+    )
+
+
+def situation_key(state: Any, side: str) -> tuple[Any, ...]:
+    """Everything a :class:`Situation` depends on, by content (hashable)."""
+    bases = state.bases
+    return (
+        side,
+        bases.centers.tobytes(),
+        bases.radii.tobytes(),
+        bases.on_table.tobytes(),
+        tuple([m.status for m in state.models]),
+    )
