@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from riven_env.encoding.layout import SIDES, Layout
+from riven_env.table import sight
 
 KEYWORD_FEATURES = ("leader", "hero")
 ATTRIBUTE_FEATURES = ("might", "agility", "wit", "resolve")
@@ -53,6 +54,8 @@ class ScenarioConstants:
         extent: ``(2,)`` float64, ``(width, height)``.
         own: Side -> ``(N,)`` bool, True for that side's models.
         sides_of: Side -> ``(2, N)`` bool: that side's models (row 0) and the other side's.
+        enemies_of: Per model, the indices of the other side's models.
+        side_models: Side -> the indices of its models.
         opposed: ``(N, N)`` bool, True where the two models are on different sides.
         slot_rows: Side -> ``(rows, models)``: the row of the side-relative ``models`` block
             each model fills (own slots first, then enemy slots) and the model indices.
@@ -76,6 +79,8 @@ class ScenarioConstants:
     extent: np.ndarray
     own: Mapping[str, np.ndarray]
     sides_of: Mapping[str, np.ndarray]
+    enemies_of: tuple[tuple[int, ...], ...]
+    side_models: Mapping[str, tuple[int, ...]]
     opposed: np.ndarray
     slot_rows: Mapping[str, tuple[np.ndarray, np.ndarray]]
     own_rows: Mapping[str, np.ndarray]
@@ -129,6 +134,10 @@ def build_constants(
         extent=np.array([width, height], dtype=np.float64),
         own=own,
         sides_of={side: np.stack((own[side], ~own[side])) for side in SIDES},
+        side_models={side: tuple(np.flatnonzero(own[side]).tolist()) for side in SIDES},
+        enemies_of=tuple(
+            tuple(j for j, other in enumerate(models) if other.side != m.side) for m in models
+        ),
         opposed=sides[:, None] != sides[None, :],
         slot_rows=slot_rows,
         own_rows=own_rows,
@@ -238,21 +247,49 @@ class SightCache:
             radii: ``bases.radii.tolist()``.
             present: ``bases.on_table.tolist()`` (optional, as ``centres``).
         """
+        if present is None:
+            present = bases.on_table.tolist()
+        return self.sights(table, bases, [(shooter, target)], centres, radii, present)[0]
+
+    def sights(
+        self,
+        table: Any,
+        bases: Any,
+        pairs: Sequence[tuple[int, int]],
+        centres: list,
+        radii: list,
+        present: list,
+    ) -> list[tuple[bool, str]]:
+        """:meth:`sight` for every ``(shooter, target)`` pair, in order.
+
+        Args:
+            table: The table.
+            bases: The bases.
+            pairs: ``(shooter, target)`` model indices.
+            centres: ``bases.centers.tolist()``.
+            radii: ``bases.radii.tolist()``.
+            present: ``bases.on_table.tolist()``.
+        """
         if table is not self._table:
             self._table = table
             self._answers = {}
-        (sx, sy), (tx, ty) = centres[shooter], centres[target]
-        # Off-table bases answer (False, "none") whatever their position, so the flags are
-        # part of the key too.
-        if present is None:
-            present = bases.on_table.tolist()
-        key = (sx, sy, radii[shooter], tx, ty, radii[target], present[shooter], present[target])
-        found = self._answers.get(key)
-        if found is None:
-            from riven_env.table import sight
-
-            if len(self._answers) >= self._limit:
-                self._answers = {}
-            found = sight(table, bases, shooter, target)
-            self._answers[key] = found
-        return found
+        answers = self._answers
+        found_all = []
+        for shooter, target in pairs:
+            # Off-table bases answer (False, "none") whatever their position, so the flags
+            # are part of the key too.
+            key = (
+                *centres[shooter],
+                radii[shooter],
+                *centres[target],
+                radii[target],
+                present[shooter],
+                present[target],
+            )
+            found = answers.get(key)
+            if found is None:
+                if len(answers) >= self._limit:
+                    answers = self._answers = {}
+                found = answers[key] = sight(table, bases, shooter, target)
+            found_all.append(found)
+        return found_all

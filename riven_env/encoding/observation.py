@@ -38,8 +38,10 @@ from riven_env.encoding.raster import RASTER_CHANNELS, table_raster, terrain_lay
 from riven_env.encoding.situation import (
     SITUATION_LIMIT,
     Frame,
+    NearestEnemies,
     Situation,
     StatusArrays,
+    nearest_enemies,
     situation_key,
     status_arrays,
 )
@@ -57,6 +59,8 @@ COVERS = ("none", "soft", "hard")
 _STATUS_INDEX = {status: k for k, status in enumerate(STATUSES)}
 # Model columns written on every call from one raw value each (in this order), because they
 # change without anyone moving; see ObservationEncoder._dynamic_columns.
+# Model columns about the acting model, in the order ObservationEncoder._with_acting writes.
+_ACTING_COLUMNS = ("dx_acting", "dy_acting", "distance_acting")
 _DYNAMIC_COLUMNS = (
     "wounds",
     "wounds_fraction",
@@ -182,9 +186,6 @@ class ObservationEncoder:
         self._ocol = {name: k for k, name in enumerate(self.objective_features)}
         self._condition_index = {c: k for k, c in enumerate(self._conditions)}
         self._cover_col = {c: self._col[f"cover_{c}"] for c in COVERS}
-        self._acting_columns = np.array(
-            [self._col[c] for c in ("dx_acting", "dy_acting", "distance_acting")]
-        )
         self._profile_start = self._col[PROFILE_FEATURES[0]]
         self._condition_start = (
             self._col[f"condition_{self._conditions[0]}"] if self._conditions else 0
@@ -281,7 +282,7 @@ class ObservationEncoder:
                 vector = self._with_acting(situation, frame, entry.constants, acting)
                 situation.by_acting[acting] = vector
             flat = vector.copy()
-        self._dynamic_columns(state, frame, flat)
+        self._dynamic_columns(state, entry, frame, flat)
         split_models, split_objectives = self._flat_splits
         if state.looted:
             count = len(entry.constants.objective_radius)
@@ -366,6 +367,7 @@ class ObservationEncoder:
             row_start=row_start,
             offsets=tuple(row_start.tolist()),
             dynamic_index=row_start[:, None] + np.array([col[c] for c in _DYNAMIC_COLUMNS]),
+            acting_index=(row_start[:, None] + np.array([col[c] for c in _ACTING_COLUMNS])).ravel(),
             dynamic_divisors=divisors,
         )
 
@@ -396,61 +398,63 @@ class ObservationEncoder:
         consts = entry.constants
         frame = entry.frames[side]
         status = self._statuses(state, entry)
-        on_table, active = status.on_table, status.active
         bases = state.bases
         centres = bases.centers
-        radii = bases.radii
         # Positions in the observer's frame: red sees the table rotated half a turn. Either
         # way a new array: the cache must never hold the game's own.
         rel = consts.extent - centres if side == "red" else centres.copy()
-        # Edge-to-edge gaps between every pair of bases (negative when overlapping).
+        # Centre distances of every pair of bases in one batched call; the rest is plain
+        # float arithmetic on ten-odd models, cheaper than a numpy call per step.
         diff = centres[:, None, :] - centres[None, :, :]
-        raw_gaps = np.hypot(diff[..., 0], diff[..., 1]) - radii[:, None] - radii[None, :]
-        gaps = np.maximum(raw_gaps, 0.0)
-        # Pairs (i, j): i on the table, j an active enemy of i.
-        facing = on_table[:, None] & active[None, :] & consts.opposed
-        engaged_counts = np.add.reduce(facing & (raw_gaps <= CONTACT_TOL), axis=1).astype(
-            np.float32
+        centre_gaps = np.hypot(diff[..., 0], diff[..., 1]).tolist()
+        radii = bases.radii.tolist()
+        nearby = nearest_enemies(
+            centre_gaps, radii, status, consts.enemies_of, consts.diagonal, CONTACT_TOL
         )
-        enemy_gaps = np.where(facing, gaps, np.inf)
-        nearest_gap = np.minimum.reduce(enemy_gaps, axis=1)
-        has_enemy = np.isfinite(nearest_gap)
-        nearest_enemy_gap = np.where(has_enemy & on_table, nearest_gap, consts.diagonal)
-
-        per_model = self._model_matrix(
-            consts, frame, status, rel, engaged_counts, nearest_enemy_gap
-        )
+        per_model = self._model_matrix(consts, frame, status, rel, nearby)
         if self.config.cover_vs_nearest_enemy:
-            nearest = np.where(has_enemy, np.argmin(enemy_gaps, axis=1), -1)
-            self._cover_columns(state, status, nearest.tolist(), per_model)
+            self._cover_columns(state, status, nearby.enemy, per_model)
         vector = frame.template.copy()
         split_models, split_objectives = self._flat_splits
         vector[:split_models].reshape(self._models_shape)[frame.row_of] = per_model
         objectives = vector[split_models:split_objectives].reshape(self._objectives_shape)
-        self._objective_matrix(state, side, consts, active, objectives)
-        own = consts.own[side]
+        self._objective_matrix(state, side, consts, status.active, objectives)
+        active = status.active_list
+        own = sum(active[i] for i in consts.side_models[side])
         return Situation(
             vector=vector,
-            rel=rel,
-            gaps=gaps,
-            on_table=on_table,
-            active_own=int(np.add.reduce(active & own)),
-            active_enemy=int(np.add.reduce(active & ~own)),
+            rel=rel.tolist(),
+            centre_gaps=centre_gaps,
+            radii=radii,
+            on_table=status.on_table_list,
+            active_own=own,
+            active_enemy=sum(active) - own,
         )
 
     def _with_acting(
         self, situation: Situation, frame: Frame, consts: ScenarioConstants, acting: int
     ) -> np.ndarray:
-        """The situation's vector with the columns about the acting model filled."""
+        """The situation's vector with the columns about the acting model filled.
+
+        dx_acting, dy_acting and distance_acting, in float64 as ``(rel - rel[acting]) /
+        (width, height)`` and ``max(gap, 0) / diagonal`` (0 off the table).
+        """
+        width, height, diagonal = consts.width, consts.height, consts.diagonal
+        ax, ay = situation.rel[acting]
+        row = situation.centre_gaps[acting]
+        radii = situation.radii
+        ra = radii[acting]
+        values: list[float] = []
+        for j, (x, y) in enumerate(situation.rel):
+            if situation.on_table[j]:
+                gap = row[j] - ra - radii[j]
+                # As np.maximum(gap, 0.0).
+                gap = gap if gap >= 0.0 else 0.0
+                values += ((x - ax) / width, (y - ay) / height, gap / diagonal)
+            else:
+                values += (0.0, 0.0, 0.0)
         vector = situation.vector.copy()
-        rel = situation.rel
-        # dx_acting, dy_acting, distance_acting: three adjacent columns.
-        block = np.empty((len(rel), 3))
-        block[:, :2] = (rel - rel[acting]) / consts.extent
-        block[:, 2] = situation.gaps[acting] / consts.diagonal
-        vector[frame.row_start[:, None] + self._acting_columns] = np.where(
-            situation.on_table[:, None], block, 0.0
-        )
+        vector[frame.acting_index] = values
         vector[frame.offsets[acting] + self._col["acting"]] = 1.0
         return vector
 
@@ -460,8 +464,7 @@ class ObservationEncoder:
         frame: Frame,
         status: StatusArrays,
         rel: np.ndarray,
-        engaged_counts: np.ndarray,
-        nearest_enemy_gap: np.ndarray,
+        nearby: NearestEnemies,
     ) -> np.ndarray:
         """Every model's row with its constant and situation columns, in model order."""
         col = self._col
@@ -471,34 +474,44 @@ class ObservationEncoder:
         # x and y: two adjacent columns.
         x = col["x"]
         out[:, x : x + 2] = np.where(status.on_table[:, None], rel / consts.extent, 0.0)
-        out[:, col["distance_nearest_enemy"]] = nearest_enemy_gap / consts.diagonal
+        diagonal = consts.diagonal
+        out[:, col["distance_nearest_enemy"]] = [gap / diagonal for gap in nearby.gap]
+        engaged_counts = np.array(nearby.engaged, dtype=np.float32)
         out[:, col["engaged"]] = engaged_counts > 0
         out[:, col["engaged_count"]] = engaged_counts / self.config.scales["engaged"]
         return out
 
-    def _dynamic_columns(self, state: Any, frame: Frame, flat: np.ndarray) -> None:
+    def _dynamic_columns(
+        self, state: Any, entry: _ScenarioEntry, frame: Frame, flat: np.ndarray
+    ) -> None:
         """Write the model columns that change without anyone moving (:data:`_DYNAMIC_COLUMNS`
         and the Conditions)."""
         models = state.models
-        if state.phase == PHASE_ACTIVATE:
-            to_play = state.side
-            raw = [
-                (
+        to_play = state.side if state.phase == PHASE_ACTIVATE else None
+        raw = tuple(
+            [
+                value
+                for m in models
+                for value in (
                     m.wounds,
                     m.wounds,
                     m.strain,
                     m.stable,
                     m.activated,
-                    m.status == ACTIVE and not m.activated and m.side == to_play,
+                    m.side == to_play and m.status == ACTIVE and not m.activated,
                 )
-                for m in models
             ]
-        else:
-            raw = [(m.wounds, m.wounds, m.strain, m.stable, m.activated, False) for m in models]
-        # float32 throughout: wounds / scale and wounds / full wounds as the float32 division
-        # they always were; Strain / track rounds to the same float32 as a float64 division.
-        values = np.array(raw, dtype=np.float32)
-        values /= frame.dynamic_divisors
+        )
+        values = entry.dynamic.get(raw)
+        if values is None:
+            if len(entry.dynamic) >= SITUATION_LIMIT:
+                entry.dynamic.clear()
+            # float32 throughout: wounds / scale and wounds / full wounds as the float32
+            # division they always were; Strain / track rounds to the same float32 as the
+            # float64 division it was.
+            values = np.array(raw, dtype=np.float32).reshape(frame.dynamic_divisors.shape)
+            values /= frame.dynamic_divisors
+            entry.dynamic[raw] = values
         flat[frame.dynamic_index] = values
         cond_index = self._condition_index
         first = self._condition_start
@@ -518,19 +531,24 @@ class ObservationEncoder:
         col = self._col
         seen = col["seen_by_nearest_enemy"]
         cover_col = self._cover_col
-        table, bases = state.table, state.bases
-        centres = bases.centers.tolist()
-        radii = bases.radii.tolist()
-        present = bases.on_table.tolist()
-        for i, on_table in enumerate(status.on_table_list):
-            j = nearest_enemy[i]
-            if on_table and j >= 0:
-                visible, cover = self._sight.sight(
-                    table, bases, j, i, centres, radii, present=present
-                )
-                if visible:
-                    out[i, seen] = 1.0
-                    out[i, cover_col[cover]] = 1.0
+        bases = state.bases
+        pairs = [
+            (j, i)
+            for i, (on_table, j) in enumerate(zip(status.on_table_list, nearest_enemy, strict=True))
+            if on_table and j >= 0
+        ]
+        answers = self._sight.sights(
+            state.table,
+            bases,
+            pairs,
+            bases.centers.tolist(),
+            bases.radii.tolist(),
+            bases.on_table.tolist(),
+        )
+        for (_, i), (visible, cover) in zip(pairs, answers, strict=True):
+            if visible:
+                out[i, seen] = 1.0
+                out[i, cover_col[cover]] = 1.0
 
     def _objective_matrix(
         self,
@@ -567,10 +585,12 @@ class ObservationEncoder:
                 d = row[i]
                 if mine:
                     own_within += d <= radius
-                    own_nearest = min(own_nearest, d)
+                    if d < own_nearest:
+                        own_nearest = d
                 else:
                     enemy_within += d <= radius
-                    enemy_nearest = min(enemy_nearest, d)
+                    if d < enemy_nearest:
+                        enemy_nearest = d
             block = out[k]
             block[first] = own_within / s
             block[first + 1] = enemy_within / s
@@ -628,6 +648,7 @@ class _ScenarioEntry:
     frames: dict[str, Frame]
     situations: dict[tuple[Any, ...], Situation] = field(default_factory=dict)
     statuses: dict[tuple[str, ...], StatusArrays] = field(default_factory=dict)
+    dynamic: dict[tuple[int | bool, ...], np.ndarray] = field(default_factory=dict)
 
 
 __all__ = [
