@@ -53,6 +53,7 @@ class ScenarioConstants:
         diagonal: Table diagonal, inches.
         extent: ``(2,)`` float64, ``(width, height)``.
         own: Side -> ``(N,)`` bool, True for that side's models.
+        own_list: The same as Python bools.
         sides_of: Side -> ``(2, N)`` bool: that side's models (row 0) and the other side's.
         enemies_of: Per model, the indices of the other side's models.
         side_models: Side -> the indices of its models.
@@ -78,6 +79,7 @@ class ScenarioConstants:
     diagonal: float
     extent: np.ndarray
     own: Mapping[str, np.ndarray]
+    own_list: Mapping[str, tuple[bool, ...]]
     sides_of: Mapping[str, np.ndarray]
     enemies_of: tuple[tuple[int, ...], ...]
     side_models: Mapping[str, tuple[int, ...]]
@@ -133,6 +135,7 @@ def build_constants(
         diagonal=float(np.hypot(width, height)),
         extent=np.array([width, height], dtype=np.float64),
         own=own,
+        own_list={side: tuple(own[side].tolist()) for side in SIDES},
         sides_of={side: np.stack((own[side], ~own[side])) for side in SIDES},
         side_models={side: tuple(np.flatnonzero(own[side]).tolist()) for side in SIDES},
         enemies_of=tuple(

@@ -38,7 +38,6 @@ from riven_env.encoding.raster import RASTER_CHANNELS, table_raster, terrain_lay
 from riven_env.encoding.situation import (
     SITUATION_LIMIT,
     Frame,
-    NearestEnemies,
     Situation,
     StatusArrays,
     nearest_enemies,
@@ -59,6 +58,8 @@ COVERS = ("none", "soft", "hard")
 _STATUS_INDEX = {status: k for k, status in enumerate(STATUSES)}
 # Model columns written on every call from one raw value each (in this order), because they
 # change without anyone moving; see ObservationEncoder._dynamic_columns.
+# Model columns of the situation written in one go, in the order _build_situation writes.
+_POSITION_COLUMNS = ("x", "y", "distance_nearest_enemy", "engaged", "engaged_count")
 # Model columns about the acting model, in the order ObservationEncoder._with_acting writes.
 _ACTING_COLUMNS = ("dx_acting", "dy_acting", "distance_acting")
 _DYNAMIC_COLUMNS = (
@@ -187,6 +188,9 @@ class ObservationEncoder:
         self._condition_index = {c: k for k, c in enumerate(self._conditions)}
         self._cover_col = {c: self._col[f"cover_{c}"] for c in COVERS}
         self._profile_start = self._col[PROFILE_FEATURES[0]]
+        self._engaged_values = [
+            self._engaged_count(k) for k in range(2 * self.layout.models_per_side + 1)
+        ]
         self._condition_start = (
             self._col[f"condition_{self._conditions[0]}"] if self._conditions else 0
         )
@@ -336,6 +340,7 @@ class ObservationEncoder:
         col = self._col
         n = len(consts.profiles)
         width = len(self.model_features)
+        # The constant columns of each model's row, in model order.
         model_rows = np.zeros((n, width), dtype=np.float32)
         model_rows[:, col["present"]] = 1.0
         model_rows[:, col["own"]] = consts.own[side]
@@ -362,12 +367,13 @@ class ObservationEncoder:
         ).astype(np.float32)
         return Frame(
             template=template,
-            model_rows=model_rows,
-            row_of=row_of,
             row_start=row_start,
             offsets=tuple(row_start.tolist()),
             dynamic_index=row_start[:, None] + np.array([col[c] for c in _DYNAMIC_COLUMNS]),
             acting_index=(row_start[:, None] + np.array([col[c] for c in _ACTING_COLUMNS])).ravel(),
+            position_index=(
+                row_start[:, None] + np.array([col[c] for c in _POSITION_COLUMNS])
+            ).ravel(),
             dynamic_divisors=divisors,
         )
 
@@ -382,54 +388,81 @@ class ObservationEncoder:
             entry.situations[key] = found
         return found
 
-    def _statuses(self, state: Any, entry: _ScenarioEntry) -> StatusArrays:
-        """On-table and active flags and status one-hot columns of every model (cached)."""
+    def _statuses(self, state: Any, side: str, entry: _ScenarioEntry) -> StatusArrays:
+        """The models' status flags, and ``side``'s template with the statuses filled (cached)."""
         statuses = tuple([m.status for m in state.models])
-        found = entry.statuses.get(statuses)
+        key = (side, statuses)
+        found = entry.statuses.get(key)
         if found is None:
             if len(entry.statuses) >= SITUATION_LIMIT:
                 entry.statuses.clear()
-            found = status_arrays(state.models, STATUSES)
-            entry.statuses[statuses] = found
+            frame = entry.frames[side]
+            template = frame.template.copy()
+            first = self._col["status_active"]
+            for i, status in enumerate(statuses):
+                template[frame.offsets[i] + first + _STATUS_INDEX[status]] = 1.0
+            found = status_arrays(state.models, template)
+            entry.statuses[key] = found
         return found
 
     def _build_situation(self, state: Any, side: str, entry: _ScenarioEntry) -> Situation:
-        """Everything of ``side``'s observation that depends on the situation only."""
+        """Everything of ``side``'s observation that depends on the situation only.
+
+        One batched ``np.hypot`` for the centre distances; the rest is plain float64
+        arithmetic on ten-odd models (cheaper than a numpy call per feature) with the same
+        operations as the vectorised formulas, so the values are bit-identical.
+        """
         consts = entry.constants
         frame = entry.frames[side]
-        status = self._statuses(state, entry)
+        status = self._statuses(state, side, entry)
         bases = state.bases
         centres = bases.centers
-        # Positions in the observer's frame: red sees the table rotated half a turn. Either
-        # way a new array: the cache must never hold the game's own.
-        rel = consts.extent - centres if side == "red" else centres.copy()
-        # Centre distances of every pair of bases in one batched call; the rest is plain
-        # float arithmetic on ten-odd models, cheaper than a numpy call per step.
+        width, height, diagonal = consts.width, consts.height, consts.diagonal
+        # Positions in the observer's frame: red sees the table rotated half a turn.
+        if side == "red":
+            rel = [[width - x, height - y] for x, y in centres.tolist()]
+        else:
+            rel = centres.tolist()
         diff = centres[:, None, :] - centres[None, :, :]
         centre_gaps = np.hypot(diff[..., 0], diff[..., 1]).tolist()
         radii = bases.radii.tolist()
         nearby = nearest_enemies(
-            centre_gaps, radii, status, consts.enemies_of, consts.diagonal, CONTACT_TOL
+            centre_gaps, radii, status, consts.enemies_of, diagonal, CONTACT_TOL
         )
-        per_model = self._model_matrix(consts, frame, status, rel, nearby)
+        engaged_values = self._engaged_values
+        values: list[float] = []
+        for (x, y), on_table, gap, engaged in zip(
+            rel, status.on_table, nearby.gap, nearby.engaged, strict=True
+        ):
+            values += (
+                x / width if on_table else 0.0,
+                y / height if on_table else 0.0,
+                gap / diagonal,
+                1.0 if engaged > 0 else 0.0,
+                engaged_values[engaged],
+            )
+        vector = status.template.copy()
+        vector[frame.position_index] = values
         if self.config.cover_vs_nearest_enemy:
-            self._cover_columns(state, status, nearby.enemy, per_model)
-        vector = frame.template.copy()
+            self._cover_columns(state, frame, status, nearby.enemy, vector)
         split_models, split_objectives = self._flat_splits
-        vector[:split_models].reshape(self._models_shape)[frame.row_of] = per_model
         objectives = vector[split_models:split_objectives].reshape(self._objectives_shape)
-        self._objective_matrix(state, side, consts, status.active, objectives)
-        active = status.active_list
+        self._objective_matrix(state, side, consts, status, objectives)
+        active = status.active
         own = sum(active[i] for i in consts.side_models[side])
         return Situation(
             vector=vector,
-            rel=rel.tolist(),
+            rel=rel,
             centre_gaps=centre_gaps,
             radii=radii,
-            on_table=status.on_table_list,
+            on_table=status.on_table,
             active_own=own,
             active_enemy=sum(active) - own,
         )
+
+    def _engaged_count(self, count: int) -> float:
+        """``engaged_count`` for ``count`` enemies: the float32 division it always was."""
+        return float(np.float32(count) / np.float32(self.config.scales["engaged"]))
 
     def _with_acting(
         self, situation: Situation, frame: Frame, consts: ScenarioConstants, acting: int
@@ -457,29 +490,6 @@ class ObservationEncoder:
         vector[frame.acting_index] = values
         vector[frame.offsets[acting] + self._col["acting"]] = 1.0
         return vector
-
-    def _model_matrix(
-        self,
-        consts: ScenarioConstants,
-        frame: Frame,
-        status: StatusArrays,
-        rel: np.ndarray,
-        nearby: NearestEnemies,
-    ) -> np.ndarray:
-        """Every model's row with its constant and situation columns, in model order."""
-        col = self._col
-        out = frame.model_rows.copy()
-        first = col["status_active"]
-        out[:, first : first + len(STATUSES)] = status.one_hot
-        # x and y: two adjacent columns.
-        x = col["x"]
-        out[:, x : x + 2] = np.where(status.on_table[:, None], rel / consts.extent, 0.0)
-        diagonal = consts.diagonal
-        out[:, col["distance_nearest_enemy"]] = [gap / diagonal for gap in nearby.gap]
-        engaged_counts = np.array(nearby.engaged, dtype=np.float32)
-        out[:, col["engaged"]] = engaged_counts > 0
-        out[:, col["engaged_count"]] = engaged_counts / self.config.scales["engaged"]
-        return out
 
     def _dynamic_columns(
         self, state: Any, entry: _ScenarioEntry, frame: Frame, flat: np.ndarray
@@ -525,16 +535,20 @@ class ObservationEncoder:
                         flat[start + k] = 1.0
 
     def _cover_columns(
-        self, state: Any, status: StatusArrays, nearest_enemy: list[int], out: np.ndarray
+        self,
+        state: Any,
+        frame: Frame,
+        status: StatusArrays,
+        nearest_enemy: list[int],
+        vector: np.ndarray,
     ) -> None:
         """Whether the nearest active enemy sees each model, and the cover it would have."""
-        col = self._col
-        seen = col["seen_by_nearest_enemy"]
+        seen = self._col["seen_by_nearest_enemy"]
         cover_col = self._cover_col
         bases = state.bases
         pairs = [
             (j, i)
-            for i, (on_table, j) in enumerate(zip(status.on_table_list, nearest_enemy, strict=True))
+            for i, (on_table, j) in enumerate(zip(status.on_table, nearest_enemy, strict=True))
             if on_table and j >= 0
         ]
         answers = self._sight.sights(
@@ -545,17 +559,18 @@ class ObservationEncoder:
             bases.radii.tolist(),
             bases.on_table.tolist(),
         )
+        offsets = frame.offsets
         for (_, i), (visible, cover) in zip(pairs, answers, strict=True):
             if visible:
-                out[i, seen] = 1.0
-                out[i, cover_col[cover]] = 1.0
+                vector[offsets[i] + seen] = 1.0
+                vector[offsets[i] + cover_col[cover]] = 1.0
 
     def _objective_matrix(
         self,
         state: Any,
         side: str,
         consts: ScenarioConstants,
-        active: np.ndarray,
+        status: StatusArrays,
         out: np.ndarray,
     ) -> None:
         """Fill the situation columns of the ``objectives`` block ``out``.
@@ -573,8 +588,8 @@ class ObservationEncoder:
         delta = bases.centers[None, :, :] - consts.objective_xy[:, None, :]
         dist = np.maximum(0.0, np.hypot(delta[..., 0], delta[..., 1]) - bases.radii[None, :])
         # Which active models are the observer's (True) or the other side's (False).
-        own = consts.own[side]
-        members = [(i, bool(own[i])) for i in np.flatnonzero(active).tolist()]
+        own = consts.own_list[side]
+        members = [(i, own[i]) for i, active in enumerate(status.active) if active]
         s = float(self.layout.models_per_side)
         diagonal = consts.diagonal
         first = self._ocol["own_within"]

@@ -30,25 +30,23 @@ class Frame:
     Attributes:
         template: The flat float32 vector with every constant entry filled (presence, own,
             profiles and the constant objective columns); the rest 0.
-        model_rows: ``(N, F_m)`` float32, the constant columns of each model's row, in
-            ``GameState.models`` order.
-        row_of: ``(N,)`` intp, the row of the ``models`` block that each model fills.
         row_start: ``(N,)`` intp, the flat index of each model's row.
         offsets: ``row_start`` as Python ints (cheaper to index one at a time).
         dynamic_index: ``(N, D)`` intp, the flat indices of the columns written on every
             call (see ``ObservationEncoder._dynamic_columns``).
         dynamic_divisors: ``(N, D)`` float32, what each of those raw values is divided by.
         acting_index: ``(3 N,)`` intp, the flat indices of each model's acting columns.
+        position_index: ``(5 N,)`` intp, the flat indices of each model's position columns
+            (see ``ObservationEncoder._build_situation``).
     """
 
     template: np.ndarray
-    model_rows: np.ndarray
-    row_of: np.ndarray
     row_start: np.ndarray
     offsets: tuple[int, ...]
     dynamic_index: np.ndarray
     dynamic_divisors: np.ndarray
     acting_index: np.ndarray
+    position_index: np.ndarray
 
 
 @dataclass
@@ -116,12 +114,12 @@ def nearest_enemies(
     The same float64 arithmetic as the vectorised ``hypot - r_i - r_j``, ``maximum(gap, 0)``
     and first-minimum ``argmin`` it replaces, so the results are bit-identical.
     """
-    active = status.active_list
+    active = status.active
     n = len(radii)
     enemy = [-1] * n
     gap = [diagonal] * n
     engaged = [0] * n
-    for i, on_table in enumerate(status.on_table_list):
+    for i, on_table in enumerate(status.on_table):
         if not on_table:
             continue
         row = centre_gaps[i]
@@ -149,35 +147,26 @@ def nearest_enemies(
 
 @dataclass(frozen=True)
 class StatusArrays:
-    """Per-model flags that follow from the models' statuses alone.
+    """What follows from the models' statuses alone, for one observing side.
 
     Attributes:
-        on_table: ``(N,)`` bool, ``ModelState.on_table``.
-        on_table_list: The same as Python bools.
-        active: ``(N,)`` bool, ``ModelState.is_active``.
-        active_list: The same as Python bools.
-        one_hot: ``(N, len(statuses))`` float32, each model's status as a one-hot row.
+        on_table: ``ModelState.on_table`` of each model.
+        active: ``ModelState.is_active`` of each model.
+        template: The side's flat vector of constants with the status one-hot columns
+            filled; treat as read-only.
     """
 
-    on_table: np.ndarray
-    on_table_list: tuple[bool, ...]
-    active: np.ndarray
-    active_list: tuple[bool, ...]
-    one_hot: np.ndarray
+    on_table: tuple[bool, ...]
+    active: tuple[bool, ...]
+    template: np.ndarray
 
 
-def status_arrays(models: Sequence[Any], order: Sequence[str]) -> StatusArrays:
-    """The :class:`StatusArrays` of ``models``; ``order`` lists the statuses (one-hot columns)."""
-    on_table = tuple([m.on_table for m in models])
-    active = tuple([m.is_active for m in models])
-    one_hot = np.zeros((len(models), len(order)), dtype=np.float32)
-    one_hot[np.arange(len(models)), [order.index(m.status) for m in models]] = 1.0
+def status_arrays(models: Sequence[Any], template: np.ndarray) -> StatusArrays:
+    """The :class:`StatusArrays` of ``models`` with the given ``template``."""
     return StatusArrays(
-        on_table=np.array(on_table, dtype=bool),
-        on_table_list=on_table,
-        active=np.array(active, dtype=bool),
-        active_list=active,
-        one_hot=one_hot,
+        on_table=tuple([m.on_table for m in models]),
+        active=tuple([m.is_active for m in models]),
+        template=template,
     )
 
 
