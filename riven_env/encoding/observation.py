@@ -379,12 +379,15 @@ class ObservationEncoder:
 
     def _situation(self, state: Any, side: str, entry: _ScenarioEntry) -> Situation:
         """The situation part of ``side``'s observation of ``state`` (cached by content)."""
-        key = situation_key(state, side)
+        # The tabletop's snapshot of the bases: its key and float lists are already made
+        # for the game's own queries.
+        layout = state.bases.layout()
+        key = situation_key(layout, state.models, side)
         found = entry.situations.get(key)
         if found is None:
             if len(entry.situations) >= SITUATION_LIMIT:
                 entry.situations.clear()
-            found = self._build_situation(state, side, entry)
+            found = self._build_situation(state, side, entry, layout)
             entry.situations[key] = found
         return found
 
@@ -405,7 +408,9 @@ class ObservationEncoder:
             entry.statuses[key] = found
         return found
 
-    def _build_situation(self, state: Any, side: str, entry: _ScenarioEntry) -> Situation:
+    def _build_situation(
+        self, state: Any, side: str, entry: _ScenarioEntry, layout: Any
+    ) -> Situation:
         """Everything of ``side``'s observation that depends on the situation only.
 
         One batched ``np.hypot`` for the centre distances; the rest is plain float64
@@ -420,12 +425,12 @@ class ObservationEncoder:
         width, height, diagonal = consts.width, consts.height, consts.diagonal
         # Positions in the observer's frame: red sees the table rotated half a turn.
         if side == "red":
-            rel = [[width - x, height - y] for x, y in centres.tolist()]
+            rel = [[width - x, height - y] for x, y in layout.centers]
         else:
-            rel = centres.tolist()
+            rel = layout.centers  # read-only, as the layout's
         diff = centres[:, None, :] - centres[None, :, :]
         centre_gaps = np.hypot(diff[..., 0], diff[..., 1]).tolist()
-        radii = bases.radii.tolist()
+        radii = layout.radii
         nearby = nearest_enemies(
             centre_gaps, radii, status, consts.enemies_of, diagonal, CONTACT_TOL
         )
@@ -444,7 +449,7 @@ class ObservationEncoder:
         vector = status.template.copy()
         vector[frame.position_index] = values
         if self.config.cover_vs_nearest_enemy:
-            self._cover_columns(state, frame, status, nearby.enemy, vector)
+            self._cover_columns(state, layout, frame, status, nearby.enemy, vector)
         split_models, split_objectives = self._flat_splits
         objectives = vector[split_models:split_objectives].reshape(self._objectives_shape)
         self._objective_matrix(state, side, consts, status, objectives)
@@ -537,6 +542,7 @@ class ObservationEncoder:
     def _cover_columns(
         self,
         state: Any,
+        layout: Any,
         frame: Frame,
         status: StatusArrays,
         nearest_enemy: list[int],
@@ -545,19 +551,13 @@ class ObservationEncoder:
         """Whether the nearest active enemy sees each model, and the cover it would have."""
         seen = self._col["seen_by_nearest_enemy"]
         cover_col = self._cover_col
-        bases = state.bases
         pairs = [
             (j, i)
             for i, (on_table, j) in enumerate(zip(status.on_table, nearest_enemy, strict=True))
             if on_table and j >= 0
         ]
         answers = self._sight.sights(
-            state.table,
-            bases,
-            pairs,
-            bases.centers.tolist(),
-            bases.radii.tolist(),
-            bases.on_table.tolist(),
+            state.table, state.bases, pairs, layout.centers, layout.radii, layout.on_table
         )
         offsets = frame.offsets
         for (_, i), (visible, cover) in zip(pairs, answers, strict=True):

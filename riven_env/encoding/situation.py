@@ -170,13 +170,13 @@ def status_arrays(models: Sequence[Any], template: np.ndarray) -> StatusArrays:
     )
 
 
-def situation_key(state: Any, side: str) -> tuple[Any, ...]:
-    """Everything a :class:`Situation` depends on, by content (hashable)."""
-    bases = state.bases
-    return (
-        side,
-        bases.centers.tobytes(),
-        bases.radii.tobytes(),
-        bases.on_table.tobytes(),
-        tuple([m.status for m in state.models]),
-    )
+def situation_key(layout: Any, models: Sequence[Any], side: str) -> tuple[Any, ...]:
+    """Everything a :class:`Situation` depends on, by content (hashable).
+
+    Args:
+        layout: ``bases.layout()``; its key holds the raw bytes of every centre, radius and
+            on-table flag.
+        models: The models (their statuses).
+        side: The observing side.
+    """
+    return (side, layout.key, tuple([m.status for m in models]))
