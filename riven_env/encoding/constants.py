@@ -51,16 +51,12 @@ class ScenarioConstants:
         width: Table width, inches.
         height: Table height, inches.
         diagonal: Table diagonal, inches.
-        extent: ``(2,)`` float64, ``(width, height)``.
         own: Side -> ``(N,)`` bool, True for that side's models.
         own_list: The same as Python bools.
-        sides_of: Side -> ``(2, N)`` bool: that side's models (row 0) and the other side's.
         enemies_of: Per model, the indices of the other side's models.
         side_models: Side -> the indices of its models.
-        opposed: ``(N, N)`` bool, True where the two models are on different sides.
         slot_rows: Side -> ``(rows, models)``: the row of the side-relative ``models`` block
             each model fills (own slots first, then enemy slots) and the model indices.
-        own_rows: Side -> rows of the ``models`` block that hold the side's own models.
         full_wounds: ``(N,)`` float32, each profile's wounds (at least 1).
         strain_max: ``(N,)`` float32, each model's Strain track length (at least 1).
         profiles: ``(N, len(PROFILE_FEATURES))`` float32 constant profile columns.
@@ -77,15 +73,11 @@ class ScenarioConstants:
     width: float
     height: float
     diagonal: float
-    extent: np.ndarray
     own: Mapping[str, np.ndarray]
     own_list: Mapping[str, tuple[bool, ...]]
-    sides_of: Mapping[str, np.ndarray]
     enemies_of: tuple[tuple[int, ...], ...]
     side_models: Mapping[str, tuple[int, ...]]
-    opposed: np.ndarray
     slot_rows: Mapping[str, tuple[np.ndarray, np.ndarray]]
-    own_rows: Mapping[str, np.ndarray]
     full_wounds: np.ndarray
     strain_max: np.ndarray
     profiles: np.ndarray
@@ -117,14 +109,12 @@ def build_constants(
     sides = np.array([m.side for m in models])
     own = {side: sides == side for side in SIDES}
     slot_rows = {}
-    own_rows = {}
     s = layout.models_per_side
     for side in SIDES:
         mine = list(layout.side_models[side])
         theirs = list(layout.side_models["red" if side == "blue" else "blue"])
         rows = [*range(len(mine)), *range(s, s + len(theirs))]
         slot_rows[side] = (np.array(rows, dtype=np.intp), np.array(mine + theirs, dtype=np.intp))
-        own_rows[side] = np.arange(len(mine), dtype=np.intp)
     count = min(len(state.objectives), layout.objectives)
     objectives = state.objectives[:count]
     return ScenarioConstants(
@@ -133,17 +123,13 @@ def build_constants(
         width=width,
         height=height,
         diagonal=float(np.hypot(width, height)),
-        extent=np.array([width, height], dtype=np.float64),
         own=own,
         own_list={side: tuple(own[side].tolist()) for side in SIDES},
-        sides_of={side: np.stack((own[side], ~own[side])) for side in SIDES},
         side_models={side: tuple(np.flatnonzero(own[side]).tolist()) for side in SIDES},
         enemies_of=tuple(
             tuple(j for j, other in enumerate(models) if other.side != m.side) for m in models
         ),
-        opposed=sides[:, None] != sides[None, :],
         slot_rows=slot_rows,
-        own_rows=own_rows,
         full_wounds=np.array([max(1, m.profile.wounds) for m in models], dtype=np.float32),
         strain_max=np.array(
             [max(1.0, m.profile.wit * strain_per_wit) for m in models], dtype=np.float32
@@ -236,8 +222,6 @@ class SightCache:
         target: int,
         centres: list,
         radii: list,
-        *,
-        present: list | None = None,
     ) -> tuple[bool, str]:
         """``sight(table, bases, shooter, target)``, from the cache when the bases stood so before.
 
@@ -248,10 +232,8 @@ class SightCache:
             target: Model index of the target.
             centres: ``bases.centers.tolist()`` (passed in: one conversion per observation).
             radii: ``bases.radii.tolist()``.
-            present: ``bases.on_table.tolist()`` (optional, as ``centres``).
         """
-        if present is None:
-            present = bases.on_table.tolist()
+        present = bases.on_table.tolist()
         return self.sights(table, bases, [(shooter, target)], centres, radii, present)[0]
 
     def sights(

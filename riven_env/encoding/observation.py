@@ -56,12 +56,12 @@ PHASES = (PHASE_ACTIVATE, PHASE_ACTION, PHASE_SPEND, PHASE_OVER)
 COVERS = ("none", "soft", "hard")
 # Row of each status among the status one-hot columns.
 _STATUS_INDEX = {status: k for k, status in enumerate(STATUSES)}
-# Model columns written on every call from one raw value each (in this order), because they
-# change without anyone moving; see ObservationEncoder._dynamic_columns.
 # Model columns of the situation written in one go, in the order _build_situation writes.
 _POSITION_COLUMNS = ("x", "y", "distance_nearest_enemy", "engaged", "engaged_count")
 # Model columns about the acting model, in the order ObservationEncoder._with_acting writes.
 _ACTING_COLUMNS = ("dx_acting", "dy_acting", "distance_acting")
+# Model columns written on every call from one raw value each (in this order), because they
+# change without anyone moving; see ObservationEncoder._dynamic_columns.
 _DYNAMIC_COLUMNS = (
     "wounds",
     "wounds_fraction",
@@ -252,8 +252,7 @@ class ObservationEncoder:
 
     def encode_flat(self, state: Any, side: str) -> np.ndarray:
         """:meth:`encode` then :meth:`flatten` (without computing a raster)."""
-        flat, _, _, _ = self._arrays(state, side)
-        return flat
+        return self._flat(state, side)
 
     # ------------------------------------------------------------------ encoding
     def encode(self, state: Any, side: str) -> dict[str, np.ndarray]:
@@ -263,17 +262,20 @@ class ObservationEncoder:
             ``{"models", "objectives", "global"}`` float32 arrays in ``[-1, 1]``, plus the uint8
         ``raster`` image when the encoder was built with ``raster=True``.
         """
-        _, models, objectives, glob = self._arrays(state, side)
-        obs = {"models": models, "objectives": objectives, "global": glob}
+        flat = self._flat(state, side)
+        split_models, split_objectives = self._flat_splits
+        obs = {
+            "models": flat[:split_models].reshape(self._models_shape),
+            "objectives": flat[split_models:split_objectives].reshape(self._objectives_shape),
+            "global": flat[split_objectives:],
+        }
         if self.raster:
             layers = table_raster(state, side, self.config.raster_size, self._terrain(state.table))
             obs["raster"] = (layers * 255).astype(np.uint8)
         return obs
 
-    def _arrays(
-        self, state: Any, side: str
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The flat vector and the ``models``, ``objectives`` and ``global`` views of it."""
+    def _flat(self, state: Any, side: str) -> np.ndarray:
+        """The flat vector: the ``models``, ``objectives`` and ``global`` blocks in turn."""
         entry = self._scenario(state)
         frame = entry.frames[side]
         situation = self._situation(state, side, entry)
@@ -299,9 +301,7 @@ class ObservationEncoder:
         # np.clip's Python wrapper costs more than these two ufuncs (same result).
         np.maximum(flat, -1.0, out=flat)
         np.minimum(flat, 1.0, out=flat)
-        out_models = flat[:split_models].reshape(self._models_shape)
-        objectives = flat[split_models:split_objectives].reshape(self._objectives_shape)
-        return flat, out_models, objectives, flat[split_objectives:]
+        return flat
 
     def _terrain(self, table: Any) -> np.ndarray:
         cached = self._terrain_cache.get(id(table))
@@ -367,7 +367,6 @@ class ObservationEncoder:
         ).astype(np.float32)
         return Frame(
             template=template,
-            row_start=row_start,
             offsets=tuple(row_start.tolist()),
             dynamic_index=row_start[:, None] + np.array([col[c] for c in _DYNAMIC_COLUMNS]),
             acting_index=(row_start[:, None] + np.array([col[c] for c in _ACTING_COLUMNS])).ravel(),

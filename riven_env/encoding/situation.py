@@ -30,8 +30,7 @@ class Frame:
     Attributes:
         template: The flat float32 vector with every constant entry filled (presence, own,
             profiles and the constant objective columns); the rest 0.
-        row_start: ``(N,)`` intp, the flat index of each model's row.
-        offsets: ``row_start`` as Python ints (cheaper to index one at a time).
+        offsets: The flat index of each model's row.
         dynamic_index: ``(N, D)`` intp, the flat indices of the columns written on every
             call (see ``ObservationEncoder._dynamic_columns``).
         dynamic_divisors: ``(N, D)`` float32, what each of those raw values is divided by.
@@ -41,7 +40,6 @@ class Frame:
     """
 
     template: np.ndarray
-    row_start: np.ndarray
     offsets: tuple[int, ...]
     dynamic_index: np.ndarray
     dynamic_divisors: np.ndarray
