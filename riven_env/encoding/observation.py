@@ -19,6 +19,7 @@ pure tabletop for line of sight).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,8 @@ _DYNAMIC_COLUMNS = (
     "activated",
     "can_activate",
 )
+# The model fields those columns are computed from.
+_DYNAMIC_FIELDS = attrgetter("wounds", "strain", "stable", "activated", "status")
 
 
 class ObservationEncoder:
@@ -502,30 +505,14 @@ class ObservationEncoder:
         and the Conditions)."""
         models = state.models
         to_play = state.side if state.phase == PHASE_ACTIVATE else None
-        raw = tuple(
-            [
-                value
-                for m in models
-                for value in (
-                    m.wounds,
-                    m.wounds,
-                    m.strain,
-                    m.stable,
-                    m.activated,
-                    m.side == to_play and m.status == ACTIVE and not m.activated,
-                )
-            ]
-        )
-        values = entry.dynamic.get(raw)
+        # The raw values, read at C speed; the columns follow from them (and the constants).
+        key = (to_play, tuple(map(_DYNAMIC_FIELDS, models)))
+        values = entry.dynamic.get(key)
         if values is None:
             if len(entry.dynamic) >= SITUATION_LIMIT:
                 entry.dynamic.clear()
-            # float32 throughout: wounds / scale and wounds / full wounds as the float32
-            # division they always were; Strain / track rounds to the same float32 as the
-            # float64 division it was.
-            values = np.array(raw, dtype=np.float32).reshape(frame.dynamic_divisors.shape)
-            values /= frame.dynamic_divisors
-            entry.dynamic[raw] = values
+            values = self._dynamic_values(entry.constants, frame, *key)
+            entry.dynamic[key] = values
         flat[frame.dynamic_index] = values
         cond_index = self._condition_index
         first = self._condition_start
@@ -537,6 +524,36 @@ class ObservationEncoder:
                     k = cond_index.get(name)
                     if k is not None:
                         flat[start + k] = 1.0
+
+    @staticmethod
+    def _dynamic_values(
+        consts: ScenarioConstants,
+        frame: Frame,
+        to_play: str | None,
+        fields: tuple[tuple[Any, ...], ...],
+    ) -> np.ndarray:
+        """The :data:`_DYNAMIC_COLUMNS` of every model from its :data:`_DYNAMIC_FIELDS`.
+
+        float32 throughout: wounds / scale and wounds / full wounds as the float32 divisions
+        they always were; Strain / track rounds to the same float32 as the float64 division
+        it was.
+        """
+        # Only the side to play may activate, and only in the activation phase.
+        mine = consts.own_list[to_play] if to_play is not None else (False,) * len(fields)
+        raw = [
+            (
+                wounds,
+                wounds,
+                strain,
+                stable,
+                activated,
+                own and status == ACTIVE and not activated,
+            )
+            for (wounds, strain, stable, activated, status), own in zip(fields, mine, strict=True)
+        ]
+        values = np.array(raw, dtype=np.float32)
+        values /= frame.dynamic_divisors
+        return values
 
     def _cover_columns(
         self,
@@ -662,7 +679,7 @@ class _ScenarioEntry:
     frames: dict[str, Frame]
     situations: dict[tuple[Any, ...], Situation] = field(default_factory=dict)
     statuses: dict[tuple[str, ...], StatusArrays] = field(default_factory=dict)
-    dynamic: dict[tuple[int | bool, ...], np.ndarray] = field(default_factory=dict)
+    dynamic: dict[tuple[Any, ...], np.ndarray] = field(default_factory=dict)
 
 
 __all__ = [
