@@ -430,8 +430,13 @@ class ObservationEncoder:
             rel = [[width - x, height - y] for x, y in layout.centers]
         else:
             rel = layout.centers  # read-only, as the layout's
-        diff = centres[:, None, :] - centres[None, :, :]
-        centre_gaps = np.hypot(diff[..., 0], diff[..., 1]).tolist()
+        # Centre distances from every base and every objective centre to every base, in
+        # one call (hypot ignores the signs, so objective rows equal base-minus-objective).
+        n = len(centres)
+        points = np.concatenate((centres, consts.objective_xy))
+        diff = points[:, None, :] - centres[None, :, :]
+        distances = np.hypot(diff[..., 0], diff[..., 1]).tolist()
+        centre_gaps = distances[:n]
         radii = layout.radii
         nearby = nearest_enemies(
             centre_gaps, radii, status, consts.enemies_of, diagonal, CONTACT_TOL
@@ -454,7 +459,7 @@ class ObservationEncoder:
             self._cover_columns(state, layout, frame, status, nearby.enemy, vector)
         split_models, split_objectives = self._flat_splits
         objectives = vector[split_models:split_objectives].reshape(self._objectives_shape)
-        self._objective_matrix(state, side, consts, status, objectives)
+        self._objective_matrix(side, consts, status, radii, distances[n:], objectives)
         active = status.active
         own = sum(active[i] for i in consts.side_models[side])
         return Situation(
@@ -488,8 +493,8 @@ class ObservationEncoder:
         for j, (x, y) in enumerate(situation.rel):
             if situation.on_table[j]:
                 gap = row[j] - ra - radii[j]
-                # As np.maximum(gap, 0.0).
-                gap = gap if gap >= 0.0 else 0.0
+                # As np.maximum(gap, 0.0), which returns its second operand on ties.
+                gap = gap if gap > 0.0 else 0.0
                 values += ((x - ax) / width, (y - ay) / height, gap / diagonal)
             else:
                 values += (0.0, 0.0, 0.0)
@@ -583,37 +588,36 @@ class ObservationEncoder:
 
     def _objective_matrix(
         self,
-        state: Any,
         side: str,
         consts: ScenarioConstants,
         status: StatusArrays,
+        radii: list[float],
+        centre_distances: list[list[float]],
         out: np.ndarray,
     ) -> None:
         """Fill the situation columns of the ``objectives`` block ``out``.
 
         They are six adjacent columns: own_within, enemy_within, controlled_own,
         controlled_enemy, distance_nearest_own, distance_nearest_enemy. A scenario has a
-        few objectives and models, so after one batched distance computation plain Python
-        (the same float64 comparisons, divisions and minima) beats a dozen numpy calls.
+        few objectives and models, so plain Python (the same float64 subtractions,
+        comparisons, divisions and minima as the vectorised formulas) beats a dozen numpy
+        calls. ``centre_distances[k][i]`` is the distance from objective ``k``'s centre to
+        base ``i``'s.
         """
-        count = len(consts.objective_radius)
-        if count == 0:
-            return
-        bases = state.bases
-        # Edge distance of every base to every objective centre, as GameState.distance_to_point.
-        delta = bases.centers[None, :, :] - consts.objective_xy[:, None, :]
-        dist = np.maximum(0.0, np.hypot(delta[..., 0], delta[..., 1]) - bases.radii[None, :])
         # Which active models are the observer's (True) or the other side's (False).
         own = consts.own_list[side]
         members = [(i, own[i]) for i, active in enumerate(status.active) if active]
         s = float(self.layout.models_per_side)
         diagonal = consts.diagonal
         first = self._ocol["own_within"]
-        for k, (row, radius) in enumerate(zip(dist.tolist(), consts.radius_list, strict=True)):
+        for k, (row, radius) in enumerate(zip(centre_distances, consts.radius_list, strict=True)):
             own_within = enemy_within = 0
             own_nearest = enemy_nearest = np.inf
             for i, mine in members:
-                d = row[i]
+                # Edge distance, as GameState.distance_to_point and np.maximum(0.0, d)
+                # (which returns its second operand on ties).
+                d = row[i] - radii[i]
+                d = d if d >= 0.0 else 0.0
                 if mine:
                     own_within += d <= radius
                     if d < own_nearest:

@@ -132,8 +132,8 @@ def nearest_enemies(
             raw = row[j] - ri - radii[j]
             if raw <= contact:
                 count += 1
-            # As np.maximum(raw, 0.0).
-            clamped = raw if raw >= 0.0 else 0.0
+            # As np.maximum(raw, 0.0), which returns its second operand on ties.
+            clamped = raw if raw > 0.0 else 0.0
             if clamped < best:
                 best = clamped
                 best_j = j
