@@ -19,6 +19,7 @@ pure tabletop for line of sight).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -61,18 +62,11 @@ _STATUS_INDEX = {status: k for k, status in enumerate(STATUSES)}
 _POSITION_COLUMNS = ("x", "y", "distance_nearest_enemy", "engaged", "engaged_count")
 # Model columns about the acting model, in the order ObservationEncoder._with_acting writes.
 _ACTING_COLUMNS = ("dx_acting", "dy_acting", "distance_acting")
-# Model columns written on every call from one raw value each (in this order), because they
-# change without anyone moving; see ObservationEncoder._dynamic_columns.
-_DYNAMIC_COLUMNS = (
-    "wounds",
-    "wounds_fraction",
-    "strain_fraction",
-    "stable",
-    "activated",
-    "can_activate",
-)
+# Model columns written on every call from one model field each (in this order), because
+# they change without anyone moving; see ObservationEncoder._dynamic_columns.
+_DYNAMIC_COLUMNS = ("wounds", "wounds_fraction", "strain_fraction", "stable", "activated")
 # The model fields those columns are computed from.
-_DYNAMIC_FIELDS = attrgetter("wounds", "strain", "stable", "activated", "status")
+_DYNAMIC_FIELDS = attrgetter("wounds", "wounds", "strain", "stable", "activated")
 
 
 class ObservationEncoder:
@@ -291,7 +285,7 @@ class ObservationEncoder:
                 vector = self._with_acting(situation, frame, entry.constants, acting)
                 situation.by_acting[acting] = vector
             flat = vector.copy()
-        self._dynamic_columns(state, entry, frame, flat)
+        self._dynamic_columns(state, frame, flat)
         split_models, split_objectives = self._flat_splits
         if state.looted:
             count = len(entry.constants.objective_radius)
@@ -363,7 +357,6 @@ class ObservationEncoder:
                 np.full(n, sc["wounds"], dtype=np.float32),
                 consts.full_wounds,
                 consts.strain_max,
-                ones,
                 ones,
                 ones,
             )
@@ -503,25 +496,34 @@ class ObservationEncoder:
         vector[frame.offsets[acting] + self._col["acting"]] = 1.0
         return vector
 
-    def _dynamic_columns(
-        self, state: Any, entry: _ScenarioEntry, frame: Frame, flat: np.ndarray
-    ) -> None:
-        """Write the model columns that change without anyone moving (:data:`_DYNAMIC_COLUMNS`
-        and the Conditions)."""
+    def _dynamic_columns(self, state: Any, frame: Frame, flat: np.ndarray) -> None:
+        """Write the model columns that change without anyone moving: the
+        :data:`_DYNAMIC_FIELDS` columns, can_activate and the Conditions.
+
+        They change between almost every two observations of an environment (a turn
+        resets the activations), so they are computed afresh rather than cached.
+        """
         models = state.models
-        to_play = state.side if state.phase == PHASE_ACTIVATE else None
-        # The raw values, read at C speed; the columns follow from them (and the constants).
-        key = (to_play, tuple(map(_DYNAMIC_FIELDS, models)))
-        values = entry.dynamic.get(key)
-        if values is None:
-            if len(entry.dynamic) >= SITUATION_LIMIT:
-                entry.dynamic.clear()
-            values = self._dynamic_values(entry.constants, frame, *key)
-            entry.dynamic[key] = values
+        # float32 throughout: wounds / scale and wounds / full wounds as the float32
+        # divisions they always were; Strain / track rounds to the same float32 as the
+        # float64 division it was.
+        values = np.fromiter(
+            chain.from_iterable(map(_DYNAMIC_FIELDS, models)),
+            dtype=np.float32,
+            count=frame.dynamic_index.size,
+        ).reshape(frame.dynamic_index.shape)
+        values /= frame.dynamic_divisors
         flat[frame.dynamic_index] = values
+        offsets = frame.offsets
+        if state.phase == PHASE_ACTIVATE:
+            # Only the side to play may activate (the situation left the column 0).
+            can_activate = self._col["can_activate"]
+            to_play = state.side
+            for m in models:
+                if m.side == to_play and m.status == ACTIVE and not m.activated:
+                    flat[offsets[m.index] + can_activate] = 1.0
         cond_index = self._condition_index
         first = self._condition_start
-        offsets = frame.offsets
         for m in models:
             if m.conditions:
                 start = offsets[m.index] + first
@@ -529,36 +531,6 @@ class ObservationEncoder:
                     k = cond_index.get(name)
                     if k is not None:
                         flat[start + k] = 1.0
-
-    @staticmethod
-    def _dynamic_values(
-        consts: ScenarioConstants,
-        frame: Frame,
-        to_play: str | None,
-        fields: tuple[tuple[Any, ...], ...],
-    ) -> np.ndarray:
-        """The :data:`_DYNAMIC_COLUMNS` of every model from its :data:`_DYNAMIC_FIELDS`.
-
-        float32 throughout: wounds / scale and wounds / full wounds as the float32 divisions
-        they always were; Strain / track rounds to the same float32 as the float64 division
-        it was.
-        """
-        # Only the side to play may activate, and only in the activation phase.
-        mine = consts.own_list[to_play] if to_play is not None else (False,) * len(fields)
-        raw = [
-            (
-                wounds,
-                wounds,
-                strain,
-                stable,
-                activated,
-                own and status == ACTIVE and not activated,
-            )
-            for (wounds, strain, stable, activated, status), own in zip(fields, mine, strict=True)
-        ]
-        values = np.array(raw, dtype=np.float32)
-        values /= frame.dynamic_divisors
-        return values
 
     def _cover_columns(
         self,
@@ -683,7 +655,6 @@ class _ScenarioEntry:
     frames: dict[str, Frame]
     situations: dict[tuple[Any, ...], Situation] = field(default_factory=dict)
     statuses: dict[tuple[str, ...], StatusArrays] = field(default_factory=dict)
-    dynamic: dict[tuple[Any, ...], np.ndarray] = field(default_factory=dict)
 
 
 __all__ = [
