@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-# Situations one encoder remembers per scenario (and likewise status templates and dynamic
-# columns); the cache starts afresh when full, so memory stays bounded. Reuse is almost all
-# between neighbouring observations: 8 entries miss only 5% more often than 512.
+# Situations (and status templates) one encoder remembers per scenario; the cache starts
+# afresh when full, so memory stays bounded. Reuse is almost all between neighbouring
+# observations: 8 entries miss only 5% more often than 512.
 SITUATION_LIMIT = 64
 
 
@@ -32,9 +32,9 @@ class Frame:
         template: The flat float32 vector with every constant entry filled (presence, own,
             profiles and the constant objective columns); the rest 0.
         offsets: The flat index of each model's row.
-        dynamic_index: ``(N, D)`` intp, the flat indices of the columns written on every
-            call (see ``ObservationEncoder._dynamic_columns``).
-        dynamic_divisors: ``(N, D)`` float32, what each of those raw values is divided by.
+        dynamic_index: ``(N, D)`` intp, the flat indices of the columns written from model
+            fields on every call (see ``ObservationEncoder._dynamic_columns``).
+        dynamic_divisors: ``(N, D)`` float32, what each of those fields is divided by.
         acting_index: ``(3 N,)`` intp, the flat indices of each model's acting columns.
         position_index: ``(5 N,)`` intp, the flat indices of each model's position columns
             (see ``ObservationEncoder._build_situation``).
@@ -102,6 +102,10 @@ def nearest_enemies(
 ) -> NearestEnemies:
     """The :class:`NearestEnemies` of every model.
 
+    The same float64 arithmetic as the vectorised ``hypot - r_i - r_j``, ``maximum(gap, 0)``
+    and first-minimum ``argmin`` it replaces, so the results are bit-identical; plain
+    Python beats a dozen numpy calls on ten-odd models.
+
     Args:
         centre_gaps: ``N x N`` centre distances.
         radii: Base radii.
@@ -109,9 +113,6 @@ def nearest_enemies(
         enemies_of: Per model, the indices of the other side's models (ascending).
         diagonal: The table's diagonal (the gap when there is no enemy).
         contact: The base-contact tolerance (inches).
-
-    The same float64 arithmetic as the vectorised ``hypot - r_i - r_j``, ``maximum(gap, 0)``
-    and first-minimum ``argmin`` it replaces, so the results are bit-identical.
     """
     active = status.active
     n = len(radii)
