@@ -40,6 +40,7 @@ from riven_env.encoding.raster import RASTER_CHANNELS, table_raster, terrain_lay
 from riven_env.encoding.situation import (
     SITUATION_LIMIT,
     Frame,
+    NearestEnemies,
     Situation,
     StatusArrays,
     nearest_enemies,
@@ -417,7 +418,7 @@ class ObservationEncoder:
         status = self._statuses(state, side, entry)
         bases = state.bases
         centres = bases.centers
-        width, height, diagonal = consts.width, consts.height, consts.diagonal
+        width, height = consts.width, consts.height
         # Positions in the observer's frame: red sees the table rotated half a turn.
         if side == "red":
             rel = [[width - x, height - y] for x, y in layout.centers]
@@ -432,22 +433,10 @@ class ObservationEncoder:
         centre_gaps = distances[:n]
         radii = layout.radii
         nearby = nearest_enemies(
-            centre_gaps, radii, status, consts.enemies_of, diagonal, CONTACT_TOL
+            centre_gaps, radii, status, consts.enemies_of, consts.diagonal, CONTACT_TOL
         )
-        engaged_values = self._engaged_values
-        values: list[float] = []
-        for (x, y), on_table, gap, engaged in zip(
-            rel, status.on_table, nearby.gap, nearby.engaged, strict=True
-        ):
-            values += (
-                x / width if on_table else 0.0,
-                y / height if on_table else 0.0,
-                gap / diagonal,
-                1.0 if engaged > 0 else 0.0,
-                engaged_values[engaged],
-            )
         vector = status.template.copy()
-        vector[frame.position_index] = values
+        vector[frame.position_index] = self._position_values(consts, status, rel, nearby)
         if self.config.cover_vs_nearest_enemy:
             self._cover_columns(state, layout, frame, status, nearby.enemy, vector)
         split_models, split_objectives = self._flat_splits
@@ -464,6 +453,33 @@ class ObservationEncoder:
             active_own=own,
             active_enemy=sum(active) - own,
         )
+
+    def _position_values(
+        self,
+        consts: ScenarioConstants,
+        status: StatusArrays,
+        rel: list[list[float]],
+        nearby: NearestEnemies,
+    ) -> list[float]:
+        """The :data:`_POSITION_COLUMNS` of every model, flattened in model order.
+
+        As the vectorised ``where(on_table, rel / (width, height), 0)``, ``gap / diagonal``,
+        ``count > 0`` and the float32 ``count / scale``.
+        """
+        width, height, diagonal = consts.width, consts.height, consts.diagonal
+        engaged_values = self._engaged_values
+        values: list[float] = []
+        for (x, y), on_table, gap, engaged in zip(
+            rel, status.on_table, nearby.gap, nearby.engaged, strict=True
+        ):
+            values += (
+                x / width if on_table else 0.0,
+                y / height if on_table else 0.0,
+                gap / diagonal,
+                1.0 if engaged > 0 else 0.0,
+                engaged_values[engaged],
+            )
+        return values
 
     def _engaged_count(self, count: int) -> float:
         """``engaged_count`` for ``count`` enemies: the float32 division it always was."""
