@@ -44,6 +44,8 @@ ACCEPT_OPTION = "accept"
 DESTINATION_KINDS_BY_ACTION: dict[str, frozenset[str]] = {"disengage": DISENGAGE_KINDS}
 
 Key = tuple[Any, ...]
+# Decision kinds that are not actions of the rules data.
+_DECISION_POINT_KINDS = frozenset({"pass", "activate", "bonus", "spend"})
 
 
 class ActionCatalogue:
@@ -78,6 +80,17 @@ class ActionCatalogue:
         self.rules: RulesConfig = rules or state_rules or load_rules()
         self.config = config or load_encoding_config()
         self._specs = action_specs(self.rules)
+        # Lookups for key_of: each action's target kind (the activation and spend kinds keep
+        # their meaning whatever the rules data name), each model's slot by side.
+        self._targets: dict[str, str] = {
+            name: spec.target
+            for name, spec in self._specs.items()
+            if name not in _DECISION_POINT_KINDS
+        }
+        self._slots: dict[str, dict[int, int]] = {
+            side: {model: slot for slot, model in enumerate(models)}
+            for side, models in layout.side_models.items()
+        }
         keys = self._build_keys()
         self._keys: tuple[Key, ...] = tuple(keys)
         self._index: dict[Key, int] = {key: i for i, key in enumerate(keys)}
@@ -125,31 +138,41 @@ class ActionCatalogue:
                 cannot place (the message names it).
         """
         kind = decision.kind
-        layout = self.layout
-        if kind == "pass":
-            return ("pass",)
+        # Actions first: most decision points are the active model's actions.
+        target = self._targets.get(kind)
+        if target is not None:
+            if target == "none":
+                return (kind,)
+            if target == "enemy":
+                return (kind, "enemy", self._slot(decision.target, enemy_of(side)))
+            if target == "friend":
+                return (kind, "friend", self._slot(decision.target, side))
+            return self._destination_key(decision, side, target)
         if kind == "activate":
-            return ("activate", layout.slot_of(decision.model, side), decision.dice)
-        if kind == "bonus":
-            return ("bonus", layout.slot_of(decision.model, side))
+            return ("activate", self._slot(decision.model, side), decision.dice)
         if kind == "spend":
             return ("spend", decision.option)
-        spec = self._specs.get(kind)
-        if spec is None:
-            raise CatalogueError(
-                f"decision {decision}: kind {kind!r} is neither pass/activate/bonus/spend nor "
-                f"an action of the rules data ({', '.join(self._specs)})"
-            )
-        if spec.target == "none":
-            return (kind,)
-        if spec.target == "enemy":
-            return (kind, "enemy", layout.slot_of(decision.target, enemy_of(side)))
-        if spec.target == "friend":
-            return (kind, "friend", layout.slot_of(decision.target, side))
+        if kind == "pass":
+            return ("pass",)
+        if kind == "bonus":
+            return ("bonus", self._slot(decision.model, side))
+        raise CatalogueError(
+            f"decision {decision}: kind {kind!r} is neither pass/activate/bonus/spend nor "
+            f"an action of the rules data ({', '.join(self._specs)})"
+        )
+
+    def _slot(self, model: int, side: str) -> int:
+        """:meth:`Layout.slot_of`, by dict (it raises for a model not of ``side``)."""
+        slot = self._slots[side].get(model)
+        return self.layout.slot_of(model, side) if slot is None else slot
+
+    def _destination_key(self, decision: Decision, side: str, target: str) -> Key:
+        """The key of an action that targets an objective or a destination."""
+        kind = decision.kind
         if decision.destination is None:
             raise CatalogueError(f"decision {decision}: action {kind!r} needs a destination")
         dest_kind, ref = decision.destination
-        if spec.target == "objective":
+        if target == "objective":
             return (kind, "objective", ref)
         how = self.config.destination_refs.get(dest_kind)
         if how is None:
@@ -158,9 +181,9 @@ class ActionCatalogue:
                 f"{self.config.source} [destinations] ({', '.join(self.config.destination_refs)})"
             )
         if how == "enemy":
-            return (kind, dest_kind, layout.slot_of(ref, enemy_of(side)))
+            return (kind, dest_kind, self._slot(ref, enemy_of(side)))
         if how == "friend":
-            return (kind, dest_kind, layout.slot_of(ref, side))
+            return (kind, dest_kind, self._slot(ref, side))
         if how == "single":
             return (kind, dest_kind, None)
         if how == "none" and ref is not None:

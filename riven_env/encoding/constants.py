@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from riven_env.encoding.layout import SIDES, Layout
+from riven_env.table import sight
 
 KEYWORD_FEATURES = ("leader", "hero")
 ATTRIBUTE_FEATURES = ("might", "agility", "wit", "resolve")
@@ -51,16 +52,18 @@ class ScenarioConstants:
         height: Table height, inches.
         diagonal: Table diagonal, inches.
         own: Side -> ``(N,)`` bool, True for that side's models.
-        opposed: ``(N, N)`` bool, True where the two models are on different sides.
+        own_list: The same as Python bools.
+        enemies_of: Per model, the indices of the other side's models.
+        side_models: Side -> the indices of its models.
         slot_rows: Side -> ``(rows, models)``: the row of the side-relative ``models`` block
             each model fills (own slots first, then enemy slots) and the model indices.
-        own_rows: Side -> rows of the ``models`` block that hold the side's own models.
         full_wounds: ``(N,)`` float32, each profile's wounds (at least 1).
         strain_max: ``(N,)`` float32, each model's Strain track length (at least 1).
         profiles: ``(N, len(PROFILE_FEATURES))`` float32 constant profile columns.
         objective_xy: ``(K', 2)`` float64 objective centres (absolute), K' = objectives
             encoded (the scenario's, at most the layout's slots).
         objective_radius: ``(K',)`` float64 objective radii.
+        radius_list: The same as Python floats.
         objective_rows: Side -> ``(K, F_o)`` float32 rows with the constant columns filled
             (present, side-relative position, radius, kind, points).
     """
@@ -71,14 +74,16 @@ class ScenarioConstants:
     height: float
     diagonal: float
     own: Mapping[str, np.ndarray]
-    opposed: np.ndarray
+    own_list: Mapping[str, tuple[bool, ...]]
+    enemies_of: tuple[tuple[int, ...], ...]
+    side_models: Mapping[str, tuple[int, ...]]
     slot_rows: Mapping[str, tuple[np.ndarray, np.ndarray]]
-    own_rows: Mapping[str, np.ndarray]
     full_wounds: np.ndarray
     strain_max: np.ndarray
     profiles: np.ndarray
     objective_xy: np.ndarray
     objective_radius: np.ndarray
+    radius_list: tuple[float, ...]
     objective_rows: Mapping[str, np.ndarray]
 
 
@@ -104,14 +109,12 @@ def build_constants(
     sides = np.array([m.side for m in models])
     own = {side: sides == side for side in SIDES}
     slot_rows = {}
-    own_rows = {}
     s = layout.models_per_side
     for side in SIDES:
         mine = list(layout.side_models[side])
         theirs = list(layout.side_models["red" if side == "blue" else "blue"])
         rows = [*range(len(mine)), *range(s, s + len(theirs))]
         slot_rows[side] = (np.array(rows, dtype=np.intp), np.array(mine + theirs, dtype=np.intp))
-        own_rows[side] = np.arange(len(mine), dtype=np.intp)
     count = min(len(state.objectives), layout.objectives)
     objectives = state.objectives[:count]
     return ScenarioConstants(
@@ -121,9 +124,12 @@ def build_constants(
         height=height,
         diagonal=float(np.hypot(width, height)),
         own=own,
-        opposed=sides[:, None] != sides[None, :],
+        own_list={side: tuple(own[side].tolist()) for side in SIDES},
+        side_models={side: tuple(np.flatnonzero(own[side]).tolist()) for side in SIDES},
+        enemies_of=tuple(
+            tuple(j for j, other in enumerate(models) if other.side != m.side) for m in models
+        ),
         slot_rows=slot_rows,
-        own_rows=own_rows,
         full_wounds=np.array([max(1, m.profile.wounds) for m in models], dtype=np.float32),
         strain_max=np.array(
             [max(1.0, m.profile.wit * strain_per_wit) for m in models], dtype=np.float32
@@ -131,6 +137,7 @@ def build_constants(
         profiles=profile_columns(models, scales),
         objective_xy=np.array([(o.x, o.y) for o in objectives], dtype=np.float64).reshape(-1, 2),
         objective_radius=np.array([o.radius for o in objectives], dtype=np.float64),
+        radius_list=tuple(float(o.radius) for o in objectives),
         objective_rows={
             side: _objective_rows(
                 objectives, side, width, height, layout, scales, objective_features
@@ -208,7 +215,13 @@ class SightCache:
         return len(self._answers)
 
     def sight(
-        self, table: Any, bases: Any, shooter: int, target: int, centres: list, radii: list
+        self,
+        table: Any,
+        bases: Any,
+        shooter: int,
+        target: int,
+        centres: list,
+        radii: list,
     ) -> tuple[bool, str]:
         """``sight(table, bases, shooter, target)``, from the cache when the bases stood so before.
 
@@ -220,28 +233,48 @@ class SightCache:
             centres: ``bases.centers.tolist()`` (passed in: one conversion per observation).
             radii: ``bases.radii.tolist()``.
         """
+        present = bases.on_table.tolist()
+        return self.sights(table, bases, [(shooter, target)], centres, radii, present)[0]
+
+    def sights(
+        self,
+        table: Any,
+        bases: Any,
+        pairs: Sequence[tuple[int, int]],
+        centres: list,
+        radii: list,
+        present: list,
+    ) -> list[tuple[bool, str]]:
+        """:meth:`sight` for every ``(shooter, target)`` pair, in order.
+
+        Args:
+            table: The table.
+            bases: The bases.
+            pairs: ``(shooter, target)`` model indices.
+            centres: ``bases.centers.tolist()``.
+            radii: ``bases.radii.tolist()``.
+            present: ``bases.on_table.tolist()``.
+        """
         if table is not self._table:
             self._table = table
             self._answers = {}
-        (sx, sy), (tx, ty) = centres[shooter], centres[target]
-        # Off-table bases answer (False, "none") whatever their position, so the flags are
-        # part of the key too.
-        key = (
-            sx,
-            sy,
-            radii[shooter],
-            tx,
-            ty,
-            radii[target],
-            bool(bases.on_table[shooter]),
-            bool(bases.on_table[target]),
-        )
-        found = self._answers.get(key)
-        if found is None:
-            from riven_env.table import sight
-
-            if len(self._answers) >= self._limit:
-                self._answers = {}
-            found = sight(table, bases, shooter, target)
-            self._answers[key] = found
-        return found
+        answers = self._answers
+        found_all = []
+        for shooter, target in pairs:
+            # Off-table bases answer (False, "none") whatever their position, so the flags
+            # are part of the key too.
+            key = (
+                *centres[shooter],
+                radii[shooter],
+                *centres[target],
+                radii[target],
+                present[shooter],
+                present[target],
+            )
+            found = answers.get(key)
+            if found is None:
+                if len(answers) >= self._limit:
+                    answers = self._answers = {}
+                found = answers[key] = sight(table, bases, shooter, target)
+            found_all.append(found)
+        return found_all

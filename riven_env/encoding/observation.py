@@ -18,6 +18,9 @@ pure tabletop for line of sight).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -32,8 +35,18 @@ from riven_env.encoding.constants import (
     SightCache,
     build_constants,
 )
-from riven_env.encoding.layout import Layout, build_layout, enemy_of
+from riven_env.encoding.layout import SIDES, Layout, build_layout, enemy_of
 from riven_env.encoding.raster import RASTER_CHANNELS, table_raster, terrain_layers
+from riven_env.encoding.situation import (
+    SITUATION_LIMIT,
+    Frame,
+    NearestEnemies,
+    Situation,
+    StatusArrays,
+    nearest_enemies,
+    situation_key,
+    status_arrays,
+)
 from riven_env.game.decisions import PHASE_ACTION, PHASE_ACTIVATE, PHASE_OVER, PHASE_SPEND
 from riven_env.game.model_state import ACTIVE, DOWN, EXTRACTED, FLED, OUT
 from riven_env.rules import RulesConfig, action_specs, condition_specs, load_rules
@@ -46,6 +59,15 @@ PHASES = (PHASE_ACTIVATE, PHASE_ACTION, PHASE_SPEND, PHASE_OVER)
 COVERS = ("none", "soft", "hard")
 # Row of each status among the status one-hot columns.
 _STATUS_INDEX = {status: k for k, status in enumerate(STATUSES)}
+# Model columns of the situation written in one go, in the order _build_situation writes.
+_POSITION_COLUMNS = ("x", "y", "distance_nearest_enemy", "engaged", "engaged_count")
+# Model columns about the acting model, in the order ObservationEncoder._with_acting writes.
+_ACTING_COLUMNS = ("dx_acting", "dy_acting", "distance_acting")
+# Model columns written on every call from one model field each (in this order), because
+# they change without anyone moving; see ObservationEncoder._dynamic_columns.
+_DYNAMIC_COLUMNS = ("wounds", "wounds_fraction", "strain_fraction", "stable", "activated")
+# The model fields those columns are computed from.
+_DYNAMIC_FIELDS = attrgetter("wounds", "wounds", "strain", "stable", "activated")
 
 
 class ObservationEncoder:
@@ -164,9 +186,16 @@ class ObservationEncoder:
         self._condition_index = {c: k for k, c in enumerate(self._conditions)}
         self._cover_col = {c: self._col[f"cover_{c}"] for c in COVERS}
         self._profile_start = self._col[PROFILE_FEATURES[0]]
-        # Bounded caches (see riven_env.encoding.constants): per-scenario arrays, terrain
-        # raster layers per table, and line-of-sight answers by base positions.
-        self._constants_cache: dict[tuple[int, int], ScenarioConstants] = {}
+        self._engaged_values = [
+            self._engaged_count(k) for k in range(2 * self.layout.models_per_side + 1)
+        ]
+        self._condition_start = (
+            self._col[f"condition_{self._conditions[0]}"] if self._conditions else 0
+        )
+        # Bounded caches (see riven_env.encoding.constants and .situation): per-scenario
+        # arrays and situations, terrain raster layers per table, and line-of-sight answers
+        # by base positions.
+        self._scenario_cache: dict[tuple[int, int], _ScenarioEntry] = {}
         self._terrain_cache: dict[int, tuple[Any, np.ndarray]] = {}
         self._sight = SightCache()
         s2 = 2 * self.layout.models_per_side
@@ -221,8 +250,7 @@ class ObservationEncoder:
 
     def encode_flat(self, state: Any, side: str) -> np.ndarray:
         """:meth:`encode` then :meth:`flatten` (without computing a raster)."""
-        flat, _, _, _ = self._arrays(state, side)
-        return flat
+        return self._flat(state, side)
 
     # ------------------------------------------------------------------ encoding
     def encode(self, state: Any, side: str) -> dict[str, np.ndarray]:
@@ -232,68 +260,46 @@ class ObservationEncoder:
             ``{"models", "objectives", "global"}`` float32 arrays in ``[-1, 1]``, plus the uint8
         ``raster`` image when the encoder was built with ``raster=True``.
         """
-        _, models, objectives, glob = self._arrays(state, side)
-        obs = {"models": models, "objectives": objectives, "global": glob}
+        flat = self._flat(state, side)
+        split_models, split_objectives = self._flat_splits
+        obs = {
+            "models": flat[:split_models].reshape(self._models_shape),
+            "objectives": flat[split_models:split_objectives].reshape(self._objectives_shape),
+            "global": flat[split_objectives:],
+        }
         if self.raster:
             layers = table_raster(state, side, self.config.raster_size, self._terrain(state.table))
             obs["raster"] = (layers * 255).astype(np.uint8)
         return obs
 
-    def _arrays(
-        self, state: Any, side: str
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The flat vector and the ``models``, ``objectives`` and ``global`` views of it."""
-        consts = self._constants(state)
-        # One buffer for the three blocks: encode_flat returns it as it is, and one clip
-        # covers everything.
-        flat = np.zeros(self._flat_length, dtype=np.float32)
-        split_models, split_objectives = self._flat_splits
-        out_models = flat[:split_models].reshape(self._models_shape)
-        objectives = flat[split_models:split_objectives].reshape(self._objectives_shape)
-        glob = flat[split_objectives:]
-        models = state.models
-        n = len(models)
-        bases = state.bases
-        centres = bases.centers
-        radii = bases.radii
-        width, height, diagonal = consts.width, consts.height, consts.diagonal
-        on_table = np.array([m.on_table for m in models])
-        active = np.array([m.is_active for m in models])
-        # Positions in the observer's frame: red sees the table rotated half a turn.
-        if side == "red":
-            rel = np.column_stack((width - centres[:, 0], height - centres[:, 1]))
+    def _flat(self, state: Any, side: str) -> np.ndarray:
+        """The flat vector: the ``models``, ``objectives`` and ``global`` blocks in turn."""
+        entry = self._scenario(state)
+        frame = entry.frames[side]
+        situation = self._situation(state, side, entry)
+        acting = state.active_model
+        if acting is None:
+            flat = situation.vector.copy()
         else:
-            rel = centres
-        # Edge-to-edge gaps between every pair of bases (negative when overlapping).
-        xs, ys = centres[:, 0], centres[:, 1]
-        raw_gaps = (
-            np.hypot(xs[:, None] - xs[None, :], ys[:, None] - ys[None, :])
-            - radii[:, None]
-            - radii[None, :]
-        )
-        gaps = np.maximum(raw_gaps, 0.0)
-        # Pairs (i, j): i on the table, j an active enemy of i.
-        facing = on_table[:, None] & active[None, :] & consts.opposed
-        engaged_counts = (facing & (raw_gaps <= CONTACT_TOL)).sum(axis=1).astype(np.float32)
-        enemy_gaps = np.where(facing, gaps, np.inf)
-        nearest = np.argmin(enemy_gaps, axis=1)
-        nearest_gap = enemy_gaps[np.arange(n), nearest]
-        has_enemy = np.isfinite(nearest_gap)
-        nearest_enemy = np.where(has_enemy, nearest, -1)
-        nearest_enemy_gap = np.where(has_enemy & on_table, nearest_gap, diagonal)
-
-        per_model = self._model_matrix(
-            state, consts, on_table, active, rel, gaps, engaged_counts, nearest_enemy_gap
-        )
-        if self.config.cover_vs_nearest_enemy:
-            self._cover_columns(state, on_table, nearest_enemy, per_model)
-        rows, sources = consts.slot_rows[side]
-        out_models[rows] = per_model[sources]
-        out_models[consts.own_rows[side], self._col["own"]] = 1.0
-        self._objective_matrix(state, side, consts, active, objectives)
-        self._global_vector(state, side, consts, active, glob)
-        np.clip(flat, -1.0, 1.0, out=flat)
-        return flat, out_models, objectives, glob
+            vector = situation.by_acting.get(acting)
+            if vector is None:
+                vector = self._with_acting(situation, frame, entry.constants, acting)
+                situation.by_acting[acting] = vector
+            flat = vector.copy()
+        self._dynamic_columns(state, frame, flat)
+        split_models, split_objectives = self._flat_splits
+        if state.looted:
+            count = len(entry.constants.objective_radius)
+            width = len(self.objective_features)
+            looted = split_models + self._ocol["looted"]
+            for k in state.looted:
+                if k < count:
+                    flat[looted + k * width] = 1.0
+        self._global_vector(state, side, situation, flat[split_objectives:])
+        # np.clip's Python wrapper costs more than these two ufuncs (same result).
+        np.maximum(flat, -1.0, out=flat)
+        np.minimum(flat, 1.0, out=flat)
+        return flat
 
     def _terrain(self, table: Any) -> np.ndarray:
         cached = self._terrain_cache.get(id(table))
@@ -304,154 +310,322 @@ class ObservationEncoder:
             self._terrain_cache[id(table)] = cached
         return cached[1]
 
-    def _constants(self, state: Any) -> ScenarioConstants:
-        """The per-scenario constants of ``state`` (built on first sight of its scenario)."""
+    def _scenario(self, state: Any) -> _ScenarioEntry:
+        """The constants, frames and situations of ``state``'s scenario (built on first sight)."""
         key = (id(state.scenario), id(state.table))
-        found = self._constants_cache.get(key)
-        if found is not None and found.scenario is state.scenario and found.table is state.table:
+        found = self._scenario_cache.get(key)
+        if (
+            found is not None
+            and found.constants.scenario is state.scenario
+            and found.constants.table is state.table
+        ):
             return found
-        if len(self._constants_cache) >= CONSTANTS_LIMIT:
-            self._constants_cache.clear()
-        found = build_constants(
+        if len(self._scenario_cache) >= CONSTANTS_LIMIT:
+            self._scenario_cache.clear()
+        consts = build_constants(
             state,
             self.layout,
             self.config.scales,
             self._strain_per_wit,
             self.objective_features,
         )
-        self._constants_cache[key] = found
+        found = _ScenarioEntry(consts, {side: self._frame(consts, side) for side in SIDES})
+        self._scenario_cache[key] = found
         return found
 
-    def _model_matrix(
-        self,
-        state: Any,
-        consts: ScenarioConstants,
-        on_table: np.ndarray,
-        active: np.ndarray,
-        rel: np.ndarray,
-        gaps: np.ndarray,
-        engaged_counts: np.ndarray,
-        nearest_enemy_gap: np.ndarray,
-    ) -> np.ndarray:
-        """Every model's row, in ``GameState.models`` order (the own column left 0)."""
-        sc = self.config.scales
+    def _frame(self, consts: ScenarioConstants, side: str) -> Frame:
+        """Where ``side``'s observation puts each model, and its constant entries."""
         col = self._col
-        models = state.models
-        n = len(models)
+        n = len(consts.profiles)
+        width = len(self.model_features)
+        # The constant columns of each model's row, in model order.
+        model_rows = np.zeros((n, width), dtype=np.float32)
+        model_rows[:, col["present"]] = 1.0
+        model_rows[:, col["own"]] = consts.own[side]
+        model_rows[:, self._profile_start :] = consts.profiles
+        rows, sources = consts.slot_rows[side]
+        row_of = np.empty(n, dtype=np.intp)
+        row_of[sources] = rows
+        split_models, split_objectives = self._flat_splits
+        template = np.zeros(self._flat_length, dtype=np.float32)
+        template[:split_models].reshape(self._models_shape)[row_of] = model_rows
+        template[split_models:split_objectives] = consts.objective_rows[side].ravel()
+        row_start = row_of * width
+        sc = self.config.scales
+        ones = np.ones(n, dtype=np.float32)
+        divisors = np.column_stack(
+            (
+                np.full(n, sc["wounds"], dtype=np.float32),
+                consts.full_wounds,
+                consts.strain_max,
+                ones,
+                ones,
+            )
+        ).astype(np.float32)
+        return Frame(
+            template=template,
+            offsets=tuple(row_start.tolist()),
+            dynamic_index=row_start[:, None] + np.array([col[c] for c in _DYNAMIC_COLUMNS]),
+            acting_index=(row_start[:, None] + np.array([col[c] for c in _ACTING_COLUMNS])).ravel(),
+            position_index=(
+                row_start[:, None] + np.array([col[c] for c in _POSITION_COLUMNS])
+            ).ravel(),
+            dynamic_divisors=divisors,
+        )
+
+    def _situation(self, state: Any, side: str, entry: _ScenarioEntry) -> Situation:
+        """The situation part of ``side``'s observation of ``state`` (cached by content)."""
+        # The tabletop's snapshot of the bases: its key and float lists are already made
+        # for the game's own queries.
+        layout = state.bases.layout()
+        key = situation_key(layout, state.models, side)
+        found = entry.situations.get(key)
+        if found is None:
+            if len(entry.situations) >= SITUATION_LIMIT:
+                entry.situations.clear()
+            found = self._build_situation(state, side, entry, layout)
+            entry.situations[key] = found
+        return found
+
+    def _statuses(self, state: Any, side: str, entry: _ScenarioEntry) -> StatusArrays:
+        """The models' status flags, and ``side``'s template with the statuses filled (cached)."""
+        statuses = tuple([m.status for m in state.models])
+        key = (side, statuses)
+        found = entry.statuses.get(key)
+        if found is None:
+            if len(entry.statuses) >= SITUATION_LIMIT:
+                entry.statuses.clear()
+            frame = entry.frames[side]
+            template = frame.template.copy()
+            first = self._col["status_active"]
+            for i, status in enumerate(statuses):
+                template[frame.offsets[i] + first + _STATUS_INDEX[status]] = 1.0
+            found = status_arrays(state.models, template)
+            entry.statuses[key] = found
+        return found
+
+    def _build_situation(
+        self, state: Any, side: str, entry: _ScenarioEntry, layout: Any
+    ) -> Situation:
+        """Everything of ``side``'s observation that depends on the situation only.
+
+        One batched ``np.hypot`` for the centre distances; the rest is plain float64
+        arithmetic on ten-odd models (cheaper than a numpy call per feature) with the same
+        operations as the vectorised formulas, so the values are bit-identical.
+        """
+        consts = entry.constants
+        frame = entry.frames[side]
+        status = self._statuses(state, side, entry)
+        bases = state.bases
+        centres = bases.centers
+        width, height = consts.width, consts.height
+        # Positions in the observer's frame: red sees the table rotated half a turn.
+        if side == "red":
+            rel = [[width - x, height - y] for x, y in layout.centers]
+        else:
+            rel = layout.centers  # read-only, as the layout's
+        # Centre distances from every base and every objective centre to every base, in
+        # one call (hypot ignores the signs, so objective rows equal base-minus-objective).
+        n = len(centres)
+        points = np.concatenate((centres, consts.objective_xy))
+        diff = points[:, None, :] - centres[None, :, :]
+        distances = np.hypot(diff[..., 0], diff[..., 1]).tolist()
+        centre_gaps = distances[:n]
+        radii = layout.radii
+        nearby = nearest_enemies(
+            centre_gaps, radii, status, consts.enemies_of, consts.diagonal, CONTACT_TOL
+        )
+        vector = status.template.copy()
+        vector[frame.position_index] = self._position_values(consts, status, rel, nearby)
+        if self.config.cover_vs_nearest_enemy:
+            self._cover_columns(state, layout, frame, status, nearby.enemy, vector)
+        split_models, split_objectives = self._flat_splits
+        objectives = vector[split_models:split_objectives].reshape(self._objectives_shape)
+        self._objective_matrix(side, consts, status, radii, distances[n:], objectives)
+        active = status.active
+        own = sum(active[i] for i in consts.side_models[side])
+        return Situation(
+            vector=vector,
+            rel=rel,
+            centre_gaps=centre_gaps,
+            radii=radii,
+            on_table=status.on_table,
+            active_own=own,
+            active_enemy=sum(active) - own,
+        )
+
+    def _position_values(
+        self,
+        consts: ScenarioConstants,
+        status: StatusArrays,
+        rel: list[list[float]],
+        nearby: NearestEnemies,
+    ) -> list[float]:
+        """The :data:`_POSITION_COLUMNS` of every model, flattened in model order.
+
+        As the vectorised ``where(on_table, rel / (width, height), 0)``, ``gap / diagonal``,
+        ``count > 0`` and the float32 ``count / scale``.
+        """
         width, height, diagonal = consts.width, consts.height, consts.diagonal
-        out = np.zeros((n, len(self.model_features)), dtype=np.float32)
-        out[:, col["present"]] = 1.0
-        status_first = col["status_active"]
-        out[np.arange(n), [status_first + _STATUS_INDEX[m.status] for m in models]] = 1.0
-        out[:, col["x"]] = np.where(on_table, rel[:, 0] / width, 0.0)
-        out[:, col["y"]] = np.where(on_table, rel[:, 1] / height, 0.0)
-        acting = state.active_model
-        if acting is not None:
-            delta = rel - rel[acting]
-            out[:, col["dx_acting"]] = np.where(on_table, delta[:, 0] / width, 0.0)
-            out[:, col["dy_acting"]] = np.where(on_table, delta[:, 1] / height, 0.0)
-            out[:, col["distance_acting"]] = np.where(on_table, gaps[acting] / diagonal, 0.0)
-            out[acting, col["acting"]] = 1.0
-        out[:, col["distance_nearest_enemy"]] = nearest_enemy_gap / diagonal
-        wounds = np.array([m.wounds for m in models], dtype=np.float32)
-        out[:, col["wounds"]] = wounds / sc["wounds"]
-        out[:, col["wounds_fraction"]] = wounds / consts.full_wounds
-        out[:, col["stable"]] = [1.0 if m.stable else 0.0 for m in models]
-        out[:, col["strain_fraction"]] = np.array([m.strain for m in models]) / consts.strain_max
-        first = col[f"condition_{self._conditions[0]}"] if self._conditions else 0
-        cond_index = self._condition_index
-        for m in models:
-            for name in m.conditions:
-                k = cond_index.get(name)
-                if k is not None:
-                    out[m.index, first + k] = 1.0
-        activated = np.array([m.activated for m in models])
-        out[:, col["activated"]] = activated
+        engaged_values = self._engaged_values
+        values: list[float] = []
+        for (x, y), on_table, gap, engaged in zip(
+            rel, status.on_table, nearby.gap, nearby.engaged, strict=True
+        ):
+            values += (
+                x / width if on_table else 0.0,
+                y / height if on_table else 0.0,
+                gap / diagonal,
+                1.0 if engaged > 0 else 0.0,
+                engaged_values[engaged],
+            )
+        return values
+
+    def _engaged_count(self, count: int) -> float:
+        """``engaged_count`` for ``count`` enemies: the float32 division it always was."""
+        return float(np.float32(count) / np.float32(self.config.scales["engaged"]))
+
+    def _with_acting(
+        self, situation: Situation, frame: Frame, consts: ScenarioConstants, acting: int
+    ) -> np.ndarray:
+        """The situation's vector with the columns about the acting model filled.
+
+        dx_acting, dy_acting and distance_acting, in float64 as ``(rel - rel[acting]) /
+        (width, height)`` and ``max(gap, 0) / diagonal`` (0 off the table).
+        """
+        width, height, diagonal = consts.width, consts.height, consts.diagonal
+        ax, ay = situation.rel[acting]
+        row = situation.centre_gaps[acting]
+        radii = situation.radii
+        ra = radii[acting]
+        values: list[float] = []
+        for j, (x, y) in enumerate(situation.rel):
+            if situation.on_table[j]:
+                gap = row[j] - ra - radii[j]
+                # As np.maximum(gap, 0.0), which returns its second operand on ties.
+                gap = gap if gap > 0.0 else 0.0
+                values += ((x - ax) / width, (y - ay) / height, gap / diagonal)
+            else:
+                values += (0.0, 0.0, 0.0)
+        vector = situation.vector.copy()
+        vector[frame.acting_index] = values
+        vector[frame.offsets[acting] + self._col["acting"]] = 1.0
+        return vector
+
+    def _dynamic_columns(self, state: Any, frame: Frame, flat: np.ndarray) -> None:
+        """Write the model columns that change without anyone moving: the
+        :data:`_DYNAMIC_FIELDS` columns, can_activate and the Conditions.
+
+        They change between almost every two observations of an environment (a turn
+        resets the activations), so they are computed afresh rather than cached.
+        """
+        models = state.models
+        # float32 throughout: wounds / scale and wounds / full wounds as the float32
+        # divisions they always were; Strain / track rounds to the same float32 as the
+        # float64 division it was.
+        values = np.fromiter(
+            chain.from_iterable(map(_DYNAMIC_FIELDS, models)),
+            dtype=np.float32,
+            count=frame.dynamic_index.size,
+        ).reshape(frame.dynamic_index.shape)
+        values /= frame.dynamic_divisors
+        flat[frame.dynamic_index] = values
+        offsets = frame.offsets
         if state.phase == PHASE_ACTIVATE:
-            out[:, col["can_activate"]] = active & ~activated & consts.own[state.side]
-        out[:, col["engaged"]] = engaged_counts > 0
-        out[:, col["engaged_count"]] = engaged_counts / sc["engaged"]
-        out[:, self._profile_start :] = consts.profiles
-        return out
+            # Only the side to play may activate (the situation left the column 0).
+            can_activate = self._col["can_activate"]
+            to_play = state.side
+            for m in models:
+                if m.side == to_play and m.status == ACTIVE and not m.activated:
+                    flat[offsets[m.index] + can_activate] = 1.0
+        cond_index = self._condition_index
+        first = self._condition_start
+        for m in models:
+            if m.conditions:
+                start = offsets[m.index] + first
+                for name in m.conditions:
+                    k = cond_index.get(name)
+                    if k is not None:
+                        flat[start + k] = 1.0
 
     def _cover_columns(
-        self, state: Any, on_table: np.ndarray, nearest_enemy: np.ndarray, out: np.ndarray
+        self,
+        state: Any,
+        layout: Any,
+        frame: Frame,
+        status: StatusArrays,
+        nearest_enemy: list[int],
+        vector: np.ndarray,
     ) -> None:
         """Whether the nearest active enemy sees each model, and the cover it would have."""
-        col = self._col
-        seen = col["seen_by_nearest_enemy"]
+        seen = self._col["seen_by_nearest_enemy"]
         cover_col = self._cover_col
-        table, bases = state.table, state.bases
-        centres = bases.centers.tolist()
-        radii = bases.radii.tolist()
-        for i in np.flatnonzero(on_table & (nearest_enemy >= 0)).tolist():
-            visible, cover = self._sight.sight(
-                table, bases, int(nearest_enemy[i]), i, centres, radii
-            )
+        pairs = [
+            (j, i)
+            for i, (on_table, j) in enumerate(zip(status.on_table, nearest_enemy, strict=True))
+            if on_table and j >= 0
+        ]
+        answers = self._sight.sights(
+            state.table, state.bases, pairs, layout.centers, layout.radii, layout.on_table
+        )
+        offsets = frame.offsets
+        for (_, i), (visible, cover) in zip(pairs, answers, strict=True):
             if visible:
-                out[i, seen] = 1.0
-                out[i, cover_col[cover]] = 1.0
+                vector[offsets[i] + seen] = 1.0
+                vector[offsets[i] + cover_col[cover]] = 1.0
 
     def _objective_matrix(
         self,
-        state: Any,
         side: str,
         consts: ScenarioConstants,
-        active: np.ndarray,
+        status: StatusArrays,
+        radii: list[float],
+        centre_distances: list[list[float]],
         out: np.ndarray,
     ) -> None:
-        """Fill the ``objectives`` block ``out`` (zeros on entry)."""
-        col = self._ocol
-        out[:] = consts.objective_rows[side]
-        count = len(consts.objective_radius)
-        if count == 0:
-            return
-        s = float(self.layout.models_per_side)
-        own = consts.own[side]
-        own_mask = active & own
-        enemy_mask = active & ~own
-        centres = state.bases.centers
-        xy = consts.objective_xy
-        # Edge distance of every base to every objective centre, as GameState.distance_to_point.
-        dist = np.maximum(
-            0.0,
-            np.hypot(centres[None, :, 0] - xy[:, 0, None], centres[None, :, 1] - xy[:, 1, None])
-            - state.bases.radii[None, :],
-        )
-        within = dist <= consts.objective_radius[:, None]
-        # ufunc reductions directly: the np.count_nonzero / np.min wrappers cost more than
-        # the work on these few numbers.
-        own_count = np.add.reduce(within & own_mask, axis=1)
-        enemy_count = np.add.reduce(within & enemy_mask, axis=1)
-        block = out[:count]
-        if state.looted:
-            looted = [k for k in state.looted if k < count]
-            block[looted, col["looted"]] = 1.0
-        block[:, col["own_within"]] = own_count / s
-        block[:, col["enemy_within"]] = enemy_count / s
-        # The controller (riven_env.game.victory.controller): the only side with active
-        # models within the radius.
-        block[:, col["controlled_own"]] = (own_count > 0) & (enemy_count == 0)
-        block[:, col["controlled_enemy"]] = (enemy_count > 0) & (own_count == 0)
-        diagonal = consts.diagonal
-        for name, mask in (
-            ("distance_nearest_own", own_mask),
-            ("distance_nearest_enemy", enemy_mask),
-        ):
-            if mask.any():
-                nearest = np.minimum.reduce(np.where(mask, dist, np.inf), axis=1)
-                block[:, col[name]] = nearest / diagonal
-            else:
-                block[:, col[name]] = 1.0
+        """Fill the situation columns of the ``objectives`` block ``out``.
 
-    def _global_vector(
-        self,
-        state: Any,
-        side: str,
-        consts: ScenarioConstants,
-        active: np.ndarray,
-        out: np.ndarray,
-    ) -> None:
+        They are six adjacent columns: own_within, enemy_within, controlled_own,
+        controlled_enemy, distance_nearest_own, distance_nearest_enemy. A scenario has a
+        few objectives and models, so plain Python (the same float64 subtractions,
+        comparisons, divisions and minima as the vectorised formulas) beats a dozen numpy
+        calls. ``centre_distances[k][i]`` is the distance from objective ``k``'s centre to
+        base ``i``'s.
+        """
+        # Which active models are the observer's (True) or the other side's (False).
+        own = consts.own_list[side]
+        members = [(i, own[i]) for i, active in enumerate(status.active) if active]
+        s = float(self.layout.models_per_side)
+        diagonal = consts.diagonal
+        first = self._ocol["own_within"]
+        for k, (row, radius) in enumerate(zip(centre_distances, consts.radius_list, strict=True)):
+            own_within = enemy_within = 0
+            own_nearest = enemy_nearest = np.inf
+            for i, mine in members:
+                # Edge distance, as GameState.distance_to_point and np.maximum(0.0, d)
+                # (which returns its second operand on ties).
+                d = row[i] - radii[i]
+                d = d if d >= 0.0 else 0.0
+                if mine:
+                    own_within += d <= radius
+                    if d < own_nearest:
+                        own_nearest = d
+                else:
+                    enemy_within += d <= radius
+                    if d < enemy_nearest:
+                        enemy_nearest = d
+            block = out[k]
+            block[first] = own_within / s
+            block[first + 1] = enemy_within / s
+            # The controller (riven_env.game.victory.controller): the only side with
+            # active models within the radius.
+            block[first + 2] = 1.0 if own_within and not enemy_within else 0.0
+            block[first + 3] = 1.0 if enemy_within and not own_within else 0.0
+            # A side without active models is as far as can be.
+            block[first + 4] = own_nearest / diagonal if own_nearest != np.inf else 1.0
+            block[first + 5] = enemy_nearest / diagonal if enemy_nearest != np.inf else 1.0
+
+    def _global_vector(self, state: Any, side: str, situation: Situation, out: np.ndarray) -> None:
         """Fill the ``global`` vector ``out`` (zeros on entry)."""
         sc = self.config.scales
         col = self._gcol
@@ -472,9 +646,8 @@ class ObservationEncoder:
         out[col["points_enemy"]] = enemy_points / sc["points"]
         out[col["points_difference"]] = (own_points - enemy_points) / sc["points"]
         s = float(self.layout.models_per_side)
-        own = consts.own[side]
-        out[col["active_own"]] = int(np.count_nonzero(active & own)) / s
-        out[col["active_enemy"]] = int(np.count_nonzero(active & ~own)) / s
+        out[col["active_own"]] = situation.active_own / s
+        out[col["active_enemy"]] = situation.active_enemy / s
         for name in state.taken_actions:
             k = col.get(f"taken_{name}")
             if k is not None:
@@ -488,6 +661,16 @@ class ObservationEncoder:
             k = col.get(f"pending_action_{context.get('action')}")
             if k is not None:
                 out[k] = 1.0
+
+
+@dataclass(frozen=True)
+class _ScenarioEntry:
+    """One scenario's constants, per-side frames and remembered situations."""
+
+    constants: ScenarioConstants
+    frames: dict[str, Frame]
+    situations: dict[tuple[Any, ...], Situation] = field(default_factory=dict)
+    statuses: dict[tuple[str, ...], StatusArrays] = field(default_factory=dict)
 
 
 __all__ = [

@@ -279,7 +279,7 @@ class RivenSkirmishEnv(gym.Env):
         while not state.is_terminal and state.current_side != self.learner_side:
             legal = state.legal_decisions()
             decision = agent.act(state, legal)
-            if decision not in legal:
+            if not _among(decision, legal):
                 raise IllegalActionError(
                     decision, legal, f"opponent {self._opponent_name} for {state.current_side}"
                 )
@@ -332,8 +332,19 @@ class RivenSkirmishEnv(gym.Env):
         return info
 
 
+def _among(decision: Any, legal: list[Any]) -> bool:
+    """``decision in legal``, trying identity first: agents return one of the very objects
+    they were offered, and comparing field by field is what costs."""
+    for offered in legal:
+        if offered is decision:
+            return True
+    return decision in legal
+
+
 def _as_index(action: Any) -> int | None:
     """The integer in ``action`` (an int or a 0-d / 1-element array), or None."""
+    if type(action) is int:  # the common case, without building an array
+        return action
     try:
         array = np.asarray(action)
         if array.size != 1 or not np.issubdtype(array.dtype, np.integer):
