@@ -128,10 +128,13 @@ def condition_test_modifiers(state: GameState, i: int, kind: str):
     return conditions.condition_modifiers(list(state.models[i].conditions), kind, state.rules)
 
 
-def limits(state: GameState, i: int):
-    # The Conditions dict iterates its names: no list needed (this runs tens of thousands
-    # of times per second).
-    return conditions.condition_limits(state.models[i].conditions, state.rules)
+def limits(state: GameState, i: int) -> conditions.ConditionLimits:
+    """The combined limits of model ``i``'s Conditions (runs tens of thousands of times a second)."""
+    held = state.models[i].conditions
+    if not held:  # the common case: no Conditions, no limits
+        return conditions.no_limits(state.rules)
+    # The Conditions dict iterates its names: no list needed.
+    return conditions.condition_limits(held, state.rules)
 
 
 # ----------------------------------------------------------------------------- complications

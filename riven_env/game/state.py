@@ -18,6 +18,7 @@ After both turns the round ends: objectives score, and at the round limit the ga
 from __future__ import annotations
 
 import copy as _copy
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,6 +34,7 @@ from riven_env.game.decisions import (
     PHASE_OVER,
     PHASE_SPEND,
     Decision,
+    shared_decision,
 )
 from riven_env.game.events import Event
 from riven_env.game.model_state import ModelState
@@ -58,6 +60,23 @@ def copy_generator(rng: np.random.Generator) -> np.random.Generator:
         return _copy.deepcopy(rng)
     clone.state = bits.state
     return np.random.Generator(clone)
+
+
+@functools.lru_cache(maxsize=1024)
+def _activation_choices(i: int, max_dice: int, can_bonus: bool) -> tuple[Decision, ...]:
+    """Model ``i``'s activation decisions: 1..``max_dice`` dice, then a bonus activation."""
+    choices = [shared_decision("activate", i, dice=dice) for dice in range(1, max_dice + 1)]
+    if can_bonus:
+        choices.append(shared_decision("bonus", i))
+    return tuple(choices)
+
+
+def _is_listed(decision: Decision, legal: list[Decision]) -> bool:
+    """Whether ``decision`` is among ``legal``; agents hand back a listed object, found by identity."""
+    for listed in legal:
+        if listed is decision:
+            return True
+    return decision in legal
 
 
 class GameState:
@@ -227,9 +246,11 @@ class GameState:
     def is_engaged(self, i: int) -> bool:
         return bool(self._engaged_enemies(i))
 
-    def _engaged_enemies(self, i: int) -> tuple[int, ...]:
+    def _engaged_enemies(self, i: int, memo: dict[Any, Any] | None = None) -> tuple[int, ...]:
         # Asked many times per decision point (legality, agents): memoised per situation.
-        memo = self.situation_memo()
+        # A caller that already holds this situation's memo passes it (saves rebuilding its key).
+        if memo is None:
+            memo = self.situation_memo()
         key = ("engaged_enemies", i)
         found = memo.get(key)
         if found is None:
@@ -363,10 +384,7 @@ class GameState:
         bonus_cost = self.rules.get("momentum.cost.bonus_action")
         can_bonus = self.momentum_of(self.side) >= bonus_cost
         for i in self.eligible_models():
-            for dice in range(1, self.max_dice(i) + 1):
-                decisions.append(Decision("activate", model=i, dice=dice))
-            if can_bonus:
-                decisions.append(Decision("bonus", model=i))
+            decisions += _activation_choices(i, self.max_dice(i), can_bonus)
         decisions.append(PASS)
         return decisions
 
@@ -393,7 +411,7 @@ class GameState:
             The events that happened, in order.
         """
         legal = self.legal_decisions()
-        if decision not in legal:
+        if not _is_listed(decision, legal):
             raise IllegalActionError(decision, legal, f"phase {self.phase}, side {self.side}")
         self._legal = None
         self.emit("decision", side=self.side, decision=str(decision), kind=decision.kind)
