@@ -116,6 +116,8 @@ def expire_conditions(state: GameState, i: int, when: str) -> None:
     they were gained (the counter in ``ModelState.conditions``).
     """
     model = state.models[i]
+    if not model.conditions:  # most models hold none: nothing to read in the data
+        return
     names = conditions.conditions_expiring(when, list(model.conditions), state.rules)
     for name in names:
         if when == "end_of_next_activation" and model.conditions.get(name, 0) < 1:

@@ -25,7 +25,7 @@ from riven_env.table.config import geometry_config
 
 _Answer = TypeVar("_Answer")
 
-_HYPOT_BAND = 1e-9
+HYPOT_BAND = 1e-9
 """How close to a contact threshold a plain-float gap must be to need numpy's exact one.
 
 ``math.hypot`` and numpy's ``hypot`` can differ in the last bit, far below this band; the
@@ -87,7 +87,7 @@ class Layout:
             if j == i or not on_table[j]:
                 continue
             gap = max(math.hypot(xj - xi, yj - yi) - radii[j] - ri, 0.0)
-            if gap <= tol - _HYPOT_BAND or (gap <= tol + _HYPOT_BAND and row()[j] <= tol):
+            if gap <= tol - HYPOT_BAND or (gap <= tol + HYPOT_BAND and row()[j] <= tol):
                 found.append(j)
         return tuple(found)
 
