@@ -218,7 +218,7 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
     out: list[Decision] = []
 
     if "move" in allowed and not engaged and allowance > 0:
-        out += [shared_decision("move", i, destination=option) for option in state.move_options(i)]
+        out += _move_decisions("move", i, tuple(state.move_options(i)))
     if "charge" in allowed and not engaged:
         reach = allowance * data.charge_reach_factor
         if reach > 0:
@@ -239,11 +239,7 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
     ):
         out.append(shared_decision("aim", i))
     if "disengage" in allowed and engaged and allowance * data.disengage_move_factor > 0:
-        out += [
-            shared_decision("disengage", i, destination=option)
-            for option in state.move_options(i)
-            if option[0] in DISENGAGE_KINDS
-        ]
+        out += _move_decisions("disengage", i, tuple(state.move_options(i)))
     if "focus" in allowed:
         out.append(shared_decision("focus", i))
     if "rest" in allowed and (model.strain > 0 or _rest_cures(state, i)):
@@ -251,8 +247,9 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
     if "stabilise" in allowed:
         out += [
             shared_decision("stabilise", i, target=j)
-            for j in state.friends_of(i)
-            if state.models[j].is_down
+            for j in state.side_models(model.side)
+            if state.models[j].is_down  # a Down model stands on the table: a friend of i
+            and j != i
             and not state.models[j].stable
             and state.distance(i, j) <= data.stabilise_range
         ]
@@ -273,17 +270,31 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
 
 
 def _rally_targets(state: GameState, i: int, data: _ActionData) -> list[int]:
-    """Active models (``i`` or a friend in rally range) holding a Condition rally removes."""
+    """Active models (``i``, then friends in rally range) holding a Condition rally removes."""
+    models = state.models
     found = []
-    for j in [i, *state.friends_of(i)]:
-        other = state.models[j]
+    for j in (i, *[k for k in state.side_models(models[i].side) if k != i]):
+        other = models[j]
         if (
-            other.is_active
+            other.conditions  # most models hold none: the cheap test first
+            and other.is_active
             and data.rally_removes.intersection(other.conditions)
             and (j == i or state.distance(i, j) <= data.rally_range)
         ):
             found.append(j)
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _move_decisions(
+    kind: str, i: int, options: tuple[tuple[str, int | None], ...]
+) -> tuple[Decision, ...]:
+    """The ``move`` (every option) or ``disengage`` (non-closing options) decisions of ``i``."""
+    return tuple(
+        shared_decision(kind, i, destination=option)
+        for option in options
+        if kind != "disengage" or option[0] in DISENGAGE_KINDS
+    )
 
 
 def _charge_targets(
