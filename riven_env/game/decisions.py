@@ -89,6 +89,24 @@ def shared_decision(
     return found
 
 
+def is_listed(decision: Decision, legal: list[Decision]) -> bool:
+    """Whether ``decision`` is among ``legal``.
+
+    Agents mostly hand back a listed object (found by identity); a decision they built
+    themselves is compared in full only with listed ones of the same kind and model.
+    """
+    for listed in legal:
+        if listed is decision:
+            return True
+    if not isinstance(decision, Decision):  # whatever an agent got wrong: compare as before
+        return decision in legal
+    kind, model = decision.kind, decision.model
+    for listed in legal:
+        if listed.kind == kind and listed.model == model and listed == decision:
+            return True
+    return False
+
+
 PASS = Decision("pass")
 END_ACTIVATION_KIND = "end"
 ACCEPT = Decision("spend", option="accept")

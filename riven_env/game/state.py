@@ -34,6 +34,7 @@ from riven_env.game.decisions import (
     PHASE_OVER,
     PHASE_SPEND,
     Decision,
+    is_listed,
     shared_decision,
 )
 from riven_env.game.events import Event
@@ -69,14 +70,6 @@ def _activation_choices(i: int, max_dice: int, can_bonus: bool) -> tuple[Decisio
     if can_bonus:
         choices.append(shared_decision("bonus", i))
     return tuple(choices)
-
-
-def _is_listed(decision: Decision, legal: list[Decision]) -> bool:
-    """Whether ``decision`` is among ``legal``; agents hand back a listed object, found by identity."""
-    for listed in legal:
-        if listed is decision:
-            return True
-    return decision in legal
 
 
 class GameState:
@@ -411,7 +404,7 @@ class GameState:
             The events that happened, in order.
         """
         legal = self.legal_decisions()
-        if not _is_listed(decision, legal):
+        if not is_listed(decision, legal):
             raise IllegalActionError(decision, legal, f"phase {self.phase}, side {self.side}")
         self._legal = None
         self.emit("decision", side=self.side, decision=str(decision), kind=decision.kind)
