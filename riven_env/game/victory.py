@@ -50,9 +50,10 @@ def objective_gained(state: GameState, side: str, objective: int, event: str) ->
 def controller(state: GameState, objective: int) -> str | None:
     """The side controlling an objective: only its active models are within the radius."""
     obj = state.objectives[objective]
+    gaps = state.distances_to_point((obj.x, obj.y))
     present = set()
     for model in state.models:
-        if model.is_active and state.distance_to_point(model.index, (obj.x, obj.y)) <= obj.radius:
+        if model.is_active and gaps[model.index] <= obj.radius:
             present.add(model.side)
     return next(iter(present)) if len(present) == 1 else None
 
