@@ -317,12 +317,11 @@ class GameState:
         the game gets a shallow copy of the memo.
         """
         bases = self.bases
-        models = self.models
         key = (
             bases.centers.tobytes(),
             bases.on_table.tobytes(),
-            [m.status for m in models],
-            [(m.index, *m.conditions) for m in models if m.conditions],
+            # One entry per model: its status, with its Conditions when it holds any.
+            [(m.status, *m.conditions) if m.conditions else m.status for m in self.models],
         )
         if key != self._memo_key:
             self._memo_key = key
