@@ -263,8 +263,7 @@ class GameState:
         return found
 
     def position(self, i: int) -> tuple[float, float]:
-        x, y = self.bases.centers[i]
-        return (float(x), float(y))
+        return self.bases.center(i)
 
     def distance(self, i: int, j: int) -> float:
         """Edge-to-edge distance between two models' bases."""
