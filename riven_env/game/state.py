@@ -38,7 +38,7 @@ from riven_env.game.decisions import (
     shared_decision,
 )
 from riven_env.game.events import Event
-from riven_env.game.model_state import ModelState
+from riven_env.game.model_state import ACTIVE, ModelState
 from riven_env.rules import RulesConfig, get_resolution
 from riven_env.table import Bases, Table, contacts, edge_distance
 
@@ -225,7 +225,8 @@ class GameState:
         return self._side_models[side]
 
     def active_models(self, side: str) -> list[int]:
-        return [i for i in self._side_models[side] if self.models[i].is_active]
+        models = self.models  # status read directly: this runs hundreds of times per game
+        return [i for i in self._side_models[side] if models[i].status == ACTIVE]
 
     def enemies_of(self, i: int) -> list[int]:
         """Active enemy models of model ``i``."""
@@ -267,7 +268,7 @@ class GameState:
 
     def distance(self, i: int, j: int) -> float:
         """Edge-to-edge distance between two models' bases."""
-        return float(edge_distance(self.bases, i, j))
+        return edge_distance(self.bases, i, j)  # a Python float already
 
     def distance_to_point(self, i: int, point: tuple[float, float]) -> float:
         """Distance from the edge of model ``i``'s base to a point."""
@@ -395,10 +396,11 @@ class GameState:
 
     def eligible_models(self) -> list[int]:
         """Models of the side to play that may still activate this turn."""
+        models = self.models
         return [
             i
             for i in self._side_models[self.side]
-            if self.models[i].is_active and not self.models[i].activated
+            if models[i].status == ACTIVE and not models[i].activated
         ]
 
     def max_dice(self, i: int) -> int:

@@ -95,10 +95,11 @@ def on_casualty(state: GameState, i: int) -> None:
 def after_move(state: GameState, i: int) -> None:
     """Check ``extract`` zones after model ``i`` moved."""
     model = state.models[i]
-    if not model.is_active:
+    extracts = _conditions(state, "extract")
+    if not extracts or not model.is_active:
         return
     x, y = state.position(i)
-    for condition in _conditions(state, "extract"):
+    for condition in extracts:
         if model.side != condition.side or model.id not in condition.models or not condition.zone:
             continue
         x0, y0, x1, y1 = condition.zone
