@@ -8,12 +8,15 @@ geometry comes from :mod:`riven_env.table`. A 2d6 test goes through the spend ph
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from riven_env.game import effects, victory
-from riven_env.game.decisions import ACCEPT, PHASE_ACTION, PHASE_SPEND, Decision
-from riven_env.rules import melee, shooting, tests_2d6
+from riven_env.game.decisions import ACCEPT, PHASE_ACTION, PHASE_SPEND, Decision, shared_decision
+from riven_env.rules import RulesConfig, melee, shooting, tests_2d6
 from riven_env.rules.actions import action_spec, action_specs, excluded_by
+from riven_env.rules.conditions import conditions_removed_by
 from riven_env.rules.profiles import unarmed_weapon
 from riven_env.rules.results import Modifier
 from riven_env.table import (
@@ -111,13 +114,18 @@ def shot_targets(state: GameState, i: int) -> list[tuple[int, str]]:
     weapon = state.models[i].profile.ranged
     if weapon is None:
         return []
+    return list(_memo_shot_targets(state, i, weapon, state.situation_memo()))
+
+
+def _memo_shot_targets(
+    state: GameState, i: int, weapon: Any, memo: dict[Any, Any]
+) -> tuple[tuple[int, str], ...]:
     # The agents ask for the same shooter's targets several times per decision point.
-    memo = state.situation_memo()
     key = ("shot_targets", i)
     found = memo.get(key)
     if found is None:
         found = memo[key] = tuple(_shot_targets(state, i, weapon))
-    return list(found)
+    return found
 
 
 def _shot_targets(state: GameState, i: int, weapon: Any) -> list[tuple[int, str]]:
@@ -150,93 +158,149 @@ def effective_cover(state: GameState, shooter: int, target: int, cover: str) -> 
     )
 
 
-def _in_range(state: GameState, i: int, j: int, range_key: str) -> bool:
-    return state.distance(i, j) <= state.rules.get(f"distances.{range_key}")
-
-
 # ----------------------------------------------------------------------------- legality
+@dataclass(frozen=True)
+class _ActionData:
+    """The rules data that listing legal actions reads, looked up once per rules."""
+
+    aim_applies: str
+    take_cover_applies: str
+    rally_removes: frozenset[str]
+    charge_reach_factor: float
+    disengage_move_factor: float
+    stabilise_range: float
+    rally_range: float
+
+
+@functools.lru_cache(maxsize=32)
+def _action_data(rules: RulesConfig) -> _ActionData:
+    return _ActionData(
+        aim_applies=action_spec("aim", rules).applies,
+        take_cover_applies=action_spec("take_cover", rules).applies,
+        rally_removes=frozenset(action_spec("rally", rules).removes),
+        charge_reach_factor=rules.get("distances.charge_reach_factor"),
+        disengage_move_factor=rules.get("distances.disengage_move_factor"),
+        stabilise_range=rules.get("distances.stabilise_range"),
+        rally_range=rules.get("distances.rally_range"),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _allowed_actions(
+    rules: RulesConfig, forbids: frozenset[str], taken: tuple[str, ...], actions_left: int
+) -> frozenset[str]:
+    """Actions the active model may still take, before any check on the table.
+
+    Depends only on its Conditions' bans, the actions it took this activation and the
+    actions it has left: a handful of combinations per game, so remembered.
+    """
+    blocked = forbids | excluded_by(taken, rules)
+    return frozenset(
+        name
+        for name, spec in action_specs(rules).items()
+        if name not in blocked
+        and spec.cost <= actions_left
+        and not (spec.once_per_activation and name in taken)
+    )
+
+
 def action_decisions(state: GameState, i: int) -> list[Decision]:
     """Every legal action of the active model ``i`` (``end`` is always legal)."""
     model = state.models[i]
+    rules = state.rules
     lim = effects.limits(state, i)
-    blocked = set(lim.forbids) | set(excluded_by(state.taken_actions, state.rules))
-    specs = action_specs(state.rules)
-    engaged = state.is_engaged(i)
+    allowed = _allowed_actions(rules, lim.forbids, tuple(state.taken_actions), state.actions_left)
+    data = _action_data(rules)
+    memo = state.situation_memo()  # fetched once: every table query below is memoised in it
+    engaged_with = state._engaged_enemies(i, memo)
+    engaged = bool(engaged_with)
+    allowance = max(0.0, float(model.profile.move) - lim.move_penalty)
     out: list[Decision] = []
 
-    def allowed(name: str) -> bool:
-        spec = specs.get(name)
-        if spec is None or name in blocked or spec.cost > state.actions_left:
-            return False
-        return not (spec.once_per_activation and name in state.taken_actions)
-
-    if allowed("move") and not engaged:
-        allowance = move_allowance(state, i)
-        if allowance > 0:
-            out += [
-                Decision("move", model=i, destination=option) for option in state.move_options(i)
-            ]
-    if allowed("charge") and not engaged:
-        reach = move_allowance(state, i) * state.rules.get("distances.charge_reach_factor")
+    if "move" in allowed and not engaged and allowance > 0:
+        out += _move_decisions("move", i, tuple(state.move_options(i)))
+    if "charge" in allowed and not engaged:
+        reach = allowance * data.charge_reach_factor
         if reach > 0:
-            out += [Decision("charge", model=i, target=j) for j in _charge_targets(state, i, reach)]
-    if allowed("melee") and engaged:
-        out += [Decision("melee", model=i, target=j) for j in state.engaged_enemies(i)]
-    if allowed("shoot"):
-        out += [Decision("shoot", model=i, target=j) for j, _ in shot_targets(state, i)]
-    if allowed("aim") and model.profile.ranged is not None and not engaged:
-        applies = action_spec("aim", state.rules).applies
-        if applies not in model.conditions:
-            out.append(Decision("aim", model=i))
-    if allowed("disengage") and engaged:
-        allowance = move_allowance(state, i) * state.rules.get("distances.disengage_move_factor")
-        if allowance > 0:
             out += [
-                Decision("disengage", model=i, destination=option)
-                for option in state.move_options(i)
-                if option[0] in DISENGAGE_KINDS
+                shared_decision("charge", i, target=j)
+                for j in _charge_targets(state, i, reach, memo)
             ]
-    if allowed("focus"):
-        out.append(Decision("focus", model=i))
-    if allowed("rest") and (model.strain > 0 or _rest_cures(state, i)):
-        out.append(Decision("rest", model=i))
-    if allowed("stabilise"):
+    if "melee" in allowed and engaged:
+        out += [shared_decision("melee", i, target=j) for j in engaged_with]
+    if "shoot" in allowed and model.profile.ranged is not None:
+        targets = _memo_shot_targets(state, i, model.profile.ranged, memo)
+        out += [shared_decision("shoot", i, target=j) for j, _ in targets]
+    if (
+        "aim" in allowed
+        and model.profile.ranged is not None
+        and not engaged
+        and data.aim_applies not in model.conditions
+    ):
+        out.append(shared_decision("aim", i))
+    if "disengage" in allowed and engaged and allowance * data.disengage_move_factor > 0:
+        out += _move_decisions("disengage", i, tuple(state.move_options(i)))
+    if "focus" in allowed:
+        out.append(shared_decision("focus", i))
+    if "rest" in allowed and (model.strain > 0 or _rest_cures(state, i)):
+        out.append(shared_decision("rest", i))
+    if "stabilise" in allowed:
         out += [
-            Decision("stabilise", model=i, target=j)
-            for j in state.friends_of(i)
-            if state.models[j].is_down
+            shared_decision("stabilise", i, target=j)
+            for j in state.side_models(model.side)
+            if state.models[j].is_down  # a Down model stands on the table: a friend of i
+            and j != i
             and not state.models[j].stable
-            and _in_range(state, i, j, "stabilise_range")
+            and state.distance(i, j) <= data.stabilise_range
         ]
-    if allowed("rally"):
-        removes = set(action_spec("rally", state.rules).removes)
-        for j in [i, *state.friends_of(i)]:
-            other = state.models[j]
-            if (
-                other.is_active
-                and removes.intersection(other.conditions)
-                and (j == i or _in_range(state, i, j, "rally_range"))
-            ):
-                out.append(Decision("rally", model=i, target=j))
-    if allowed("interact"):
+    if "rally" in allowed:
+        out += [shared_decision("rally", i, target=j) for j in _rally_targets(state, i, data)]
+    if "interact" in allowed:
         for k, obj in enumerate(state.objectives):
             if (
                 obj.kind in ("loot", "extract")
                 and k not in state.looted
                 and state.distance_to_point(i, (obj.x, obj.y)) <= obj.radius
             ):
-                out.append(Decision("interact", model=i, destination=("objective", k)))
-    if allowed("take_cover"):
-        applies = action_spec("take_cover", state.rules).applies
-        if applies not in model.conditions:
-            out.append(Decision("take_cover", model=i))
+                out.append(shared_decision("interact", i, destination=("objective", k)))
+    if "take_cover" in allowed and data.take_cover_applies not in model.conditions:
+        out.append(shared_decision("take_cover", i))
     out.append(END)
     return out
 
 
-def _charge_targets(state: GameState, i: int, reach: float) -> tuple[int, ...]:
+def _rally_targets(state: GameState, i: int, data: _ActionData) -> list[int]:
+    """Active models (``i``, then friends in rally range) holding a Condition rally removes."""
+    models = state.models
+    found = []
+    for j in (i, *[k for k in state.side_models(models[i].side) if k != i]):
+        other = models[j]
+        if (
+            other.conditions  # most models hold none: the cheap test first
+            and other.is_active
+            and data.rally_removes.intersection(other.conditions)
+            and (j == i or state.distance(i, j) <= data.rally_range)
+        ):
+            found.append(j)
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _move_decisions(
+    kind: str, i: int, options: tuple[tuple[str, int | None], ...]
+) -> tuple[Decision, ...]:
+    """The ``move`` (every option) or ``disengage`` (non-closing options) decisions of ``i``."""
+    return tuple(
+        shared_decision(kind, i, destination=option)
+        for option in options
+        if kind != "disengage" or option[0] in DISENGAGE_KINDS
+    )
+
+
+def _charge_targets(
+    state: GameState, i: int, reach: float, memo: dict[Any, Any]
+) -> tuple[int, ...]:
     """Enemies model ``i`` could reach with a charge of ``reach`` (memoised per situation)."""
-    memo = state.situation_memo()
     key = ("charge_targets", i, reach)
     found = memo.get(key)
     if found is None:
@@ -247,8 +311,6 @@ def _charge_targets(state: GameState, i: int, reach: float) -> tuple[int, ...]:
 
 
 def _rest_cures(state: GameState, i: int) -> bool:
-    from riven_env.rules.conditions import conditions_removed_by
-
     return bool(conditions_removed_by("rest", list(state.models[i].conditions), state.rules))
 
 
@@ -275,9 +337,7 @@ def perform(state: GameState, decision: Decision) -> None:
         model.moved_or_attacked = True
     handler = _HANDLERS[decision.kind]
     handler(state, i, decision)
-    if model.on_table and not state.over:  # nothing follows game_end
-        from riven_env.rules.conditions import conditions_removed_by
-
+    if model.on_table and not state.over and model.conditions:  # nothing follows game_end
         for name in conditions_removed_by(decision.kind, list(model.conditions), state.rules):
             effects.lose_condition(state, i, name, decision.kind)
 

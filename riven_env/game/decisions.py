@@ -62,6 +62,51 @@ class Decision:
         return " ".join(parts)
 
 
+_SHARED: dict[tuple, Decision] = {}
+_SHARED_LIMIT = 4096  # distinct decisions of any game are far fewer; a guard, not a tuning knob
+
+
+def shared_decision(
+    kind: str,
+    model: int | None = None,
+    dice: int | None = None,
+    target: int | None = None,
+    destination: tuple[str, int | None] | None = None,
+    option: str | None = None,
+) -> Decision:
+    """The one :class:`Decision` object with these fields, built on first use.
+
+    Decisions are immutable and compared by value, so every game can share one object per
+    choice: listing the legal decisions then costs a dict lookup per choice instead of a
+    frozen-dataclass construction. The store is bounded (cleared when it fills up).
+    """
+    key = (kind, model, dice, target, destination, option)
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) >= _SHARED_LIMIT:
+            _SHARED.clear()
+        found = _SHARED[key] = Decision(kind, model, dice, target, destination, option)
+    return found
+
+
+def is_listed(decision: Decision, legal: list[Decision]) -> bool:
+    """Whether ``decision`` is among ``legal``.
+
+    Agents mostly hand back a listed object (found by identity); a decision they built
+    themselves is compared in full only with listed ones of the same kind and model.
+    """
+    for listed in legal:
+        if listed is decision:
+            return True
+    if not isinstance(decision, Decision):  # whatever an agent got wrong: compare as before
+        return decision in legal
+    kind, model = decision.kind, decision.model
+    for listed in legal:
+        if listed.kind == kind and listed.model == model and listed == decision:
+            return True
+    return False
+
+
 PASS = Decision("pass")
 END_ACTIVATION_KIND = "end"
 ACCEPT = Decision("spend", option="accept")

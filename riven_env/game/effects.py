@@ -116,6 +116,8 @@ def expire_conditions(state: GameState, i: int, when: str) -> None:
     they were gained (the counter in ``ModelState.conditions``).
     """
     model = state.models[i]
+    if not model.conditions:  # most models hold none: nothing to read in the data
+        return
     names = conditions.conditions_expiring(when, list(model.conditions), state.rules)
     for name in names:
         if when == "end_of_next_activation" and model.conditions.get(name, 0) < 1:
@@ -128,10 +130,13 @@ def condition_test_modifiers(state: GameState, i: int, kind: str):
     return conditions.condition_modifiers(list(state.models[i].conditions), kind, state.rules)
 
 
-def limits(state: GameState, i: int):
-    # The Conditions dict iterates its names: no list needed (this runs tens of thousands
-    # of times per second).
-    return conditions.condition_limits(state.models[i].conditions, state.rules)
+def limits(state: GameState, i: int) -> conditions.ConditionLimits:
+    """The combined limits of model ``i``'s Conditions (runs tens of thousands of times a second)."""
+    held = state.models[i].conditions
+    if not held:  # the common case: no Conditions, no limits
+        return conditions.no_limits(state.rules)
+    # The Conditions dict iterates its names: no list needed.
+    return conditions.condition_limits(held, state.rules)
 
 
 # ----------------------------------------------------------------------------- complications

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from riven_env.game.decisions import is_listed
 from riven_env.game.events import Event
 from riven_env.game.setup import new_game
 from riven_env.game.state import SIDES, GameState
@@ -35,7 +36,7 @@ def play(
         legal = state.legal_decisions()
         agent = agents[side]
         decision = agent.act(state, legal)
-        if decision not in legal:
+        if not is_listed(decision, legal):
             raise IllegalActionError(decision, legal, f"agent {agent.name} for {side}")
         explanation = getattr(agent, "last_explanation", None)
         if explanation:

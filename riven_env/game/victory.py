@@ -50,9 +50,10 @@ def objective_gained(state: GameState, side: str, objective: int, event: str) ->
 def controller(state: GameState, objective: int) -> str | None:
     """The side controlling an objective: only its active models are within the radius."""
     obj = state.objectives[objective]
+    gaps = state.distances_to_point((obj.x, obj.y))
     present = set()
     for model in state.models:
-        if model.is_active and state.distance_to_point(model.index, (obj.x, obj.y)) <= obj.radius:
+        if model.is_active and gaps[model.index] <= obj.radius:
             present.add(model.side)
     return next(iter(present)) if len(present) == 1 else None
 
@@ -94,10 +95,11 @@ def on_casualty(state: GameState, i: int) -> None:
 def after_move(state: GameState, i: int) -> None:
     """Check ``extract`` zones after model ``i`` moved."""
     model = state.models[i]
-    if not model.is_active:
+    extracts = _conditions(state, "extract")
+    if not extracts or not model.is_active:
         return
     x, y = state.position(i)
-    for condition in _conditions(state, "extract"):
+    for condition in extracts:
         if model.side != condition.side or model.id not in condition.models or not condition.zone:
             continue
         x0, y0, x1, y1 = condition.zone

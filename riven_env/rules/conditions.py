@@ -214,6 +214,12 @@ def condition_limits(conditions: Iterable[str], rules: RulesConfig) -> Condition
     return _condition_limits(frozenset(conditions), rules)
 
 
+@functools.lru_cache(maxsize=32)
+def no_limits(rules: RulesConfig) -> ConditionLimits:
+    """The limits of a model without Conditions (the same object on every call per rules)."""
+    return _condition_limits(frozenset(), rules)
+
+
 @functools.lru_cache(maxsize=1024)
 def _condition_limits(conditions: frozenset[str], rules: RulesConfig) -> ConditionLimits:
     # Memoised: the game asks for the same few sets of Conditions thousands of times.

@@ -20,7 +20,10 @@ def roll_dice(rng: np.random.Generator, count: int, faces: int = DEFAULT_FACES) 
     """Roll ``count`` dice with ``faces`` faces; ``count == 0`` rolls nothing."""
     if count <= 0:
         return ()
-    return tuple(int(v) for v in rng.integers(1, faces + 1, size=count))
+    # One scalar draw per die: a sized draw costs more (numpy checks the size in Python) and
+    # takes the very same values from the stream, die by die.
+    high = faces + 1
+    return tuple([int(rng.integers(1, high)) for _ in range(count)])
 
 
 def roll_2d6(rng: np.random.Generator, faces: int = DEFAULT_FACES) -> tuple[int, int]:

@@ -41,6 +41,10 @@ class Modifier(_Record):
     source: str
     value: int
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return the modifier as a dict (what the mixin's generic walk gives, directly)."""
+        return {"source": self.source, "value": self.value}
+
 
 def modifiers_total(modifiers: tuple[Modifier, ...] | list[Modifier]) -> int:
     """Sum the values of a list of modifiers."""

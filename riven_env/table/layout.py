@@ -15,6 +15,7 @@ bounded (``[cache] layout_query_entries`` of ``geometry.toml``) and dies with th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
@@ -23,6 +24,13 @@ import numpy as np
 from riven_env.table.config import geometry_config
 
 _Answer = TypeVar("_Answer")
+
+HYPOT_BAND = 1e-9
+"""How close to a contact threshold a plain-float gap must be to need numpy's exact one.
+
+``math.hypot`` and numpy's ``hypot`` can differ in the last bit, far below this band; the
+gaps rows (numpy) stay the reference, so a gap this close to the threshold is read there.
+"""
 
 
 class Layout:
@@ -58,13 +66,30 @@ class Layout:
         return row
 
     def contacts(self, i: int, tol: float, row: Callable[[], np.ndarray]) -> tuple[int, ...]:
-        """Models whose edge gap to ``i`` is at most ``tol`` (from the gaps ``row()``)."""
+        """Models whose edge gap to ``i`` is at most ``tol`` (the gaps ``row()`` decide ties)."""
         key = (i, tol)
         found = self._contacts.get(key)
         if found is None:
-            found = tuple(int(j) for j in np.flatnonzero(row() <= tol))
-            self._contacts[key] = found
+            found = self._contacts[key] = self._touching(i, tol, row)
         return found
+
+    def _touching(self, i: int, tol: float, row: Callable[[], np.ndarray]) -> tuple[int, ...]:
+        # Plain floats beat a numpy row on a handful of bases; only a gap within the band
+        # of the threshold is read from the exact row, so the answer is the row's.
+        on_table = self.on_table
+        if not on_table[i]:
+            return ()
+        radii = self.radii
+        xi, yi = self.centers[i]
+        ri = radii[i]
+        found = []
+        for j, (xj, yj) in enumerate(self.centers):
+            if j == i or not on_table[j]:
+                continue
+            gap = max(math.hypot(xj - xi, yj - yi) - radii[j] - ri, 0.0)
+            if gap <= tol - HYPOT_BAND or (gap <= tol + HYPOT_BAND and row()[j] <= tol):
+                found.append(j)
+        return tuple(found)
 
     def answer(self, owner: object, key: Hashable, compute: Callable[[], _Answer]) -> _Answer:
         """The remembered answer to query ``key`` about ``owner`` (a table), or ``compute()``.

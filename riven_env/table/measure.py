@@ -13,6 +13,7 @@ import numpy as np
 
 from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
+from riven_env.table.layout import HYPOT_BAND, Layout
 from riven_env.table.table import Table
 
 CONTACT_TOL: float = geometry_config().contact_tolerance
@@ -21,7 +22,11 @@ CONTACT_TOL: float = geometry_config().contact_tolerance
 
 def edge_distance(bases: Bases, i: int, j: int) -> float:
     """Edge-to-edge distance between models ``i`` and ``j`` (inf if either is removed)."""
-    layout = bases.layout()  # plain floats: a scalar query, asked many times per decision
+    return _edge_gap(bases.layout(), i, j)
+
+
+def _edge_gap(layout: Layout, i: int, j: int) -> float:
+    # Plain floats: a scalar query, asked many times per decision.
     on_table = layout.on_table
     if not (on_table[i] and on_table[j]):
         return math.inf
@@ -99,10 +104,18 @@ def nearest(bases: Bases, i: int, candidates: Sequence[int]) -> int | None:
     """The on-table candidate nearest to ``i`` (edge to edge); ties go to the first listed."""
     if len(candidates) == 0:
         return None
+    # Plain-float gaps pick the winner; numpy's exact row (the reference, see
+    # Layout.contacts) decides only when several candidates are within a hair of the best.
+    layout = bases.layout()
+    gaps = [_edge_gap(layout, i, int(j)) if j != i else math.inf for j in candidates]
+    best = min(gaps)
+    if not math.isfinite(best):
+        return None
+    close = [k for k, gap in enumerate(gaps) if gap <= best + HYPOT_BAND]
+    if len(close) == 1:
+        return int(candidates[close[0]])
     row = bases.layout().gaps_from(i, lambda: _gaps_from(bases, i))
-    gaps = row[np.asarray(candidates, dtype=np.int64)]
-    k = int(np.argmin(gaps))
-    return None if not math.isfinite(gaps[k]) else int(candidates[k])
+    return int(candidates[int(np.argmin(row[np.asarray(candidates, dtype=np.int64)]))])
 
 
 def distance_to_nearest_edge(table: Table, bases: Bases, i: int) -> float:
