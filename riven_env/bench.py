@@ -9,6 +9,9 @@ What is measured (each a plain wall-clock rate on this machine, nothing extrapol
   standard mission (one process uses one core).
 * ``scaling``: games per second of ``riven playtest`` with 1 and with 2 worker processes
   (process start-up included), and their ratio.
+* ``memory``: peak resident memory of this process after a warm-up of oracle games and
+  again after many more; the caches of the tabletop, game and encoder are bounded, so the
+  peak must level off (``growth_mib`` near zero), not rise with the games played.
 * ``kaz_steps_per_s``: PettingZoo's ``knights_archers_zombies`` (AEC, random actions)
   on the same machine in the same run; ``kaz_ratio`` = our env steps/s over it.
 
@@ -18,6 +21,7 @@ Speed is checked here, never in unit tests.
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -104,6 +108,37 @@ def playtest_scaling(
     return {"games": games, "games_per_s": rates, "ratio": rates[last] / rates[first]}
 
 
+def peak_rss_mib() -> float | None:
+    """Peak resident memory of this process in MiB (``None`` where the OS does not say)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Linux reports KiB, macOS bytes.
+    return peak / (1024.0 * 1024.0) if sys.platform == "darwin" else peak / 1024.0
+
+
+def memory_growth(scenario: str, warmup: int, games: int, seed: int = 0) -> dict[str, Any]:
+    """Peak memory after ``warmup`` oracle-vs-oracle games and after ``games`` more."""
+    from riven_env.game.runner import play_game
+
+    for k in range(warmup):
+        play_game(scenario, "oracle", "oracle", seed + k)
+    after_warmup = peak_rss_mib()
+    for k in range(games):
+        play_game(scenario, "oracle", "oracle", seed + warmup + k)
+    after = peak_rss_mib()
+    growth = None if after is None or after_warmup is None else after - after_warmup
+    return {
+        "warmup_games": warmup,
+        "games": games,
+        "peak_rss_mib_after_warmup": after_warmup,
+        "peak_rss_mib": after,
+        "growth_mib": growth,
+    }
+
+
 def kaz_steps_per_s(steps: int, seed: int = 0) -> dict[str, Any]:
     """Random-action steps per second of PettingZoo's knights_archers_zombies (AEC)."""
     from riven_env.extras import require
@@ -134,11 +169,13 @@ def run_bench(
     games: int = 30,
     scaling_games: int = 400,
     kaz_steps: int = 10000,
+    memory_games: int = 200,
 ) -> dict[str, Any]:
     """Run every benchmark and return one JSON-ready dict (see the module docstring)."""
     env_random = env_steps_per_s(scenario, "random", env_steps)
     env_oracle = env_steps_per_s(scenario, "oracle", max(200, env_steps // 4))
     oracle = games_per_s(scenario, "oracle", "oracle", games)
+    memory = memory_growth(scenario, warmup=games, games=memory_games, seed=10_000)
     scaling = playtest_scaling(scenario, scaling_games)
     kaz = kaz_steps_per_s(kaz_steps)
     ratio = env_random["steps_per_s"] / kaz["steps_per_s"]
@@ -149,6 +186,7 @@ def run_bench(
         "oracle_games_per_s": oracle["games_per_s"],
         "oracle_decisions_per_s": oracle["decisions_per_s"],
         "scaling": scaling,
+        "memory": memory,
         "kaz_steps_per_s": kaz["steps_per_s"],
         "kaz_ratio": ratio,
         "targets": dict(TARGETS),

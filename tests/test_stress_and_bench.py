@@ -69,6 +69,8 @@ def test_bench_json_has_every_measure() -> None:
             "2",
             "--kaz-steps",
             "200",
+            "--memory-games",
+            "2",
             "--json",
         ],
     )
@@ -81,3 +83,10 @@ def test_bench_json_has_every_measure() -> None:
     )
     assert set(report["scaling"]["games_per_s"]) == {"1", "2"}
     assert all(v > 0 for v in report["scaling"]["games_per_s"].values())
+    memory = report["memory"]
+    assert memory["games"] == 2 and memory["warmup_games"] == 1
+    if memory["peak_rss_mib"] is not None:  # the OS reports it (Linux, macOS)
+        assert memory["peak_rss_mib"] >= memory["peak_rss_mib_after_warmup"] > 0
+        assert memory["growth_mib"] == pytest.approx(
+            memory["peak_rss_mib"] - memory["peak_rss_mib_after_warmup"]
+        )

@@ -25,11 +25,17 @@ def bench(
     kaz_steps: int = typer.Option(
         10000, "--kaz-steps", min=100, help="knights_archers_zombies steps."
     ),
+    memory_games: int = typer.Option(
+        200,
+        "--memory-games",
+        min=1,
+        help="Oracle games played after the warm-up to see whether peak memory levels off.",
+    ),
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (ratio under kaz_ratio)."
     ),
 ) -> None:
-    """Measure env steps/s, oracle games/s, scaling with workers and the KAZ ratio."""
+    """Measure env steps/s, oracle games/s, scaling with workers, memory and the KAZ ratio."""
     from riven_env.bench import run_bench
 
     result = run_bench(
@@ -38,6 +44,7 @@ def bench(
         games=games,
         scaling_games=scaling_games,
         kaz_steps=kaz_steps,
+        memory_games=memory_games,
     )
     if as_json:
         echo_json(result)
@@ -53,6 +60,7 @@ def bench(
     met = result["met"]
     targets = result["targets"]
     scaling = result["scaling"]
+    memory = result["memory"]
     rows = [
         ("env steps/s (vs random)", f"{result['env_steps_per_s']:.0f}", "", ""),
         ("env steps/s (vs oracle)", f"{result['env_steps_per_s_vs_oracle']:.0f}", "", ""),
@@ -77,7 +85,18 @@ def bench(
             f">= {targets['scaling_ratio_2_workers']}",
             str(met["scaling_ratio_2_workers"]),
         ),
+        (
+            f"peak memory after {memory['warmup_games']} games, MiB",
+            _mib(memory["peak_rss_mib_after_warmup"]),
+            "",
+            "",
+        ),
+        (f"... after {memory['games']} more games, MiB", _mib(memory["peak_rss_mib"]), "", ""),
     ]
     for row in rows:
         table.add_row(*row)
     Console().print(table)
+
+
+def _mib(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.0f}"
