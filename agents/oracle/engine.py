@@ -41,7 +41,7 @@ from agents.oracle.profiles import (
     load_profiles,
     target_side,
 )
-from agents.oracle.situation import Situation, all_hold, first_in_order, select
+from agents.oracle.situation import Board, Situation, all_hold, first_in_order, select
 from riven_env.errors import AgentSpecError
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import move_allowance
@@ -144,7 +144,8 @@ class OracleAgent(BaseAgent):
     def _activate(self, state: GameState, legal: Sequence[Decision]) -> tuple:
         side = state.current_side
         eligible = sorted({d.model for d in legal if d.kind == "activate"})
-        situations = {i: Situation(state, i) for i in eligible}
+        board = Board(state)
+        situations = {i: Situation(state, i, board=board) for i in eligible}
         ready = []
         for i in eligible:
             profile = self.profile_for(state, i)
