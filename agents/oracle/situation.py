@@ -11,7 +11,7 @@ Situations of one decision point share a :class:`Board`: facts about other model
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from riven_env.game import Decision, GameState
@@ -19,8 +19,8 @@ from riven_env.game.actions import move_allowance, shot_targets
 from riven_env.game.effects import limits
 from riven_env.game.victory import controller
 from riven_env.rules.profiles import ModelProfile
-from riven_env.rules.shooting import in_range
 from riven_env.table import CONTACT_TOL, charge_targets, cover_rank, sight
+from riven_env.table.layout import Layout
 
 if TYPE_CHECKING:
     from agents.oracle.profiles import Condition
@@ -99,11 +99,37 @@ class Board:
 
     def _find_engaged(self, i: int) -> tuple[int, ...]:
         # The game finds contacts from a numpy row of gaps, costly to build for one model;
-        # most models have no enemy near, which the (shared) pair distances show at once.
-        near = CONTACT_TOL + _CONTACT_MARGIN
-        if all(self.distance(i, j) > near for j in self.enemies_of(i)):
+        # most models have no enemy near, which a bound on the centre distances shows.
+        if not self.maybe_within(i, self.enemies_of(i), CONTACT_TOL):
             return ()
         return tuple(self.state.engaged_enemies(i))
+
+    def maybe_within(self, i: int, others: Sequence[int], limit: float) -> list[int]:
+        """Those of ``others`` that may stand within ``limit`` of model ``i``, edge to edge.
+
+        A cheap bound on the centre distances, with a margin: every model left out is
+        surely farther than ``limit`` (or off the table), however exactly the gap is
+        measured; the ones kept need :meth:`distance` to tell.
+        """
+        layout = self._layout
+        on_table = layout.on_table
+        if not on_table[i]:
+            return []
+        centers, radii = layout.centers, layout.radii
+        xi, yi = centers[i]
+        reach = limit + radii[i] + _CONTACT_MARGIN
+        found = []
+        for j in others:
+            if on_table[j]:
+                xj, yj = centers[j]
+                dx, dy, r = xi - xj, yi - yj, reach + radii[j]
+                if dx * dx + dy * dy <= r * r:
+                    found.append(j)
+        return found
+
+    @_lazy
+    def _layout(self) -> Layout:
+        return self.state.bases.layout()
 
     def controller(self, k: int) -> str | None:
         """The side controlling objective ``k`` (as ``victory.controller``)."""
@@ -196,7 +222,8 @@ class Situation:
         )
         if reach <= 0:
             return []
-        near = [j for j in self.enemies if self._distances[j] <= reach]
+        maybe = self.board.maybe_within(self.i, self.enemies, reach)
+        near = [j for j in maybe if self.distance(j) <= reach]
         if not near:
             return []
         return charge_targets(self.state.table, self.state.bases, self.i, reach, near)
@@ -213,11 +240,11 @@ class Situation:
 
     def _may_have_shots(self) -> bool:
         # The game's list of shots checks contacts and lines of sight (costly); a model with
-        # no weapon, in melee or with no enemy in range has none, as the distances show.
+        # no weapon, in melee or with no enemy within its weapon's range has none.
         weapon = self.profile.ranged
         if weapon is None or self.engaged:
             return False
-        return any(in_range(weapon, d) for d in self._distances.values())
+        return bool(self.board.maybe_within(self.i, self.enemies, weapon.range))
 
     @_lazy
     def can_attack(self) -> bool:
@@ -344,6 +371,12 @@ def _objective_within_move(s: Situation) -> bool:
     )
 
 
+def _enemies_closer_than(s: Situation, limit: float) -> bool:
+    if not s.board.maybe_within(s.i, s.enemies, limit):
+        return False  # every enemy is surely farther: no need to measure them
+    return s.nearest_enemy_distance < limit
+
+
 def _side_outnumbered(s: Situation) -> bool:
     side = s.model.side
     board = s.board
@@ -384,7 +417,7 @@ PREDICATES: dict[str, Callable[[Situation, object], bool]] = {
     "can_interact": lambda s, a: _legal_kind(s, "interact"),
     "leader_alive": lambda s, a: _leader_alive(s),
     "is_leader": lambda s, a: s.is_leader,
-    "enemies_closer_than": lambda s, a: s.nearest_enemy_distance < float(a),
+    "enemies_closer_than": lambda s, a: _enemies_closer_than(s, float(a)),
     "no_friend_within": lambda s, a: all(s.distance(j) > float(a) for j in s.active_friends),
     "friend_engaged_within": lambda s, a: _friend_engaged_within(s, float(a)),
     "side_outnumbered": lambda s, a: _side_outnumbered(s),
@@ -491,14 +524,36 @@ def first_in_order(
         key = ORDER_FUNCTIONS[name]
         rest = order[position + 1 :]
         if name in _COSTLY_BINARY_KEYS and _COSTLY_BINARY_KEYS.isdisjoint(rest):
-            ranked = sorted(
-                tied, key=lambda i: (*(ORDER_FUNCTIONS[k](situations[i]) for k in rest), i)
-            )
-            return next((i for i in ranked if key(situations[i]) == 0), ranked[0])
+            first = None
+            for i in _in_order(situations, rest, tied):
+                if key(situations[i]) == 0:
+                    return i
+                first = i if first is None else first
+            return first  # type: ignore[return-value] # tied is not empty
         values = [key(situations[i]) for i in tied]
         best = min(values)
         tied = [i for i, value in zip(tied, values, strict=True) if value == best]
     return tied[0]
+
+
+def _in_order(
+    situations: Mapping[int, Situation], keys: Sequence[str], candidates: list[int]
+) -> Iterator[int]:
+    """``candidates`` sorted by the ``keys``, then by index, computed as the caller reads.
+
+    Each key is computed only for the candidates tied on the keys before it, and only when
+    the caller reads that far: a caller that stops at the first candidate computes the
+    later keys for its tie group alone.
+    """
+    if not keys or len(candidates) == 1:
+        yield from sorted(candidates)
+        return
+    key = ORDER_FUNCTIONS[keys[0]]
+    groups: dict[float, list[int]] = {}
+    for i in candidates:
+        groups.setdefault(key(situations[i]), []).append(i)
+    for value in sorted(groups):
+        yield from _in_order(situations, keys[1:], groups[value])
 
 
 __all__ = [
