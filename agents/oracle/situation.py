@@ -11,6 +11,7 @@ Situations of one decision point share a :class:`Board`: facts about other model
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -66,7 +67,8 @@ class Board:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self._distances: dict[tuple[int, int], float] = {}
-        self._active: dict[str, list[int]] = {}
+        self._enemies: dict[str, list[int]] = {}
+        self._gaps: dict[int, list[tuple[int, float]]] = {}
         self._engaged: dict[int, tuple[int, ...]] = {}
         self._controllers: dict[int, str | None] = {}
 
@@ -78,58 +80,80 @@ class Board:
             found = self._distances[key] = self.state.distance(i, j)
         return found
 
-    def active_models(self, side: str) -> list[int]:
-        """Active models of ``side`` (the list is shared: do not change it)."""
-        found = self._active.get(side)
-        if found is None:
-            found = self._active[side] = self.state.active_models(side)
-        return found
-
     def enemies_of(self, i: int) -> list[int]:
         """Active enemies of model ``i`` (the list is shared: do not change it)."""
-        state = self.state
-        return self.active_models(state.enemy_side(state.models[i].side))
-
-    def engaged_enemies(self, i: int) -> tuple[int, ...]:
-        """Active enemies in base contact with model ``i`` (as ``GameState.engaged_enemies``)."""
-        found = self._engaged.get(i)
+        side = self.state.models[i].side
+        found = self._enemies.get(side)
         if found is None:
-            found = self._engaged[i] = self._find_engaged(i)
+            found = self._enemies[side] = self.state.enemies_of(i)
         return found
 
-    def _find_engaged(self, i: int) -> tuple[int, ...]:
-        # The game finds contacts from a numpy row of gaps, costly to build for one model;
-        # most models have no enemy near, which a bound on the centre distances shows.
-        if not self.maybe_within(i, self.enemies_of(i), CONTACT_TOL):
-            return ()
-        return tuple(self.state.engaged_enemies(i))
+    def enemies_within(self, i: int, limit: float) -> list[int]:
+        """The active enemies of model ``i`` that may stand within ``limit`` of it.
 
-    def maybe_within(self, i: int, others: Sequence[int], limit: float) -> list[int]:
-        """Those of ``others`` that may stand within ``limit`` of model ``i``, edge to edge.
-
-        A cheap bound on the centre distances, with a margin: every model left out is
-        surely farther than ``limit`` (or off the table), however exactly the gap is
-        measured; the ones kept need :meth:`distance` to tell.
+        A bound from the centres, with a margin: an enemy left out is surely farther than
+        ``limit``, edge to edge, however exactly the gap is measured; one kept may be
+        (:meth:`distance` tells).
         """
-        layout = self._layout
-        on_table = layout.on_table
-        if not on_table[i]:
-            return []
-        centers, radii = layout.centers, layout.radii
-        xi, yi = centers[i]
-        reach = limit + radii[i] + _CONTACT_MARGIN
-        found = []
-        for j in others:
-            if on_table[j]:
-                xj, yj = centers[j]
-                dx, dy, r = xi - xj, yi - yj, reach + radii[j]
-                if dx * dx + dy * dy <= r * r:
-                    found.append(j)
+        limit += _CONTACT_MARGIN
+        return [j for j, gap in self._enemy_gaps(i) if gap <= limit]
+
+    def _enemy_gaps(self, i: int) -> list[tuple[int, float]]:
+        # Rough edge gaps to every active enemy on the table, for the bounds only.
+        found = self._gaps.get(i)
+        if found is None:
+            layout = self._layout
+            found = []
+            if layout.on_table[i]:
+                centers, radii, on_table = layout.centers, layout.radii, layout.on_table
+                xi, yi = centers[i]
+                ri = radii[i]
+                for j in self.enemies_of(i):
+                    if on_table[j]:
+                        xj, yj = centers[j]
+                        found.append((j, math.hypot(xi - xj, yi - yj) - ri - radii[j]))
+            self._gaps[i] = found
         return found
 
     @_lazy
     def _layout(self) -> Layout:
         return self.state.bases.layout()
+
+    def engaged_enemies(self, i: int) -> tuple[int, ...]:
+        """Active enemies in base contact with model ``i`` (as ``GameState.engaged_enemies``)."""
+        found = self._engaged.get(i)
+        if found is None:
+            # The game finds contacts from a numpy row of gaps, costly to build for one
+            # model; most models have no enemy near, which the bound shows.
+            found = ()
+            if self.enemies_within(i, CONTACT_TOL):
+                found = tuple(self.state.engaged_enemies(i))
+            self._engaged[i] = found
+        return found
+
+    def may_reach_point(self, i: int, point: tuple[float, float], limit: float) -> bool:
+        """Whether model ``i``'s base may come within ``limit`` of ``point``.
+
+        A bound from the centre, with a margin: False means that it surely does not,
+        however exactly the distance is measured.
+        """
+        layout = self._layout
+        if not layout.on_table[i]:
+            return False
+        x, y = layout.centers[i]
+        return math.hypot(x - point[0], y - point[1]) - layout.radii[i] <= limit + _CONTACT_MARGIN
+
+    def may_control(self, side: str, k: int) -> bool:
+        """Whether ``side`` may control objective ``k``: one of its active models may be on it.
+
+        A side controls an objective only with models within its radius
+        (``victory.controller``), so False means that it surely does not.
+        """
+        obj = self.state.objectives[k]
+        point = (obj.x, obj.y)
+        return any(
+            self.may_reach_point(j, point, obj.radius) for j in self.state.active_models(side)
+        )
 
     def controller(self, k: int) -> str | None:
         """The side controlling objective ``k`` (as ``victory.controller``)."""
@@ -158,7 +182,7 @@ class Situation:
         self.state = state
         self.i = i
         self.model = state.models[i]
-        self.legal = list(legal) if legal is not None else None
+        self.legal = legal
         self.board = board if board is not None else Board(state)
         self._objective_distances: dict[int, float] = {}
 
@@ -203,7 +227,7 @@ class Situation:
     @_lazy
     def legal_kinds(self) -> frozenset[str]:
         """Kinds of the legal decisions (empty when ``i`` is not the active model)."""
-        return frozenset(d.kind for d in self.legal or ())
+        return frozenset({d.kind for d in self.legal or ()})
 
     def _legal_targets(self, kind: str) -> list[int]:
         if kind not in self.legal_kinds:
@@ -222,8 +246,7 @@ class Situation:
         )
         if reach <= 0:
             return []
-        maybe = self.board.maybe_within(self.i, self.enemies, reach)
-        near = [j for j in maybe if self.distance(j) <= reach]
+        near = [j for j in self.board.enemies_within(self.i, reach) if self.distance(j) <= reach]
         if not near:
             return []
         return charge_targets(self.state.table, self.state.bases, self.i, reach, near)
@@ -244,7 +267,7 @@ class Situation:
         weapon = self.profile.ranged
         if weapon is None or self.engaged:
             return False
-        return bool(self.board.maybe_within(self.i, self.enemies, weapon.range))
+        return bool(self.board.enemies_within(self.i, weapon.range))
 
     @_lazy
     def can_attack(self) -> bool:
@@ -284,7 +307,11 @@ class Situation:
         out = []
         for k in self.open_objectives:
             obj = self.state.objectives[k]
-            if obj.kind == "hold" and self.board.controller(k) == side:
+            if (
+                obj.kind == "hold"
+                and self.board.may_control(side, k)
+                and self.board.controller(k) == side
+            ):
                 continue
             out.append(k)
         return out
@@ -301,8 +328,15 @@ class Situation:
     @_lazy
     def on_objective(self) -> bool:
         return any(
-            self.objective_distance(k) <= self.state.objectives[k].radius
-            for k in self.open_objectives
+            self.within_objective(k, self.state.objectives[k].radius) for k in self.open_objectives
+        )
+
+    def within_objective(self, k: int, limit: float) -> bool:
+        """Whether its base comes within ``limit`` of objective ``k``."""
+        # The bound spares the exact distance when the objective is surely farther.
+        obj = self.state.objectives[k]
+        return self.board.may_reach_point(self.i, (obj.x, obj.y), limit) and (
+            self.objective_distance(k) <= limit
         )
 
     @_lazy
@@ -328,7 +362,7 @@ def _outnumbering(s: Situation) -> bool:
 def _leader_alive(s: Situation) -> bool:
     side = s.model.side
     return any(
-        LEADER_KEYWORD in s.state.models[j].profile.keywords for j in s.board.active_models(side)
+        LEADER_KEYWORD in s.state.models[j].profile.keywords for j in s.state.active_models(side)
     )
 
 
@@ -366,21 +400,20 @@ def _strain_high(s: Situation) -> bool:
 def _objective_within_move(s: Situation) -> bool:
     allowance = move_allowance(s.state, s.i)
     return any(
-        s.objective_distance(k) <= allowance + s.state.objectives[k].radius
+        s.within_objective(k, allowance + s.state.objectives[k].radius)
         for k in s.objectives_not_held
     )
 
 
 def _enemies_closer_than(s: Situation, limit: float) -> bool:
-    if not s.board.maybe_within(s.i, s.enemies, limit):
+    if not s.board.enemies_within(s.i, limit):
         return False  # every enemy is surely farther: no need to measure them
     return s.nearest_enemy_distance < limit
 
 
 def _side_outnumbered(s: Situation) -> bool:
     side = s.model.side
-    board = s.board
-    return len(board.active_models(side)) < len(board.active_models(s.state.enemy_side(side)))
+    return len(s.state.active_models(side)) < len(s.enemies)
 
 
 def _actions_left(s: Situation) -> int:
