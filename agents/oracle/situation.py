@@ -68,7 +68,6 @@ class Board:
         self.state = state
         self._distances: dict[tuple[int, int], float] = {}
         self._enemies: dict[str, list[int]] = {}
-        self._gaps: dict[int, list[tuple[int, float]]] = {}
         self._engaged: dict[int, tuple[int, ...]] = {}
         self._controllers: dict[int, str | None] = {}
 
@@ -77,8 +76,20 @@ class Board:
         key = (i, j)
         found = self._distances.get(key)
         if found is None:
-            found = self._distances[key] = self.state.distance(i, j)
+            found = self._distances[key] = self._measure(i, j)
         return found
+
+    def _measure(self, i: int, j: int) -> float:
+        # GameState.distance (riven_env.table.measure.edge_distance) on the layout fetched
+        # once per decision point rather than once per pair: the same arithmetic in the
+        # same order, so the same float.
+        layout = self._layout
+        on_table = layout.on_table
+        if not (on_table[i] and on_table[j]):
+            return math.inf
+        (xi, yi), (xj, yj) = layout.centers[i], layout.centers[j]
+        radii = layout.radii
+        return max(0.0, math.hypot(xi - xj, yi - yj) - radii[i] - radii[j])
 
     def enemies_of(self, i: int) -> list[int]:
         """Active enemies of model ``i`` (the list is shared: do not change it)."""
@@ -91,29 +102,13 @@ class Board:
     def enemies_within(self, i: int, limit: float) -> list[int]:
         """The active enemies of model ``i`` that may stand within ``limit`` of it.
 
-        A bound from the centres, with a margin: an enemy left out is surely farther than
-        ``limit``, edge to edge, however exactly the gap is measured; one kept may be
-        (:meth:`distance` tells).
+        Every enemy within ``limit`` is kept, and those beyond it by more than a margin
+        far above rounding are left out: the bound stands for contact too, which the game
+        decides from distances measured another way (numpy).
         """
         limit += _CONTACT_MARGIN
-        return [j for j, gap in self._enemy_gaps(i) if gap <= limit]
-
-    def _enemy_gaps(self, i: int) -> list[tuple[int, float]]:
-        # Rough edge gaps to every active enemy on the table, for the bounds only.
-        found = self._gaps.get(i)
-        if found is None:
-            layout = self._layout
-            found = []
-            if layout.on_table[i]:
-                centers, radii, on_table = layout.centers, layout.radii, layout.on_table
-                xi, yi = centers[i]
-                ri = radii[i]
-                for j in self.enemies_of(i):
-                    if on_table[j]:
-                        xj, yj = centers[j]
-                        found.append((j, math.hypot(xi - xj, yi - yj) - ri - radii[j]))
-            self._gaps[i] = found
-        return found
+        distance = self.distance
+        return [j for j in self.enemies_of(i) if distance(i, j) <= limit]
 
     @_lazy
     def _layout(self) -> Layout:
