@@ -234,14 +234,14 @@ class Situation:
         """Enemies it may charge now (from the legal decisions when it is active)."""
         if self.legal is not None:
             return self._legal_targets("charge")
-        if self.engaged or "charge" in limits(self.state, self.i).forbids:
+        if self.engaged or "charge" in self._forbids:
             return []
         reach = move_allowance(self.state, self.i) * self.state.rules.get(
             "distances.charge_reach_factor"
         )
         if reach <= 0:
             return []
-        near = [j for j in self.board.enemies_within(self.i, reach) if self.distance(j) <= reach]
+        near = [j for j in self.enemies if self.distance(j) <= reach]
         if not near:
             return []
         return charge_targets(self.state.table, self.state.bases, self.i, reach, near)
@@ -252,7 +252,7 @@ class Situation:
         if self.legal is not None:
             if "shoot" not in self.legal_kinds:
                 return {}
-        elif "shoot" in limits(self.state, self.i).forbids or not self._may_have_shots():
+        elif "shoot" in self._forbids or not self._may_have_shots():
             return {}
         return dict(shot_targets(self.state, self.i))
 
@@ -263,6 +263,11 @@ class Situation:
         if weapon is None or self.engaged:
             return False
         return bool(self.board.enemies_within(self.i, weapon.range))
+
+    @_lazy
+    def _forbids(self) -> frozenset[str]:
+        """Actions its Conditions forbid."""
+        return limits(self.state, self.i).forbids
 
     @_lazy
     def can_attack(self) -> bool:
@@ -400,12 +405,6 @@ def _objective_within_move(s: Situation) -> bool:
     )
 
 
-def _enemies_closer_than(s: Situation, limit: float) -> bool:
-    if not s.board.enemies_within(s.i, limit):
-        return False  # every enemy is surely farther: no need to measure them
-    return s.nearest_enemy_distance < limit
-
-
 def _side_outnumbered(s: Situation) -> bool:
     side = s.model.side
     return len(s.state.active_models(side)) < len(s.enemies)
@@ -445,7 +444,7 @@ PREDICATES: dict[str, Callable[[Situation, object], bool]] = {
     "can_interact": lambda s, a: _legal_kind(s, "interact"),
     "leader_alive": lambda s, a: _leader_alive(s),
     "is_leader": lambda s, a: s.is_leader,
-    "enemies_closer_than": lambda s, a: _enemies_closer_than(s, float(a)),
+    "enemies_closer_than": lambda s, a: s.nearest_enemy_distance < float(a),
     "no_friend_within": lambda s, a: all(s.distance(j) > float(a) for j in s.active_friends),
     "friend_engaged_within": lambda s, a: _friend_engaged_within(s, float(a)),
     "side_outnumbered": lambda s, a: _side_outnumbered(s),
