@@ -12,7 +12,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agents.oracle import words
-from agents.oracle.profiles import Condition, DiceRule, OracleProfile, PriorityRule
+from agents.oracle.profiles import (
+    ActionRef,
+    Condition,
+    DiceRule,
+    OracleProfile,
+    PriorityRule,
+    target_side,
+)
 from agents.oracle.situation import PREDICATES, Situation
 
 Check = tuple[Callable[[Situation, object], bool], object, bool]
@@ -37,11 +44,27 @@ def all_pass(situation: Situation, checks: Sequence[Check]) -> bool:
 
 
 @dataclass(frozen=True)
+class Order:
+    """An action to take with whose models its target is picked from, and by which selector.
+
+    Attributes:
+        action: The action.
+        side: ``"enemy"``, ``"friend"`` or ``""`` (see :func:`~agents.oracle.profiles.target_side`).
+        selector: The target selector (the rule's, else the profile's), or None without a side.
+    """
+
+    action: ActionRef
+    side: str
+    selector: str | None
+
+
+@dataclass(frozen=True)
 class CompiledRule:
-    """A priority rule with its checks and its card line."""
+    """A priority rule with its checks, its order and its card line."""
 
     rule: PriorityRule
     checks: tuple[Check, ...]
+    order: Order
     text: str
 
 
@@ -65,6 +88,7 @@ class CompiledProfile:
         bonus_text: The bonus policy's card line ("" without a policy).
         dice: Its dice rules, in order.
         priorities: Its priority rules, in order.
+        fallback: The order of each face of its fallback table, by face - 1.
         fallback_texts: The card line of each face of its fallback table, by face - 1.
     """
 
@@ -74,6 +98,7 @@ class CompiledProfile:
     bonus_text: str
     dice: tuple[CompiledDice, ...]
     priorities: tuple[CompiledRule, ...]
+    fallback: tuple[Order, ...]
     fallback_texts: tuple[str, ...]
 
 
@@ -101,13 +126,24 @@ def _compile(profile: OracleProfile) -> CompiledProfile:
             for rule in profile.dice
         ),
         priorities=tuple(
-            CompiledRule(rule, checks_for(rule.when), words.rule_text(rule, profile))
+            CompiledRule(
+                rule,
+                checks_for(rule.when),
+                _order(profile, rule.action, rule.target),
+                words.rule_text(rule, profile),
+            )
             for rule in profile.priorities
         ),
+        fallback=tuple(_order(profile, entry.action, entry.target) for entry in profile.fallback),
         fallback_texts=tuple(
             words.fallback_text(profile, roll) for roll in range(1, len(profile.fallback) + 1)
         ),
     )
 
 
-__all__ = ["Check", "CompiledProfile", "all_pass", "checks_for", "compiled"]
+def _order(profile: OracleProfile, action: ActionRef, target: str | None) -> Order:
+    side = target_side(action)
+    return Order(action, side, profile.target_for(action, target) if side else None)
+
+
+__all__ = ["Check", "CompiledProfile", "Order", "all_pass", "checks_for", "compiled"]

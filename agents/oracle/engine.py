@@ -31,16 +31,14 @@ from pathlib import Path
 
 from agents.base import BaseAgent
 from agents.oracle import words
-from agents.oracle.compiled import all_pass, compiled
+from agents.oracle.compiled import Order, all_pass, compiled
 from agents.oracle.dice import dice_for_rule, dice_words
 from agents.oracle.profiles import (
-    ActionRef,
     DiceRule,
     OracleData,
     OracleDataError,
     OracleProfile,
     load_profiles,
-    target_side,
 )
 from agents.oracle.situation import Board, Situation, first_in_order, select
 from riven_env.errors import AgentSpecError
@@ -216,14 +214,13 @@ class OracleAgent(BaseAgent):
             if not all_pass(sit, line.checks):
                 continue
             rule = line.rule
-            decision, chosen = self._resolve(sit, profile, rule.action, rule.target, legal)
+            decision, chosen = self._resolve(sit, line.order, legal)
             if decision is not None:
                 text = f"{model.id}, rule {k} ({rule.id}): {line.text}{chosen}"
                 return decision, model.id, profile.name, rule.id, text
         faces = len(profile.fallback)
         roll = int(self.rng.integers(1, faces + 1))
-        entry = profile.fallback[roll - 1]
-        decision, chosen = self._resolve(sit, profile, entry.action, entry.target, legal)
+        decision, chosen = self._resolve(sit, plan.fallback[roll - 1], legal)
         what = plan.fallback_texts[roll - 1]
         if decision is not None:
             text = f"{model.id}: no priority applies; the d{faces} rolled {roll}: {what}.{chosen}"
@@ -235,34 +232,25 @@ class OracleAgent(BaseAgent):
         return END, model.id, profile.name, "end:no_action", text
 
     def _resolve(
-        self,
-        sit: Situation,
-        profile: OracleProfile,
-        action: ActionRef,
-        rule_target: str | None,
-        legal: Sequence[Decision],
+        self, sit: Situation, order: Order, legal: Sequence[Decision]
     ) -> tuple[Decision | None, str]:
-        """The legal decision an action asks for (None when impossible) and words on its target."""
+        """The legal decision an order asks for (None when impossible) and words on its target."""
+        action = order.action
         if action.kind == END.kind:
             return _listed(legal, END), ""
         options = [d for d in legal if d.kind == action.kind]
         if not options:
             return None, ""
         if action.destination is not None:
-            return self._destination(sit, profile, action, rule_target, options)
-        if target_side(action):
-            pick = select(sit, profile.target_for(action, rule_target), [d.target for d in options])
+            return self._destination(sit, order, options)
+        if order.side:
+            pick = select(sit, order.selector, [d.target for d in options])
             chosen = next(d for d in options if d.target == pick)
             return chosen, f" Target: {sit.state.models[pick].id}."
         return options[0], ""
 
     def _destination(
-        self,
-        sit: Situation,
-        profile: OracleProfile,
-        action: ActionRef,
-        rule_target: str | None,
-        options: Sequence[Decision],
+        self, sit: Situation, order: Order, options: Sequence[Decision]
     ) -> tuple[Decision | None, str]:
         """The move (or disengage) decision toward the destination an action names.
 
@@ -274,8 +262,9 @@ class OracleAgent(BaseAgent):
         that ends closest to the goal, provided it gets closer.
         """
         state = sit.state
+        action = order.action
         kind = action.destination
-        side = target_side(action)
+        side = order.side
         target_words = ""
         if kind == "toward_objective":
             objective = self._objective_goal(sit)
@@ -286,7 +275,7 @@ class OracleAgent(BaseAgent):
             goal = (obj.x, obj.y)
         elif side:
             pool = sit.enemies if side == "enemy" else sit.friends
-            ref = select(sit, profile.target_for(action, rule_target), pool)
+            ref = select(sit, order.selector, pool)
             if ref is None:
                 return None, ""
             goal = state.position(ref)
