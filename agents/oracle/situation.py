@@ -28,11 +28,11 @@ if TYPE_CHECKING:
 
 LEADER_KEYWORD = "leader"
 
-# Edge distances are measured twice in the code base: one pair at a time in plain floats and
-# a whole row at a time in numpy (which decides base contact). The two may differ in the
-# last bits; an enemy farther than the contact tolerance by this much is surely not in
-# contact, whichever way it is measured.
-_CONTACT_MARGIN = 1e-6
+# The cheap bounds below measure in plain floats, while the exact queries they spare measure
+# another way (contacts from numpy rows of gaps, objective distances with numpy's hypot),
+# which may differ in the last bits. A bound keeps whatever lies within its limit plus this
+# margin, far above rounding, so it never leaves out a model the exact query would keep.
+_BOUND_MARGIN = 1e-6
 
 _Value = TypeVar("_Value")
 
@@ -106,7 +106,7 @@ class Board:
         far above rounding are left out: the bound stands for contact too, which the game
         decides from distances measured another way (numpy).
         """
-        limit += _CONTACT_MARGIN
+        limit += _BOUND_MARGIN
         distance = self.distance
         return [j for j in self.enemies_of(i) if distance(i, j) <= limit]
 
@@ -136,7 +136,7 @@ class Board:
         if not layout.on_table[i]:
             return False
         x, y = layout.centers[i]
-        return math.hypot(x - point[0], y - point[1]) - layout.radii[i] <= limit + _CONTACT_MARGIN
+        return math.hypot(x - point[0], y - point[1]) - layout.radii[i] <= limit + _BOUND_MARGIN
 
     def may_control(self, side: str, k: int) -> bool:
         """Whether ``side`` may control objective ``k``: one of its active models may be on it.
