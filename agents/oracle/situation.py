@@ -107,8 +107,15 @@ class Board:
         decides from distances measured another way (numpy).
         """
         limit += _BOUND_MARGIN
-        distance = self.distance
-        return [j for j in self.enemies_of(i) if distance(i, j) <= limit]
+        distances = self._distances  # read inline: the hottest loop of an activation
+        found = []
+        for j in self.enemies_of(i):
+            gap = distances.get((i, j))
+            if gap is None:
+                gap = distances[i, j] = self._measure(i, j)
+            if gap <= limit:
+                found.append(j)
+        return found
 
     @_lazy
     def _layout(self) -> Layout:
