@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from agents.oracle.profiles import DiceRule
+from agents.oracle.words import percent
 from riven_env.rules import RulesConfig
 from riven_env.rules.odds import activation_odds
 
@@ -22,6 +23,8 @@ _odds_cache: dict[tuple, dict[str, Fraction]] = {}
 # fraction arithmetic is slow, and the Oracle asks the same few questions all game long.
 _choice_cache: dict[tuple, int] = {}
 _CHOICE_CACHE_LIMIT = 4096
+# Explanation words by the same keys as _odds_cache (as few entries).
+_words_cache: dict[tuple, str] = {}
 
 
 def dice_odds(mettle: int, dice: int, rules: RulesConfig) -> dict[str, Fraction]:
@@ -31,6 +34,19 @@ def dice_odds(mettle: int, dice: int, rules: RulesConfig) -> dict[str, Fraction]
     if found is None:
         found = activation_odds(mettle, dice, rules)
         _odds_cache[key] = found
+    return found
+
+
+def dice_words(mettle: int, dice: int, rules: RulesConfig) -> str:
+    """The odds of rolling ``dice`` at ``mettle`` in the words of an explanation (memoised)."""
+    key = (*(rules.get(k) for k in _ODDS_KEYS), mettle, dice)
+    found = _words_cache.get(key)
+    if found is None:
+        odds = dice_odds(mettle, dice, rules)
+        found = _words_cache[key] = (
+            f"Mettle {mettle}+: {float(odds['expected_actions']):.2f} expected actions, "
+            f"{percent(odds['p_turn_passes'])} chance the turn passes"
+        )
     return found
 
 
@@ -82,4 +98,4 @@ def _policy_choice(rule: DiceRule, mettle: int, offered: Sequence[int], rules: R
     return max(offered, key=score)
 
 
-__all__ = ["dice_for_rule", "dice_odds"]
+__all__ = ["dice_for_rule", "dice_odds", "dice_words"]

@@ -31,17 +31,16 @@ from pathlib import Path
 
 from agents.base import BaseAgent
 from agents.oracle import words
-from agents.oracle.dice import dice_for_rule, dice_odds
+from agents.oracle.compiled import Order, all_pass, compiled
+from agents.oracle.dice import dice_for_rule, dice_words
 from agents.oracle.profiles import (
-    ActionRef,
     DiceRule,
     OracleData,
     OracleDataError,
     OracleProfile,
     load_profiles,
-    target_side,
 )
-from agents.oracle.situation import Situation, all_hold, first_in_order, select
+from agents.oracle.situation import Board, Situation, first_in_order, select
 from riven_env.errors import AgentSpecError
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import move_allowance
@@ -143,13 +142,19 @@ class OracleAgent(BaseAgent):
     # ------------------------------------------------------------------ activate
     def _activate(self, state: GameState, legal: Sequence[Decision]) -> tuple:
         side = state.current_side
-        eligible = sorted({d.model for d in legal if d.kind == "activate"})
-        situations = {i: Situation(state, i) for i in eligible}
-        ready = []
-        for i in eligible:
-            profile = self.profile_for(state, i)
-            if not (profile.hold_when and all_hold(situations[i], profile.hold_when)):
-                ready.append(i)
+        offers: dict[int, list[Decision]] = {}  # model -> its listed activate decisions
+        for d in legal:
+            if d.kind == "activate":
+                offers.setdefault(d.model, []).append(d)
+        eligible = sorted(offers)
+        board = Board(state)
+        situations = {i: Situation(state, i, board=board) for i in eligible}
+        plans = {i: compiled(self.profile_for(state, i)) for i in eligible}
+        ready = [
+            i
+            for i in eligible
+            if not (plans[i].hold_when and all_pass(situations[i], plans[i].hold_when))
+        ]
         if not ready:
             held = ", ".join(state.models[i].id for i in eligible)
             profile = self.side_profile(state, side)
@@ -159,30 +164,31 @@ class OracleAgent(BaseAgent):
         order = self.side_profile(state, side).activation_order
         chosen = first_in_order(situations, order, ready)
         model = state.models[chosen]
-        profile = self.profile_for(state, chosen)
+        plan = plans[chosen]
+        profile = plan.profile
         sit = situations[chosen]
         order_words = ", ".join(order)
-        bonus = Decision("bonus", model=chosen)
         if (
             profile.bonus is not None
-            and bonus in legal
             and state.momentum_of(side) >= profile.bonus.min_momentum
-            and all_hold(sit, profile.bonus.when)
+            and all_pass(sit, plan.bonus_when)
         ):
-            text = (
-                f"Activates {model.id}, first by the activation order ({order_words}). "
-                f"{words.bonus_text(profile.bonus)}"
-            )
-            return bonus, model.id, profile.name, "bonus", text
-
-        offered = sorted(d.dice for d in legal if d.kind == "activate" and d.model == chosen)
-        for k, rule in enumerate(profile.dice, 1):
-            if all_hold(sit, rule.when):
-                dice, why = self._dice(state, chosen, rule, offered)
-                decision = Decision("activate", model=chosen, dice=dice)
+            bonus = _listed(legal, Decision("bonus", model=chosen))
+            if bonus is not None:
                 text = (
                     f"Activates {model.id}, first by the activation order ({order_words}). "
-                    f"Dice rule {k}: {words.dice_rule_text(rule)} -> {dice} ({why})."
+                    f"{plan.bonus_text}"
+                )
+                return bonus, model.id, profile.name, "bonus", text
+
+        offered = sorted(d.dice for d in offers[chosen])
+        for k, dice_rule in enumerate(plan.dice, 1):
+            if all_pass(sit, dice_rule.checks):
+                dice, why = self._dice(state, chosen, dice_rule.rule, offered)
+                decision = next(d for d in offers[chosen] if d.dice == dice)
+                text = (
+                    f"Activates {model.id}, first by the activation order ({order_words}). "
+                    f"Dice rule {k}: {dice_rule.text} -> {dice} ({why})."
                 )
                 return decision, model.id, profile.name, f"dice:{k}", text
         raise OracleDataError(  # pragma: no cover - the loader requires a final "always" rule
@@ -195,30 +201,27 @@ class OracleAgent(BaseAgent):
         """The number of dice a dice rule asks for, among those ``offered``, and why."""
         mettle = state.models[i].profile.mettle
         dice = dice_for_rule(rule, mettle, offered, state.rules)
-        odds = dice_odds(mettle, dice, state.rules)
-        return dice, (
-            f"Mettle {mettle}+: {float(odds['expected_actions']):.2f} expected actions, "
-            f"{words.percent(odds['p_turn_passes'])} chance the turn passes"
-        )
+        return dice, dice_words(mettle, dice, state.rules)
 
     # ------------------------------------------------------------------ action
     def _action(self, state: GameState, legal: Sequence[Decision]) -> tuple:
         i = state.active_model
         model = state.models[i]
-        profile = self.profile_for(state, i)
+        plan = compiled(self.profile_for(state, i))
+        profile = plan.profile
         sit = Situation(state, i, legal)
-        for k, rule in enumerate(profile.priorities, 1):
-            if not all_hold(sit, rule.when):
+        for k, line in enumerate(plan.priorities, 1):
+            if not all_pass(sit, line.checks):
                 continue
-            decision, chosen = self._resolve(sit, profile, rule.action, rule.target, legal)
+            rule = line.rule
+            decision, chosen = self._resolve(sit, line.order, legal)
             if decision is not None:
-                text = f"{model.id}, rule {k} ({rule.id}): {words.rule_text(rule, profile)}{chosen}"
+                text = f"{model.id}, rule {k} ({rule.id}): {line.text}{chosen}"
                 return decision, model.id, profile.name, rule.id, text
         faces = len(profile.fallback)
         roll = int(self.rng.integers(1, faces + 1))
-        entry = profile.fallback[roll - 1]
-        decision, chosen = self._resolve(sit, profile, entry.action, entry.target, legal)
-        what = words.fallback_text(profile, roll)
+        decision, chosen = self._resolve(sit, plan.fallback[roll - 1], legal)
+        what = plan.fallback_texts[roll - 1]
         if decision is not None:
             text = f"{model.id}: no priority applies; the d{faces} rolled {roll}: {what}.{chosen}"
             return decision, model.id, profile.name, f"d6:{roll}", text
@@ -229,34 +232,25 @@ class OracleAgent(BaseAgent):
         return END, model.id, profile.name, "end:no_action", text
 
     def _resolve(
-        self,
-        sit: Situation,
-        profile: OracleProfile,
-        action: ActionRef,
-        rule_target: str | None,
-        legal: Sequence[Decision],
+        self, sit: Situation, order: Order, legal: Sequence[Decision]
     ) -> tuple[Decision | None, str]:
-        """The legal decision an action asks for (None when impossible) and words on its target."""
+        """The legal decision an order asks for (None when impossible) and words on its target."""
+        action = order.action
         if action.kind == END.kind:
-            return (END if END in legal else None), ""
+            return _listed(legal, END), ""
         options = [d for d in legal if d.kind == action.kind]
         if not options:
             return None, ""
         if action.destination is not None:
-            return self._destination(sit, profile, action, rule_target, options)
-        if target_side(action):
-            pick = select(sit, profile.target_for(action, rule_target), [d.target for d in options])
+            return self._destination(sit, order, options)
+        if order.side:
+            pick = select(sit, order.selector, [d.target for d in options])
             chosen = next(d for d in options if d.target == pick)
             return chosen, f" Target: {sit.state.models[pick].id}."
         return options[0], ""
 
     def _destination(
-        self,
-        sit: Situation,
-        profile: OracleProfile,
-        action: ActionRef,
-        rule_target: str | None,
-        options: Sequence[Decision],
+        self, sit: Situation, order: Order, options: Sequence[Decision]
     ) -> tuple[Decision | None, str]:
         """The move (or disengage) decision toward the destination an action names.
 
@@ -268,8 +262,9 @@ class OracleAgent(BaseAgent):
         that ends closest to the goal, provided it gets closer.
         """
         state = sit.state
+        action = order.action
         kind = action.destination
-        side = target_side(action)
+        side = order.side
         target_words = ""
         if kind == "toward_objective":
             objective = self._objective_goal(sit)
@@ -280,7 +275,7 @@ class OracleAgent(BaseAgent):
             goal = (obj.x, obj.y)
         elif side:
             pool = sit.enemies if side == "enemy" else sit.friends
-            ref = select(sit, profile.target_for(action, rule_target), pool)
+            ref = select(sit, order.selector, pool)
             if ref is None:
                 return None, ""
             goal = state.position(ref)
@@ -288,8 +283,8 @@ class OracleAgent(BaseAgent):
         else:
             same = [d for d in options if d.destination is not None and d.destination[0] == kind]
             return (same[0] if same else None), ""
-        exact = Decision(action.kind, model=sit.i, destination=(kind, ref))
-        if exact in options:
+        exact = _listed(options, Decision(action.kind, model=sit.i, destination=(kind, ref)))
+        if exact is not None:
             return exact, target_words
         points = self._destination_points(sit, action.kind)
         best, best_gap = None, _gap(state.position(sit.i), goal)
@@ -350,6 +345,11 @@ class OracleAgent(BaseAgent):
                 return Decision("spend", option=option), model.id, profile.name, rule.id, text
         text = f"{model.id}'s {roll.kind} test came up {roll.result.capitalize()}: no spend rule applies; it stands."
         return ACCEPT, model.id, profile.name, "spend:accept", text
+
+
+def _listed(legal: Sequence[Decision], decision: Decision) -> Decision | None:
+    """The listed decision equal to ``decision`` (the game finds its own objects fastest)."""
+    return next((d for d in legal if d == decision), None)
 
 
 def _gap(a: Sequence[float], b: Sequence[float]) -> float:

@@ -4,26 +4,164 @@ target selectors and order keys of the vocabulary evaluated over them.
 A :class:`Situation` is built for one model at one decision point and computes each fact at
 most once (distances, charge and shot targets, cover, objective control), so that walking a
 priority list costs little more than its most expensive condition. When the model is the
-active model, facts are read from the legal decisions the game already computed.
+active model, facts are read from the legal decisions the game already computed. The
+Situations of one decision point share a :class:`Board`: facts about other models
+(distances, who is engaged, who holds an objective) are computed once for all of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from functools import cached_property
-from typing import TYPE_CHECKING
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import move_allowance, shot_targets
 from riven_env.game.effects import limits
 from riven_env.game.victory import controller
 from riven_env.rules.profiles import ModelProfile
-from riven_env.table import charge_targets, cover_rank, sight
+from riven_env.table import CONTACT_TOL, charge_targets, cover_rank, sight
+from riven_env.table.layout import Layout
 
 if TYPE_CHECKING:
     from agents.oracle.profiles import Condition
 
 LEADER_KEYWORD = "leader"
+
+# The cheap bounds below measure in plain floats, while the exact queries they spare measure
+# another way (contacts from numpy rows of gaps, objective distances with numpy's hypot),
+# which may differ in the last bits. A bound keeps whatever lies within its limit plus this
+# margin, far above rounding, so it never leaves out a model the exact query would keep.
+_BOUND_MARGIN = 1e-6
+
+_Value = TypeVar("_Value")
+
+
+class _lazy(Generic[_Value]):  # noqa: N801 - used as a decorator, like functools' original
+    """``functools.cached_property`` without its lock (Python 3.11 takes one per first read,
+    and a Situation's facts are mostly read once)."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, owner: Any, cls: type | None = None) -> _Value:
+        if owner is None:
+            return self  # type: ignore[return-value]
+        value = self.compute(owner)
+        owner.__dict__[self.name] = value
+        return value
+
+
+class Board:
+    """Facts about the whole game at one decision point, shared by that point's Situations.
+
+    Every answer is remembered, so the state must not change while a board is in use:
+    build a fresh one at every decision point.
+
+    Args:
+        state: The game (not changed).
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._distances: dict[tuple[int, int], float] = {}
+        self._enemies: dict[str, list[int]] = {}
+        self._engaged: dict[int, tuple[int, ...]] = {}
+        self._controllers: dict[int, str | None] = {}
+
+    def distance(self, i: int, j: int) -> float:
+        """Edge-to-edge distance from model ``i`` to model ``j`` (as ``GameState.distance``)."""
+        key = (i, j)
+        found = self._distances.get(key)
+        if found is None:
+            found = self._distances[key] = self._measure(i, j)
+        return found
+
+    def _measure(self, i: int, j: int) -> float:
+        # GameState.distance (riven_env.table.measure.edge_distance) on the layout fetched
+        # once per decision point rather than once per pair: the same arithmetic in the
+        # same order, so the same float.
+        layout = self._layout
+        on_table = layout.on_table
+        if not (on_table[i] and on_table[j]):
+            return math.inf
+        (xi, yi), (xj, yj) = layout.centers[i], layout.centers[j]
+        radii = layout.radii
+        return max(0.0, math.hypot(xi - xj, yi - yj) - radii[i] - radii[j])
+
+    def enemies_of(self, i: int) -> list[int]:
+        """Active enemies of model ``i`` (the list is shared: do not change it)."""
+        side = self.state.models[i].side
+        found = self._enemies.get(side)
+        if found is None:
+            found = self._enemies[side] = self.state.enemies_of(i)
+        return found
+
+    def enemies_within(self, i: int, limit: float) -> list[int]:
+        """The active enemies of model ``i`` that may stand within ``limit`` of it.
+
+        Every enemy within ``limit`` is kept, and those beyond it by more than a margin
+        far above rounding are left out: the bound stands for contact too, which the game
+        decides from distances measured another way (numpy).
+        """
+        limit += _BOUND_MARGIN
+        distances = self._distances  # read inline: the hottest loop of an activation
+        found = []
+        for j in self.enemies_of(i):
+            gap = distances.get((i, j))
+            if gap is None:
+                gap = distances[i, j] = self._measure(i, j)
+            if gap <= limit:
+                found.append(j)
+        return found
+
+    @_lazy
+    def _layout(self) -> Layout:
+        return self.state.bases.layout()
+
+    def engaged_enemies(self, i: int) -> tuple[int, ...]:
+        """Active enemies in base contact with model ``i`` (as ``GameState.engaged_enemies``)."""
+        found = self._engaged.get(i)
+        if found is None:
+            # The game finds contacts from a numpy row of gaps, costly to build for one
+            # model; most models have no enemy near, which the bound shows.
+            found = ()
+            if self.enemies_within(i, CONTACT_TOL):
+                found = tuple(self.state.engaged_enemies(i))
+            self._engaged[i] = found
+        return found
+
+    def may_reach_point(self, i: int, point: tuple[float, float], limit: float) -> bool:
+        """Whether model ``i``'s base may come within ``limit`` of ``point``.
+
+        A bound from the centre, with a margin: False means that it surely does not,
+        however exactly the distance is measured.
+        """
+        layout = self._layout
+        if not layout.on_table[i]:
+            return False
+        x, y = layout.centers[i]
+        return math.hypot(x - point[0], y - point[1]) - layout.radii[i] <= limit + _BOUND_MARGIN
+
+    def may_control(self, side: str, k: int) -> bool:
+        """Whether ``side`` may control objective ``k``: one of its active models may be on it.
+
+        A side controls an objective only with models within its radius
+        (``victory.controller``), so False means that it surely does not.
+        """
+        obj = self.state.objectives[k]
+        point = (obj.x, obj.y)
+        return any(
+            self.may_reach_point(j, point, obj.radius) for j in self.state.active_models(side)
+        )
+
+    def controller(self, k: int) -> str | None:
+        """The side controlling objective ``k`` (as ``victory.controller``)."""
+        if k not in self._controllers:
+            self._controllers[k] = controller(self.state, k)
+        return self._controllers[k]
 
 
 class Situation:
@@ -33,82 +171,112 @@ class Situation:
         state: The game (not changed).
         i: The model the facts are about.
         legal: The legal decisions when ``i`` is the active model (action phase), else None.
+        board: The decision point's shared facts (a fresh one when None).
     """
 
-    def __init__(self, state: GameState, i: int, legal: Sequence[Decision] | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        i: int,
+        legal: Sequence[Decision] | None = None,
+        board: Board | None = None,
+    ) -> None:
         self.state = state
         self.i = i
         self.model = state.models[i]
-        self.legal = list(legal) if legal is not None else None
+        self.legal = legal
+        self.board = board if board is not None else Board(state)
+        self._objective_distances: dict[int, float] = {}
 
     # ------------------------------------------------------------------ models around
-    @cached_property
+    @_lazy
     def enemies(self) -> list[int]:
-        return self.state.enemies_of(self.i)
+        return self.board.enemies_of(self.i)
 
-    @cached_property
+    @_lazy
     def friends(self) -> list[int]:
         """Friends still on the table (active or Down)."""
         return self.state.friends_of(self.i)
 
-    @cached_property
+    @_lazy
     def active_friends(self) -> list[int]:
         return [j for j in self.friends if self.state.models[j].is_active]
 
-    @cached_property
-    def engaged(self) -> list[int]:
-        return self.state.engaged_enemies(self.i)
+    @_lazy
+    def engaged(self) -> tuple[int, ...]:
+        return self.board.engaged_enemies(self.i)
 
     def distance(self, j: int) -> float:
-        """Edge-to-edge distance to model ``j`` (enemies' distances are computed once)."""
-        found = self._distances.get(j)
-        return self.state.distance(self.i, j) if found is None else found
+        """Edge-to-edge distance to model ``j``."""
+        return self.board.distance(self.i, j)
 
-    @cached_property
+    @_lazy
     def _distances(self) -> dict[int, float]:
-        return {j: self.state.distance(self.i, j) for j in self.enemies}
+        """Distances to the enemies."""
+        return {j: self.board.distance(self.i, j) for j in self.enemies}
 
-    @cached_property
+    @_lazy
     def nearest_enemy_distance(self) -> float:
         return min(self._distances.values(), default=float("inf"))
 
-    @cached_property
+    @_lazy
     def nearest_enemy(self) -> int | None:
         if not self.enemies:
             return None
         return min(self.enemies, key=lambda j: (self._distances[j], j))
 
     # ------------------------------------------------------------------ what it can do
+    @_lazy
+    def legal_kinds(self) -> frozenset[str]:
+        """Kinds of the legal decisions (empty when ``i`` is not the active model)."""
+        return frozenset({d.kind for d in self.legal or ()})
+
     def _legal_targets(self, kind: str) -> list[int]:
+        if kind not in self.legal_kinds:
+            return []
         return [d.target for d in self.legal or () if d.kind == kind and d.target is not None]
 
-    @cached_property
+    @_lazy
     def charge_targets(self) -> list[int]:
         """Enemies it may charge now (from the legal decisions when it is active)."""
         if self.legal is not None:
             return self._legal_targets("charge")
-        if self.engaged or "charge" in limits(self.state, self.i).forbids:
+        if self.engaged or "charge" in self._forbids:
             return []
         reach = move_allowance(self.state, self.i) * self.state.rules.get(
             "distances.charge_reach_factor"
         )
         if reach <= 0:
             return []
-        near = [j for j in self.enemies if self._distances[j] <= reach]
+        near = [j for j in self.enemies if self.distance(j) <= reach]
         if not near:
             return []
         return charge_targets(self.state.table, self.state.bases, self.i, reach, near)
 
-    @cached_property
+    @_lazy
     def shots(self) -> dict[int, str]:
         """Enemies it may shoot now -> the cover each would have."""
-        if self.legal is not None and not self._legal_targets("shoot"):
-            return {}
-        if self.legal is None and "shoot" in limits(self.state, self.i).forbids:
+        if self.legal is not None:
+            if "shoot" not in self.legal_kinds:
+                return {}
+        elif "shoot" in self._forbids or not self._may_have_shots():
             return {}
         return dict(shot_targets(self.state, self.i))
 
-    @cached_property
+    def _may_have_shots(self) -> bool:
+        # The game's list of shots checks contacts and lines of sight (costly); a model with
+        # no weapon, in melee or with no enemy within its weapon's range has none.
+        weapon = self.profile.ranged
+        if weapon is None or self.engaged:
+            return False
+        return bool(self.board.enemies_within(self.i, weapon.range))
+
+    @_lazy
+    def _forbids(self) -> frozenset[str]:
+        """Actions its Conditions forbid."""
+        return limits(self.state, self.i).forbids
+
+    @_lazy
     def can_attack(self) -> bool:
         return bool(self.engaged or self.shots or self.charge_targets)
 
@@ -117,11 +285,11 @@ class Situation:
     def profile(self) -> ModelProfile:
         return self.model.profile
 
-    @cached_property
+    @_lazy
     def strain_max(self) -> int:
         return self.profile.strain_max(self.state.rules)
 
-    @cached_property
+    @_lazy
     def in_cover(self) -> bool:
         """Whether the nearest enemy would see it in cover (or not see it at all)."""
         foe = self.nearest_enemy
@@ -130,55 +298,69 @@ class Situation:
         visible, cover = sight(self.state.table, self.state.bases, foe, self.i)
         return (not visible) or cover_rank(cover) > 0
 
-    @cached_property
+    @_lazy
     def is_leader(self) -> bool:
         return LEADER_KEYWORD in self.profile.keywords
 
     # ------------------------------------------------------------------ objectives
-    @cached_property
+    @_lazy
     def open_objectives(self) -> list[int]:
         """Objectives still in play (a looted objective is gone)."""
         return [k for k in range(len(self.state.objectives)) if k not in self.state.looted]
 
-    @cached_property
+    @_lazy
     def objectives_not_held(self) -> list[int]:
         side = self.model.side
         out = []
         for k in self.open_objectives:
             obj = self.state.objectives[k]
-            if obj.kind == "hold" and controller(self.state, k) == side:
+            if (
+                obj.kind == "hold"
+                and self.board.may_control(side, k)
+                and self.board.controller(k) == side
+            ):
                 continue
             out.append(k)
         return out
 
     def objective_distance(self, k: int) -> float:
-        obj = self.state.objectives[k]
-        return self.state.distance_to_point(self.i, (obj.x, obj.y))
+        found = self._objective_distances.get(k)
+        if found is None:
+            obj = self.state.objectives[k]
+            found = self._objective_distances[k] = self.state.distance_to_point(
+                self.i, (obj.x, obj.y)
+            )
+        return found
 
-    @cached_property
+    @_lazy
     def on_objective(self) -> bool:
         return any(
-            self.objective_distance(k) <= self.state.objectives[k].radius
-            for k in self.open_objectives
+            self.within_objective(k, self.state.objectives[k].radius) for k in self.open_objectives
         )
 
-    @cached_property
+    def within_objective(self, k: int, limit: float) -> bool:
+        """Whether its base comes within ``limit`` of objective ``k``."""
+        # The bound spares the exact distance when the objective is surely farther.
+        obj = self.state.objectives[k]
+        return self.board.may_reach_point(self.i, (obj.x, obj.y), limit) and (
+            self.objective_distance(k) <= limit
+        )
+
+    @_lazy
     def nearest_objective_distance(self) -> float:
         return min((self.objective_distance(k) for k in self.open_objectives), default=float("inf"))
 
 
 # ----------------------------------------------------------------------------- predicates
 def _friend_engaged_within(s: Situation, radius: float) -> bool:
-    state = s.state
-    return any(
-        s.state.distance(s.i, j) <= radius and state.engaged_enemies(j) for j in s.active_friends
-    )
+    board = s.board
+    return any(s.distance(j) <= radius and board.engaged_enemies(j) for j in s.active_friends)
 
 
 def _outnumbering(s: Situation) -> bool:
     side = s.model.side
     for j in s.engaged:
-        helpers = [k for k in s.state.engaged_enemies(j) if s.state.models[k].side == side]
+        helpers = [k for k in s.board.engaged_enemies(j) if s.state.models[k].side == side]
         if len(helpers) > 1:
             return True
     return False
@@ -192,9 +374,7 @@ def _leader_alive(s: Situation) -> bool:
 
 
 def _legal_kind(s: Situation, kind: str) -> bool:
-    if s.legal is not None:
-        return any(d.kind == kind for d in s.legal)
-    return False
+    return s.legal is not None and kind in s.legal_kinds
 
 
 def _friend_down_nearby(s: Situation) -> bool:
@@ -202,9 +382,7 @@ def _friend_down_nearby(s: Situation) -> bool:
         return _legal_kind(s, "stabilise")
     reach = s.state.rules.get("distances.stabilise_range")
     return any(
-        s.state.models[j].is_down
-        and not s.state.models[j].stable
-        and s.state.distance(s.i, j) <= reach
+        s.state.models[j].is_down and not s.state.models[j].stable and s.distance(j) <= reach
         for j in s.friends
     )
 
@@ -217,7 +395,7 @@ def _friend_needs_rally(s: Situation) -> bool:
     removes = action_spec("rally", s.state.rules).removes
     reach = s.state.rules.get("distances.rally_range")
     return bool(removes.intersection(s.model.conditions)) or any(
-        removes.intersection(s.state.models[j].conditions) and s.state.distance(s.i, j) <= reach
+        removes.intersection(s.state.models[j].conditions) and s.distance(j) <= reach
         for j in s.active_friends
     )
 
@@ -229,14 +407,14 @@ def _strain_high(s: Situation) -> bool:
 def _objective_within_move(s: Situation) -> bool:
     allowance = move_allowance(s.state, s.i)
     return any(
-        s.objective_distance(k) <= allowance + s.state.objectives[k].radius
+        s.within_objective(k, allowance + s.state.objectives[k].radius)
         for k in s.objectives_not_held
     )
 
 
 def _side_outnumbered(s: Situation) -> bool:
     side = s.model.side
-    return len(s.state.active_models(side)) < len(s.state.active_models(s.state.enemy_side(side)))
+    return len(s.state.active_models(side)) < len(s.enemies)
 
 
 def _actions_left(s: Situation) -> int:
@@ -274,9 +452,7 @@ PREDICATES: dict[str, Callable[[Situation, object], bool]] = {
     "leader_alive": lambda s, a: _leader_alive(s),
     "is_leader": lambda s, a: s.is_leader,
     "enemies_closer_than": lambda s, a: s.nearest_enemy_distance < float(a),
-    "no_friend_within": lambda s, a: all(
-        s.state.distance(s.i, j) > float(a) for j in s.active_friends
-    ),
+    "no_friend_within": lambda s, a: all(s.distance(j) > float(a) for j in s.active_friends),
     "friend_engaged_within": lambda s, a: _friend_engaged_within(s, float(a)),
     "side_outnumbered": lambda s, a: _side_outnumbered(s),
     "momentum_at_least": lambda s, a: s.state.momentum_of(s.model.side) >= float(a),
@@ -307,8 +483,8 @@ def _danger(state: GameState, j: int) -> tuple[int, int]:
 
 
 def _closest_to_friend(s: Situation, j: int) -> float:
-    state = s.state
-    return min((state.distance(j, f) for f in s.active_friends), default=float("inf"))
+    board = s.board
+    return min((board.distance(j, f) for f in s.active_friends), default=float("inf"))
 
 
 SELECTOR_KEYS: dict[str, Callable[[Situation, int], tuple]] = {
@@ -382,20 +558,43 @@ def first_in_order(
         key = ORDER_FUNCTIONS[name]
         rest = order[position + 1 :]
         if name in _COSTLY_BINARY_KEYS and _COSTLY_BINARY_KEYS.isdisjoint(rest):
-            ranked = sorted(
-                tied, key=lambda i: (*(ORDER_FUNCTIONS[k](situations[i]) for k in rest), i)
-            )
-            return next((i for i in ranked if key(situations[i]) == 0), ranked[0])
+            first = None
+            for i in _in_order(situations, rest, tied):
+                if key(situations[i]) == 0:
+                    return i
+                first = i if first is None else first
+            return first  # type: ignore[return-value] # tied is not empty
         values = [key(situations[i]) for i in tied]
         best = min(values)
         tied = [i for i, value in zip(tied, values, strict=True) if value == best]
     return tied[0]
 
 
+def _in_order(
+    situations: Mapping[int, Situation], keys: Sequence[str], candidates: list[int]
+) -> Iterator[int]:
+    """``candidates`` sorted by the ``keys``, then by index, computed as the caller reads.
+
+    Each key is computed only for the candidates tied on the keys before it, and only when
+    the caller reads that far: a caller that stops at the first candidate computes the
+    later keys for its tie group alone.
+    """
+    if not keys or len(candidates) == 1:
+        yield from sorted(candidates)
+        return
+    key = ORDER_FUNCTIONS[keys[0]]
+    groups: dict[float, list[int]] = {}
+    for i in candidates:
+        groups.setdefault(key(situations[i]), []).append(i)
+    for value in sorted(groups):
+        yield from _in_order(situations, keys[1:], groups[value])
+
+
 __all__ = [
     "ORDER_FUNCTIONS",
     "PREDICATES",
     "SELECTOR_KEYS",
+    "Board",
     "Situation",
     "all_hold",
     "first_in_order",
