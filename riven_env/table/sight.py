@@ -151,6 +151,7 @@ def _within(shape: shapely.Geometry, box: Box, x: float, y: float) -> bool:
 
 def _clear(
     table: Table,
+    segment: shapely.LineString | None,
     ax: float,
     ay: float,
     a_radius: float,
@@ -158,8 +159,10 @@ def _clear(
     by: float,
     b_radius: float,
 ) -> bool:
+    # ``segment`` is the sight line's GEOS geometry when the caller has it (built here on
+    # first need otherwise).
     err = _tolerance(table, ax, ay, bx, by)
-    line: list[shapely.LineString] = []
+    line: list[shapely.LineString] = [] if segment is None else [segment]
     if _meets(table.los_solid, table.los_solid_outlines, ax, ay, bx, by, err, line):
         return False
     if not _meets(table.los_area, table.los_area_outlines, ax, ay, bx, by, err, line):
@@ -199,7 +202,7 @@ def line_of_sight(
         True when nothing blocks (models never block).
     """
     ax, ay, bx, by = float(a_xy[0]), float(a_xy[1]), float(b_xy[0]), float(b_xy[1])
-    return _clear(table, ax, ay, a_radius, bx, by, b_radius)
+    return _clear(table, None, ax, ay, a_radius, bx, by, b_radius)
 
 
 def _cover(
@@ -318,7 +321,7 @@ def sight_between(
     memo = table._sight_lines
     found = memo.get(key)
     if found is None:
-        if _clear(table, sx, sy, sr, tx, ty, tr):
+        if _clear(table, None, sx, sy, sr, tx, ty, tr):
             found = (True, _cover(table, sx, sy, sr, tx, ty, tr))
         else:
             found = (False, "none")
