@@ -52,7 +52,7 @@ def _segment(ax: float, ay: float, bx: float, by: float) -> shapely.LineString:
 
 def _tolerance(table: Table, ax: float, ay: float, bx: float, by: float) -> float:
     """The rounding error bound of any orientation determinant of a query on ``table``."""
-    m = max(table.extent, abs(ax), abs(ay), abs(bx), abs(by))
+    m = max(table.extent, ax, -ax, ay, -ay, bx, -bx, by, -by)
     return _ORIENT_ERR * m * m
 
 
@@ -169,9 +169,9 @@ def _clear(
         return True
     at_a = table.for_radius(a_radius)
     at_b = table.for_radius(b_radius)
-    outlines = table.shape_outlines
+    outlines = table.shape_parts
     for k in table.los_area_ids:
-        if not _meets(table.shapes[k], (outlines[k],), ax, ay, bx, by, err, line):
+        if not _meets(table.shapes[k], outlines[k], ax, ay, bx, by, err, line):
             continue
         if _within(at_a.inside[k], at_a.inside_boxes[k], ax, ay) or _within(
             at_b.inside[k], at_b.inside_boxes[k], bx, by
@@ -221,7 +221,7 @@ def _cover(
     at_shooter = table.for_radius(shooter_radius)
     ranks = table.cover_ranks
     pieces = table.pieces
-    outlines = table.shape_outlines
+    outlines = table.shape_parts
     near_end = None
     near_line: list[shapely.LineString] = []
     best = 0
@@ -242,7 +242,7 @@ def _cover(
                 return COVER_LEVELS[best]
             err = _tolerance(table, tx, ty, *near_end)
         ex, ey = near_end
-        if _meets(table.shapes[k], (outlines[k],), tx, ty, ex, ey, err, near_line):
+        if _meets(table.shapes[k], outlines[k], tx, ty, ex, ey, err, near_line):
             best = rank
     return COVER_LEVELS[best]
 

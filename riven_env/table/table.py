@@ -30,6 +30,7 @@ TABLE_KEYS = frozenset({"width", "height", "terrain", "name"})
 """Every key a table spec may hold."""
 
 _COVER_GRID_CELL = 0.5  # inches; the cover lookup grid trades memory for one dict lookup
+_RADIUS_ENTRIES = 64  # radii remembered for Table.for_radius's lookup without rounding
 
 Box = tuple[float, float, float, float]
 """A bounding box ``(xmin, ymin, xmax, ymax)`` as plain floats."""
@@ -173,7 +174,7 @@ class _TerrainGeometry:
         self.los_area = _prepared([pieces[k].polygon for k in self.los_area_ids])
         # Outlines for the plain-float pre-tests of sight lines (riven_env.table.sight), of
         # the very polygons the GEOS calls test.
-        self.shape_outlines = tuple(map(_outline, self.shapes))
+        self.shape_parts = tuple((_outline(shape),) for shape in self.shapes)
         self.los_solid_outlines = _part_outlines(self.los_solid)
         self.los_area_outlines = _part_outlines(self.los_area)
         self.extent = max([width, height, *(abs(c) for p in pieces for c in p.polygon.bounds)])
@@ -181,6 +182,7 @@ class _TerrainGeometry:
         self.impassable = _prepared([p.polygon for p in pieces if p.impassable])
         self.difficult = _prepared([p.polygon for p in pieces if p.difficult])
         self.difficult_edges = _outline_edges([p.polygon for p in pieces if p.difficult])
+        # By rounded radius, and by every radius asked (see Table.for_radius).
         self.by_radius: dict[float, RadiusGeometry] = {}
         # Sight lines already traced on this map (see riven_env.table.sight), oldest first.
         self.sight_lines: OrderedDict[tuple[float, ...], tuple[bool, str]] = OrderedDict()
@@ -219,7 +221,8 @@ class Table:
         pieces: The terrain pieces, in spec order.
         name: Optional name of the map.
         shapes: The pieces' footprints, prepared (index as ``pieces``).
-        shape_outlines: The :data:`Outline` of each footprint.
+        shape_parts: Each footprint as a one-:data:`Outline` tuple (the form the union's
+            outlines take).
         los_solid: The union of impassable line-blocking pieces (prepared), or ``None``.
         los_solid_outlines: The outlines of the polygons of ``los_solid``.
         los_area_ids: Indices of the passable line-blocking pieces.
@@ -242,7 +245,7 @@ class Table:
         self.los_solid = derived.los_solid
         self.los_area_ids = derived.los_area_ids
         self.los_area = derived.los_area
-        self.shape_outlines = derived.shape_outlines
+        self.shape_parts = derived.shape_parts
         self.los_solid_outlines = derived.los_solid_outlines
         self.los_area_outlines = derived.los_area_outlines
         self.extent = derived.extent
@@ -344,11 +347,18 @@ class Table:
     # -- per-radius geometry --------------------------------------------------------------
     def for_radius(self, radius: float) -> RadiusGeometry:
         """The static geometry for bases of ``radius`` inches (built on first use)."""
-        key = round(float(radius), 6)
-        geometry = self._by_radius.get(key)
+        # Radii asked before map straight to their geometry; another is rounded to the key
+        # that radii equal to 6 decimals share (and remembered too, up to a bound).
+        by_radius = self._by_radius
+        geometry = by_radius.get(radius)
         if geometry is None:
-            geometry = RadiusGeometry(self, key)
-            self._by_radius[key] = geometry
+            key = round(float(radius), 6)
+            geometry = by_radius.get(key)
+            if geometry is None:
+                geometry = RadiusGeometry(self, key)
+                by_radius[key] = geometry
+            if len(by_radius) < _RADIUS_ENTRIES:
+                by_radius[radius] = geometry
         return geometry
 
     def centre_bounds(self, radius: float) -> tuple[float, float, float, float]:
