@@ -15,11 +15,12 @@ The sight line runs from the shooter's base centre to the target's base centre.
 
 The hot path uses ``shapely.lib`` ufuncs directly: the public wrappers add microseconds of
 argument checking per call, and these queries run for every model at every decision. Most
-GEOS calls are not made at all: a plain-float test on the bounding box of a piece proves
-that a sight line misses it (or that a base centre is outside a grown piece), and the
-sight line itself is only built for the first GEOS call that remains. The plain-float tests
-answer only when the answer is certain despite rounding (see :func:`_touch`), so the
-results are exactly GEOS's.
+GEOS calls are not made at all: plain-float tests prove that a sight line misses a piece
+(a separating axis of the piece's bounding box) or crosses it (a proper crossing of one of
+its edges), or that a base centre is outside a grown piece's box; the sight line's GEOS
+geometry is only built for the first GEOS call that remains. The plain-float tests answer
+only when the answer is certain despite rounding (see :func:`_touch`), so the results are
+exactly GEOS's (``tests/test_table_sight_exact.py`` checks awkward lines against it).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def _crosses_edge(
     for ring in rings:
         px, py = ring[0]
         p_side = dx * (py - ay) - dy * (px - ax)
-        for qx, qy in ring:
+        for qx, qy in ring:  # the first "edge" is the point ring[0] itself: never crossed
             q_side = dx * (qy - ay) - dy * (qx - ax)
             if p_side > err and q_side < -err or p_side < -err and q_side > err:
                 ex, ey = qx - px, qy - py
