@@ -14,7 +14,13 @@ The sight line runs from the shooter's base centre to the target's base centre.
   the piece (the shooter's own cover never covers the target).
 
 The hot path uses ``shapely.lib`` ufuncs directly: the public wrappers add microseconds of
-argument checking per call, and these queries run for every model at every decision.
+argument checking per call, and these queries run for every model at every decision. Most
+GEOS calls are not made at all: plain-float tests prove that a sight line misses a piece
+(a separating axis of the piece's bounding box) or crosses it (a proper crossing of one of
+its edges), or that a base centre is outside a grown piece's box; the sight line's GEOS
+geometry is only built for the first GEOS call that remains. The plain-float tests answer
+only when the answer is certain despite rounding (see :func:`_touch`), so the results are
+exactly GEOS's (``tests/test_table_sight_exact.py`` checks awkward lines against it).
 """
 
 from __future__ import annotations
@@ -28,19 +34,125 @@ from shapely import lib as _geos
 
 from riven_env.table.bases import Bases
 from riven_env.table.config import COVER_LEVELS, Cover, geometry_config
-from riven_env.table.cover import cover_rank
-from riven_env.table.table import Table
+from riven_env.table.table import Box, Outline, Table
 
 _BEHIND = geometry_config().cover_behind_distance
 
+# Error bound of an orientation determinant dx * (cy - ay) - dy * (cx - ax) in doubles,
+# relative to m * m where every coordinate is within [-m, m]: each product is at most
+# 4 m^2, and Shewchuk's bound is (3 + 16 eps) eps ~ 3.3e-16 times their sum (8 m^2).
+# This is over a thousand times larger, a wide margin at no cost.
+_ORIENT_ERR = 1e-11
+
+_NAN_ALLOW = np.intc(0)  # shapely's handle_nan="allow" (the default; coordinates are finite)
+
 
 def _segment(ax: float, ay: float, bx: float, by: float) -> shapely.LineString:
-    return shapely.linestrings(np.array(((ax, ay), (bx, by))))
+    return _geos.linestrings(np.array(((ax, ay), (bx, by))), _NAN_ALLOW)
+
+
+def _tolerance(table: Table, ax: float, ay: float, bx: float, by: float) -> float:
+    """The rounding error bound of any orientation determinant of a query on ``table``."""
+    m = max(table.extent, ax, -ax, ay, -ay, bx, -bx, by, -by)
+    return _ORIENT_ERR * m * m
+
+
+def _touch(
+    parts: tuple[Outline, ...], ax: float, ay: float, bx: float, by: float, err: float
+) -> bool | None:
+    """Whether the segment from ``a`` to ``b`` meets any of the polygons, when certain.
+
+    ``False``: a separating axis (x, y, or the segment's normal with every corner of the
+    box strictly on one side, by more than ``err``) proves a miss for every polygon.
+    ``True``: the segment properly crosses an edge (each segment's ends strictly on both
+    sides of the other's line, by more than ``err``). ``None``: not certain (touching,
+    ending inside, too close to call); ask GEOS, whose predicates are exact, as these are
+    when they answer.
+    """
+    dx, dy = bx - ax, by - ay
+    unsure = False
+    for (xmin, ymin, xmax, ymax), rings in parts:
+        if ax < xmin and bx < xmin or ax > xmax and bx > xmax:
+            continue
+        if ay < ymin and by < ymin or ay > ymax and by > ymax:
+            continue
+        # side(c) = dx * (cy - ay) - dy * (cx - ax) is linear in the corner c, so its
+        # extremes over the box lie at the corners picked by the signs of dx and dy.
+        if dx > 0.0:
+            hi_y, lo_y = ymax, ymin
+        else:
+            hi_y, lo_y = ymin, ymax
+        if dy > 0.0:
+            hi_x, lo_x = xmin, xmax
+        else:
+            hi_x, lo_x = xmax, xmin
+        if dx * (hi_y - ay) - dy * (hi_x - ax) < -err or dx * (lo_y - ay) - dy * (lo_x - ax) > err:
+            continue
+        if _crosses_edge(rings, ax, ay, bx, by, err):
+            return True
+        unsure = True
+    return None if unsure else False
+
+
+def _crosses_edge(
+    rings: tuple[tuple[tuple[float, float], ...], ...],
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    err: float,
+) -> bool:
+    """Whether the segment from ``a`` to ``b`` certainly crosses an edge of the rings."""
+    dx, dy = bx - ax, by - ay
+    for ring in rings:
+        px, py = ring[0]
+        p_side = dx * (py - ay) - dy * (px - ax)
+        for qx, qy in ring:  # the first "edge" is the point ring[0] itself: never crossed
+            q_side = dx * (qy - ay) - dy * (qx - ax)
+            if p_side > err and q_side < -err or p_side < -err and q_side > err:
+                ex, ey = qx - px, qy - py
+                a_side = ex * (ay - py) - ey * (ax - px)
+                b_side = ex * (by - py) - ey * (bx - px)
+                if a_side > err and b_side < -err or a_side < -err and b_side > err:
+                    return True
+            px, py, p_side = qx, qy, q_side
+    return False
+
+
+def _meets(
+    geometry: shapely.Geometry | None,
+    parts: tuple[Outline, ...],
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    err: float,
+    line: list[shapely.LineString],
+) -> bool:
+    """``intersects(geometry, segment a-b)`` where ``parts`` are the polygons of ``geometry``.
+
+    GEOS is asked only when the plain-float test (:func:`_touch`) is not certain; ``line``
+    holds the segment's GEOS geometry once built (empty until then), so that one query
+    builds it at most once.
+    """
+    certain = _touch(parts, ax, ay, bx, by, err)
+    if certain is not None:
+        return certain
+    if not line:
+        line.append(_segment(ax, ay, bx, by))
+    return bool(_geos.intersects(geometry, line[0]))
+
+
+def _within(shape: shapely.Geometry, box: Box, x: float, y: float) -> bool:
+    """``contains_xy(shape, x, y)``, without the GEOS call when ``(x, y)`` is outside ``box``."""
+    if x < box[0] or x > box[2] or y < box[1] or y > box[3]:
+        return False
+    return bool(_geos.contains_xy(shape, x, y))
 
 
 def _clear(
     table: Table,
-    line: shapely.LineString,
+    segment: shapely.LineString | None,
     ax: float,
     ay: float,
     a_radius: float,
@@ -48,18 +160,23 @@ def _clear(
     by: float,
     b_radius: float,
 ) -> bool:
-    solid = table.los_solid
-    if solid is not None and _geos.intersects(solid, line):
+    # ``segment`` is the sight line's GEOS geometry when the caller has it (built here on
+    # first need otherwise).
+    err = _tolerance(table, ax, ay, bx, by)
+    line: list[shapely.LineString] = [] if segment is None else [segment]
+    if _meets(table.los_solid, table.los_solid_outlines, ax, ay, bx, by, err, line):
         return False
-    area = table.los_area
-    if area is None or not _geos.intersects(area, line):
+    if not _meets(table.los_area, table.los_area_outlines, ax, ay, bx, by, err, line):
         return True
-    at_a = table.for_radius(a_radius).inside
-    at_b = table.for_radius(b_radius).inside
+    at_a = table.for_radius(a_radius)
+    at_b = table.for_radius(b_radius)
+    outlines = table.shape_parts
     for k in table.los_area_ids:
-        if not _geos.intersects(table.shapes[k], line):
+        if not _meets(table.shapes[k], outlines[k], ax, ay, bx, by, err, line):
             continue
-        if _geos.contains_xy(at_a[k], ax, ay) or _geos.contains_xy(at_b[k], bx, by):
+        if _within(at_a.inside[k], at_a.inside_boxes[k], ax, ay) or _within(
+            at_b.inside[k], at_b.inside_boxes[k], bx, by
+        ):
             continue  # a model standing in the piece sees out of it / is seen in it
         return False
     return True
@@ -86,7 +203,7 @@ def line_of_sight(
         True when nothing blocks (models never block).
     """
     ax, ay, bx, by = float(a_xy[0]), float(a_xy[1]), float(b_xy[0]), float(b_xy[1])
-    return _clear(table, _segment(ax, ay, bx, by), ax, ay, a_radius, bx, by, b_radius)
+    return _clear(table, None, ax, ay, a_radius, bx, by, b_radius)
 
 
 def _cover(
@@ -103,28 +220,45 @@ def _cover(
     if not candidates:
         return "none"
     at_shooter = table.for_radius(shooter_radius)
-    near_line = None
+    ranks = table.cover_ranks
+    pieces = table.pieces
+    outlines = table.shape_parts
+    near_end = None
+    near_line: list[shapely.LineString] = []
     best = 0
     for k in candidates:
-        piece = table.pieces[k]
-        rank = cover_rank(piece.cover)
+        rank = ranks[k]
         if rank <= best:
             continue
-        if not piece.impassable and _geos.contains_xy(at_target.inside[k], tx, ty):
+        if not pieces[k].impassable and _within(
+            at_target.inside[k], at_target.inside_boxes[k], tx, ty
+        ):
             best = rank  # the target stands in the piece
             continue
-        if _geos.contains_xy(at_shooter.touching[k], sx, sy):
+        if _within(at_shooter.touching[k], at_shooter.touching_boxes[k], sx, sy):
             continue  # the shooter's own cover
-        if near_line is None:
-            dx, dy = sx - tx, sy - ty
-            length = math.hypot(dx, dy)
-            if length <= 0.0:
+        if near_end is None:
+            near_end = _near_end(sx, sy, tx, ty, target_radius)
+            if near_end is None:
                 return COVER_LEVELS[best]
-            reach = min(length, target_radius + _BEHIND) / length
-            near_line = _segment(tx, ty, tx + dx * reach, ty + dy * reach)
-        if _geos.intersects(table.shapes[k], near_line):
+            err = _tolerance(table, tx, ty, *near_end)
+        ex, ey = near_end
+        if _meets(table.shapes[k], outlines[k], tx, ty, ex, ey, err, near_line):
             best = rank
     return COVER_LEVELS[best]
+
+
+def _near_end(
+    sx: float, sy: float, tx: float, ty: float, target_radius: float
+) -> tuple[float, float] | None:
+    """Where the part of the sight line within the behind-distance of the target's base
+    edge ends (it starts at the target's centre); ``None`` when the bases share a centre."""
+    dx, dy = sx - tx, sy - ty
+    length = math.hypot(dx, dy)
+    if length <= 0.0:
+        return None
+    reach = min(length, target_radius + _BEHIND) / length
+    return tx + dx * reach, ty + dy * reach
 
 
 def cover_for_shot(
@@ -188,7 +322,7 @@ def sight_between(
     memo = table._sight_lines
     found = memo.get(key)
     if found is None:
-        if _clear(table, _segment(sx, sy, tx, ty), sx, sy, sr, tx, ty, tr):
+        if _clear(table, None, sx, sy, sr, tx, ty, tr):
             found = (True, _cover(table, sx, sy, sr, tx, ty, tr))
         else:
             found = (False, "none")

@@ -20,7 +20,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from riven_env.errors import TerrainError
-from riven_env.table.config import geometry_config
+from riven_env.table.config import COVER_LEVELS, geometry_config
 from riven_env.table.terrain import TerrainPiece, clearance_shape, parse_piece
 
 if TYPE_CHECKING:
@@ -30,6 +30,14 @@ TABLE_KEYS = frozenset({"width", "height", "terrain", "name"})
 """Every key a table spec may hold."""
 
 _COVER_GRID_CELL = 0.5  # inches; the cover lookup grid trades memory for one dict lookup
+_RADIUS_ENTRIES = 64  # radii remembered for Table.for_radius's lookup without rounding
+
+Box = tuple[float, float, float, float]
+"""A bounding box ``(xmin, ymin, xmax, ymax)`` as plain floats."""
+
+Outline = tuple[Box, tuple[tuple[tuple[float, float], ...], ...]]
+"""A polygon for plain-float pre-tests: its box and its rings (exterior and holes, each a
+closed tuple of ``(x, y)`` vertices, last equal to first), in the polygon's own coordinates."""
 
 
 def _prepared(geometries: Sequence[BaseGeometry]) -> BaseGeometry | None:
@@ -39,6 +47,26 @@ def _prepared(geometries: Sequence[BaseGeometry]) -> BaseGeometry | None:
     union = shapely.union_all(list(geometries))
     shapely.prepare(union)
     return union
+
+
+def _boxes(geometries: Sequence[BaseGeometry]) -> tuple[Box, ...]:
+    """The bounding box of each geometry, as plain floats."""
+    return tuple(tuple(shapely.bounds(g).tolist()) for g in geometries)  # type: ignore[misc]
+
+
+def _outline(geometry: BaseGeometry) -> Outline:
+    """The :data:`Outline` of a polygon or multipolygon."""
+    rings = [
+        tuple(map(tuple, np.asarray(ring.coords)[:, :2].tolist()))
+        for polygon in shapely.get_parts(geometry).tolist()
+        for ring in (polygon.exterior, *polygon.interiors)
+    ]
+    return _boxes([geometry])[0], tuple(rings)  # type: ignore[return-value]
+
+
+def _part_outlines(union: BaseGeometry | None) -> tuple[Outline, ...]:
+    """The :data:`Outline` of each polygon of ``union`` (none when it is ``None``)."""
+    return () if union is None else tuple(map(_outline, shapely.get_parts(union).tolist()))
 
 
 def _outline_edges(polygons: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray]:
@@ -64,8 +92,10 @@ class RadiusGeometry:
             centre outside it overlaps impassable terrain by at most the tolerance.
         inside: Per piece, the piece grown by ``radius - contact_tolerance`` (prepared):
             a centre inside it means the base overlaps the piece ("is in" it).
+        inside_boxes: The bounding box of each ``inside`` shape.
         touching: Per piece, the piece grown by ``radius + contact_tolerance`` (prepared):
             a centre inside it means the base touches or overlaps the piece.
+        touching_boxes: The bounding box of each ``touching`` shape.
         cover_grid: For each 0.5" cell, the cover pieces within ``radius`` plus the cover
             behind-distance of some point of the cell (candidates for a target there).
     """
@@ -85,6 +115,10 @@ class RadiusGeometry:
         )
         for geometry in (*self.inside, *self.touching):
             shapely.prepare(geometry)
+        # Plain-float boxes let sight and cover queries skip the GEOS call for a centre
+        # outside the box (the answer is then False for certain).
+        self.inside_boxes = _boxes(self.inside)
+        self.touching_boxes = _boxes(self.touching)
         self.cover_grid = self._build_cover_grid(table, radius + cfg.cover_behind_distance)
         self._nav: StaticNav | None = None
         self._cover_spots: np.ndarray | None = None
@@ -138,9 +172,17 @@ class _TerrainGeometry:
             k for k, p in enumerate(pieces) if p.blocks_los and not p.impassable
         )
         self.los_area = _prepared([pieces[k].polygon for k in self.los_area_ids])
+        # Outlines for the plain-float pre-tests of sight lines (riven_env.table.sight), of
+        # the very polygons the GEOS calls test.
+        self.shape_parts = tuple((_outline(shape),) for shape in self.shapes)
+        self.los_solid_outlines = _part_outlines(self.los_solid)
+        self.los_area_outlines = _part_outlines(self.los_area)
+        self.extent = max([width, height, *(abs(c) for p in pieces for c in p.polygon.bounds)])
+        self.cover_ranks: tuple[int, ...] = tuple(COVER_LEVELS.index(p.cover) for p in pieces)
         self.impassable = _prepared([p.polygon for p in pieces if p.impassable])
         self.difficult = _prepared([p.polygon for p in pieces if p.difficult])
         self.difficult_edges = _outline_edges([p.polygon for p in pieces if p.difficult])
+        # By rounded radius, and by every radius asked (see Table.for_radius).
         self.by_radius: dict[float, RadiusGeometry] = {}
         # Sight lines already traced on this map (see riven_env.table.sight), oldest first.
         self.sight_lines: OrderedDict[tuple[float, ...], tuple[bool, str]] = OrderedDict()
@@ -179,6 +221,15 @@ class Table:
         pieces: The terrain pieces, in spec order.
         name: Optional name of the map.
         shapes: The pieces' footprints, prepared (index as ``pieces``).
+        shape_parts: Each footprint as a one-:data:`Outline` tuple (the form the union's
+            outlines take).
+        los_solid: The union of impassable line-blocking pieces (prepared), or ``None``.
+        los_solid_outlines: The outlines of the polygons of ``los_solid``.
+        los_area_ids: Indices of the passable line-blocking pieces.
+        los_area: Their union (prepared), or ``None``.
+        los_area_outlines: The outlines of the polygons of ``los_area``.
+        cover_ranks: Each piece's cover rank (0 none, 1 soft, 2 hard).
+        extent: The largest absolute coordinate of the table and its pieces.
     """
 
     def __init__(
@@ -194,6 +245,11 @@ class Table:
         self.los_solid = derived.los_solid
         self.los_area_ids = derived.los_area_ids
         self.los_area = derived.los_area
+        self.shape_parts = derived.shape_parts
+        self.los_solid_outlines = derived.los_solid_outlines
+        self.los_area_outlines = derived.los_area_outlines
+        self.extent = derived.extent
+        self.cover_ranks = derived.cover_ranks
         self.impassable = derived.impassable
         self.difficult = derived.difficult
         self.difficult_edges = derived.difficult_edges
@@ -291,11 +347,18 @@ class Table:
     # -- per-radius geometry --------------------------------------------------------------
     def for_radius(self, radius: float) -> RadiusGeometry:
         """The static geometry for bases of ``radius`` inches (built on first use)."""
-        key = round(float(radius), 6)
-        geometry = self._by_radius.get(key)
+        # Radii asked before map straight to their geometry; another is rounded to the key
+        # that radii equal to 6 decimals share (and remembered too, up to a bound).
+        by_radius = self._by_radius
+        geometry = by_radius.get(radius)
         if geometry is None:
-            geometry = RadiusGeometry(self, key)
-            self._by_radius[key] = geometry
+            key = round(float(radius), 6)
+            geometry = by_radius.get(key)
+            if geometry is None:
+                geometry = RadiusGeometry(self, key)
+                by_radius[key] = geometry
+            if len(by_radius) < _RADIUS_ENTRIES:
+                by_radius[radius] = geometry
         return geometry
 
     def centre_bounds(self, radius: float) -> tuple[float, float, float, float]:
