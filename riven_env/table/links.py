@@ -27,7 +27,7 @@ from typing import TypeVar
 import numpy as np
 
 from riven_env.table.config import geometry_config
-from riven_env.table.navigation import StaticNav, fan_link_costs, link_costs
+from riven_env.table.navigation import StaticNav, fan_link_costs, link_costs, link_costs_alone
 from riven_env.table.table import Table
 
 _Entry = TypeVar("_Entry", "StartReach", "GoalLinks")
@@ -36,34 +36,81 @@ _Entry = TypeVar("_Entry", "StartReach", "GoalLinks")
 class StartReach:
     """A start point's static links and its cheapest static costs to every waypoint.
 
+    The links may be checked lazily (:func:`start_links`): a route search usually needs a
+    few of them, cheapest lower bound first. Reading :attr:`reach` or :attr:`first`
+    needs them all (:meth:`complete`); :func:`start_reach` returns complete entries.
+
     Attributes:
         point: The start, ``(2,)``.
-        links: ``(V,)`` cost of the straight link start -> waypoint (``inf``: terrain blocks).
+        links: ``(V,)`` cost of the straight link start -> waypoint (``inf``: terrain blocks;
+            ``nan``: not checked yet).
+        bound: ``(V,)`` straight lengths (lower bounds of the links), or ``None`` once
+            every link is checked.
         reach: ``(V,)`` cheapest static cost start -> waypoint (``inf``: unreachable).
         first: ``(V,)`` the first waypoint of that cheapest way.
     """
 
-    __slots__ = ("first", "links", "point", "reach")
+    __slots__ = ("_dist", "_first", "_reach", "bound", "links", "point")
 
-    def __init__(
-        self, nav: StaticNav, table: Table, point: np.ndarray, links: np.ndarray | None = None
-    ) -> None:
+    def __init__(self, nav: StaticNav, point: np.ndarray, links: np.ndarray | None = None) -> None:
         self.point = point
-        n = len(nav.nodes)
+        self._dist = nav.dist
+        self._first: np.ndarray | None = None
+        self._reach: np.ndarray | None = None
         if links is None:
-            links = (
-                link_costs(nav, table, np.broadcast_to(point, (n, 2)), nav.nodes)
-                if n
-                else np.zeros(0)
-            )
-        self.links = links
-        if n:
-            via = self.links[:, None] + nav.dist
-            self.first = np.argmin(via, axis=0)
-            self.reach = via[self.first, np.arange(n)]
+            self.links = np.full(len(nav.nodes), np.nan)
+            # The same hypot link_costs starts from; a link costs at least its length.
+            self.bound: np.ndarray | None = np.hypot(*(nav.nodes - point).T)
         else:
-            self.first = np.zeros(0, dtype=np.int64)
-            self.reach = np.zeros(0)
+            self.links = links
+            self.bound = None
+
+    def settle(self, nav: StaticNav, table: Table, nodes: np.ndarray) -> None:
+        """Check the links to ``nodes`` (waypoint indices); all of them if a batch could
+        round them differently (:func:`~riven_env.table.navigation.link_costs_alone`)."""
+        if self.bound is None or len(nodes) == 0:
+            return
+        found = link_costs_alone(nav, table, np.broadcast_to(self.point, (len(nodes), 2)), nav.nodes[nodes])
+        if found is None:
+            self.complete(nav, table)
+            return
+        self.links[nodes] = found
+        if not np.isnan(self.links).any():
+            self.bound = None
+
+    def complete(self, nav: StaticNav, table: Table) -> StartReach:
+        """Check every link not yet checked, all in one pass (as an eager entry would)."""
+        if self.bound is not None:
+            n = len(nav.nodes)
+            every = link_costs(nav, table, np.broadcast_to(self.point, (n, 2)), nav.nodes)
+            unknown = np.isnan(self.links)
+            self.links[unknown] = every[unknown]
+            self.bound = None
+        return self
+
+    @property
+    def reach(self) -> np.ndarray:
+        """Cheapest static costs from the start (the entry must be complete)."""
+        if self._reach is None:
+            self._relax()
+        return self._reach  # type: ignore[return-value]
+
+    @property
+    def first(self) -> np.ndarray:
+        """First waypoint of each cheapest way (the entry must be complete)."""
+        if self._first is None:
+            self._relax()
+        return self._first  # type: ignore[return-value]
+
+    def _relax(self) -> None:
+        n = len(self.links)
+        if n:
+            via = self.links[:, None] + self._dist
+            self._first = np.argmin(via, axis=0)
+            self._reach = via[self._first, np.arange(n)]
+        else:
+            self._first = np.zeros(0, dtype=np.int64)
+            self._reach = np.zeros(0)
 
 
 class GoalLinks:
@@ -107,11 +154,15 @@ def _remember(nav: StaticNav, key: Hashable, build: Callable[[], _Entry]) -> _En
     return entry  # type: ignore[return-value]
 
 
-def start_reach(nav: StaticNav, table: Table, point: np.ndarray) -> StartReach:
-    """The (cached) :class:`StartReach` of a start point."""
+def start_links(nav: StaticNav, point: np.ndarray) -> StartReach:
+    """The (cached) :class:`StartReach` of a start point, its links perhaps not all checked."""
     x, y = float(point[0]), float(point[1])
-    key = ("start", x, y)
-    return _remember(nav, key, lambda: StartReach(nav, table, np.array((x, y))))
+    return _remember(nav, ("start", x, y), lambda: StartReach(nav, np.array((x, y))))
+
+
+def start_reach(nav: StaticNav, table: Table, point: np.ndarray) -> StartReach:
+    """The (cached) :class:`StartReach` of a start point, every link checked."""
+    return start_links(nav, point).complete(nav, table)
 
 
 def start_reaches(nav: StaticNav, table: Table, points: np.ndarray) -> list[StartReach]:
@@ -135,13 +186,13 @@ def start_reaches(nav: StaticNav, table: Table, points: np.ndarray) -> list[Star
                 missing.append(key)
         else:
             cache.move_to_end(key)
-            found[key] = entry  # type: ignore[assignment]
+            found[key] = entry.complete(nav, table)  # type: ignore[attr-defined]
     if missing:
         starts = np.array([key[1:] for key in missing], dtype=np.float64)  # type: ignore[index]
         links = fan_link_costs(nav, table, starts)
         limit = geometry_config().route_cache_entries
         for key, start, row in zip(missing, starts, links, strict=True):
-            entry = StartReach(nav, table, start, row)
+            entry = StartReach(nav, start, row)
             found[key] = entry
             cache[key] = entry
         while len(cache) > limit:

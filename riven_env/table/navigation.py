@@ -402,6 +402,49 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     return cost
 
 
+# A segment cut at most this often by difficult outlines has at most two stretches inside:
+# its cost then rounds the same whatever batch it is computed in (see link_costs_alone).
+_BATCH_FREE_CUTS = 3
+
+
+def link_costs_alone(
+    nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray
+) -> np.ndarray | None:
+    """``link_costs`` of some segments, each equal bit for bit to its value in any batch.
+
+    A segment's difficult stretches are summed in one row whose width is set by the batch
+    (the segment crossing the most outline edges); numpy adds a row of eight or more slots
+    pairwise, so three or more nonzero stretches could round differently from batch to
+    batch. With at most two (every segment cut at most three times) no batch can change
+    the sum, so a lazy search may check links a few at a time and still get the values a
+    one-pass check of all of them gives.
+
+    Returns:
+        The costs, or ``None`` when some segment crosses more outline edges than that.
+    """
+    cost = np.full(len(a), np.inf)
+    if len(a) == 0:
+        return cost
+    lines = segment_lines(a, b)
+    clearance = nav.clearance
+    seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
+    if not seen.any():
+        return cost
+    a, b, lines = a[seen], b[seen], lines[seen]
+    part = np.hypot(*(b - a).T)
+    if table.difficult is not None:
+        hit = _geos.intersects(table.difficult, lines)
+        if hit.any():
+            near = _near_edges(_difficult_edges(table), a[hit], b[hit])
+            spans = _spans(table, a[hit], b[hit], near, max_cuts=_BATCH_FREE_CUTS)
+            if spans is None:
+                return None
+            lo, hi = spans
+            part[hit] *= 1.0 + np.sum(hi - lo, axis=1)
+    cost[seen] = part
+    return cost
+
+
 def link_cost(
     nav: StaticNav, table: Table, a: tuple[float, float], b: tuple[float, float]
 ) -> float:

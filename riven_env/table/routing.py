@@ -54,6 +54,7 @@ from riven_env.table.links import (
     contact_goal,
     contact_spots,
     point_goal,
+    start_links,
     start_reach,
     start_reaches,
 )
@@ -461,26 +462,38 @@ class Navigator:
     ) -> Route:
         """The search of :meth:`_route_static`.
 
-        The start's cheapest costs to every waypoint are exact (:meth:`start_reach`); the
-        goal's links are checked lazily: straight lengths stand in for unchecked ones, and
-        the most promising are checked in batches until the best candidate's link is exact.
+        Both ends' links are checked lazily: straight lengths stand in for unchecked ones
+        (the start's cheapest costs to every waypoint are then lower bounds too), and the
+        most promising are checked in batches until the best candidate is exact: its goal
+        link checked, and every start link that could lead to it as cheaply.
         """
         nav = self.nav
         best_cost, best_node, direct_costs = math.inf, -1, None
         if direct is not None:
             best_cost = link_cost(nav, self.table, self._start_xy, (direct[0], direct[1]))
             direct_costs = [best_cost]
+        first = None
         if len(nav.nodes):
-            reach = self.start_reach()
-            for _ in range(len(nav.nodes) // _BATCH + 2):
+            start = start_links(nav, self.start)
+            for _ in range(2 * len(nav.nodes) + 2):  # each round checks a link
+                reach, first, via = self._reach_bounds(start)
                 known = links.cost
                 unknown = np.isnan(known)
-                total = reach.reach + np.where(
-                    usable, np.where(unknown, links.bound, known), np.inf
-                )
+                total = reach + np.where(usable, np.where(unknown, links.bound, known), np.inf)
                 node = int(np.argmin(total))
                 if not total[node] < best_cost - 1e-12:
                     break
+                if via is not None:
+                    # The cheapest way to ``node`` is exact once no unchecked start link
+                    # could match it (ties too: the lowest index wins, as in a full pass).
+                    col = via[:, node]
+                    pending = np.flatnonzero(np.isnan(start.links) & (col <= reach[node]))
+                    if len(pending):
+                        open_ = np.flatnonzero(np.isnan(start.links))
+                        start.settle(
+                            nav, self.table, open_[np.argsort(col[open_], kind="stable")[:_BATCH]]
+                        )
+                        continue
                 if not unknown[node]:
                     best_cost, best_node = float(total[node]), node
                     break
@@ -489,18 +502,31 @@ class Navigator:
                     nav, self.table, open_[np.argsort(total[open_], kind="stable")[:_BATCH]]
                 )
         if best_node >= 0:
-            return self._static_route(best_node, links)
+            return self._static_route(best_node, links, start, first)  # type: ignore[arg-type]
         if direct_costs is not None and math.isfinite(best_cost):
             return _route([list(self._start_xy), direct.tolist()], direct_costs, True)
         return self._static_nearest(aim)
 
-    def _static_route(self, node: int, links: GoalLinks) -> Route:
+    def _reach_bounds(
+        self, start: StartReach
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """``(reach, first, via)``: the start's cheapest costs to every waypoint (exact
+        when every link is checked, else lower bounds), the first waypoint of each, and
+        the ``(V, V)`` costs via each first waypoint (``None`` when exact)."""
+        if start.bound is None:
+            return start.reach, start.first, None
+        via = np.where(np.isnan(start.links), start.bound, start.links)[:, None] + self.nav.dist
+        first = np.argmin(via, axis=0)
+        return via[first, np.arange(len(first))], first, via
+
+    def _static_route(
+        self, node: int, links: GoalLinks, start: StartReach, first: np.ndarray
+    ) -> Route:
         """The route start -> cheapest way to waypoint ``node`` -> the goal's link from it."""
         nav = self.nav
-        reach = self.start_reach()
-        hops = nav.static_path(int(reach.first[node]), node)
+        hops = nav.static_path(int(first[node]), node)
         xy = [list(self._start_xy), *nav.node_xy(hops), links.points[node].tolist()]
-        costs = [float(reach.links[hops[0]]), *nav.hop_costs(hops), float(links.cost[node])]
+        costs = [float(start.links[hops[0]]), *nav.hop_costs(hops), float(links.cost[node])]
         return _route(xy, costs, True)
 
     def _static_nearest(self, aim: np.ndarray) -> Route:
