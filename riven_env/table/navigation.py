@@ -402,9 +402,9 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     return cost
 
 
-# A segment cut at most this often by difficult outlines has at most two stretches inside:
-# its cost then rounds the same whatever batch it is computed in (see link_costs_alone).
-_BATCH_FREE_CUTS = 3
+# A sum of at most two nonzero stretches rounds the same in any order and with any number
+# of zero slots beside them, so it does not depend on the batch (see link_costs_alone).
+_BATCH_FREE_STRETCHES = 2
 
 
 def link_costs_alone(
@@ -415,12 +415,12 @@ def link_costs_alone(
     A segment's difficult stretches are summed in one row whose width is set by the batch
     (the segment crossing the most outline edges); numpy adds a row of eight or more slots
     pairwise, so three or more nonzero stretches could round differently from batch to
-    batch. With at most two (every segment cut at most three times) no batch can change
-    the sum, so a lazy search may check links a few at a time and still get the values a
-    one-pass check of all of them gives.
+    batch. With at most two per segment no batch can change the sum, so a lazy search may
+    check links a few at a time and still get the values a one-pass check of all of them
+    gives.
 
     Returns:
-        The costs, or ``None`` when some segment crosses more outline edges than that.
+        The costs, or ``None`` when some segment runs through more difficult stretches.
     """
     cost = np.full(len(a), np.inf)
     if len(a) == 0:
@@ -436,11 +436,11 @@ def link_costs_alone(
         hit = _geos.intersects(table.difficult, lines)
         if hit.any():
             near = _near_edges(_difficult_edges(table), a[hit], b[hit])
-            spans = _spans(table, a[hit], b[hit], near, max_cuts=_BATCH_FREE_CUTS)
-            if spans is None:
+            lo, hi = _spans(table, a[hit], b[hit], near)  # type: ignore[misc]
+            stretches = hi - lo
+            if np.count_nonzero(stretches, axis=1).max() > _BATCH_FREE_STRETCHES:
                 return None
-            lo, hi = spans
-            part[hit] *= 1.0 + np.sum(hi - lo, axis=1)
+            part[hit] *= 1.0 + np.sum(stretches, axis=1)
     cost[seen] = part
     return cost
 
