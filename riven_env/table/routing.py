@@ -36,7 +36,7 @@ by more than the contact tolerance.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
@@ -59,6 +59,7 @@ from riven_env.table.links import (
     start_reaches,
 )
 from riven_env.table.navigation import (
+    _HYPOT_MARGIN,
     _dedupe,
     hypot_above,
     hypot_at_least,
@@ -355,9 +356,41 @@ class Navigator:
         """Obstacle positions (into ``obstacle_ids``) whose bases the polyline overlaps."""
         if len(self.obstacle_ids) == 0 or len(points) < 2:
             return []
-        d = segment_point_distances(points[:-1], points[1:], self.obstacle_centres)
-        hit = np.any(d < self.obstacle_reach - self.tol, axis=0)
-        return [int(k) for k in np.flatnonzero(hit)]
+        flags = self._overlaps(points.tolist(), range(len(self._limits)))
+        if flags is None:
+            d = segment_point_distances(points[:-1], points[1:], self.obstacle_centres)
+            flags = np.any(d < self.obstacle_reach - self.tol, axis=0).tolist()
+        return [k for k, hit in enumerate(flags) if hit]
+
+    def _overlaps(self, xy: list[list[float]], members: Iterable[int]) -> list[bool] | None:
+        """Per obstacle of ``members``: whether the polyline ``xy`` overlaps its base.
+
+        Exactly ``np.any(segment_point_distances(...) < reach - tol, axis=0)`` on plain
+        floats (a few segments and bases: numpy's per-call overhead would dominate). The
+        squared distance settles each comparison unless it lies within a relative hair of
+        the squared limit; then ``None`` tells the caller to ask numpy.
+        """
+        flags = []
+        for k in members:
+            ox, oy, limit = self._limits[k]
+            l2 = limit * limit
+            below, above = l2 * (1.0 - _HYPOT_MARGIN), l2 * (1.0 + _HYPOT_MARGIN)
+            hit = False
+            for s in range(len(xy) - 1):
+                (ax, ay), (bx, by) = xy[s], xy[s + 1]
+                dx, dy = bx - ax, by - ay
+                denom = dx * dx + dy * dy
+                t = ((ox - ax) * dx + (oy - ay) * dy) / (denom if denom > 0.0 else 1.0)
+                t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                ex, ey = ox - (ax + t * dx), oy - (ay + t * dy)
+                d2 = ex * ex + ey * ey
+                if d2 < below:
+                    hit = True
+                    break
+                if d2 <= above:
+                    return None
+            flags.append(hit)
+        return flags
 
     def start_reach(self) -> StartReach:
         """The start's static links and cheapest costs to every waypoint (cached per start)."""
@@ -648,6 +681,9 @@ class Navigator:
 
     def _legs_clear(self, legs: np.ndarray, members: np.ndarray) -> bool:
         """Whether a polyline keeps the mover's base clear of the bases ``members``."""
+        flags = self._overlaps(legs.tolist(), members.tolist())
+        if flags is not None:
+            return not any(flags)
         d = segment_point_distances(legs[:-1], legs[1:], self.obstacle_centres[members])
         return bool(np.all(d >= self.obstacle_reach[members] - self.tol))
 
@@ -661,6 +697,18 @@ class Navigator:
             if self._segment_meets_bases(ax, ay, bx, by):
                 return k
         return -1
+
+    def _first_crossed(self, leg: np.ndarray, p: np.ndarray, q: np.ndarray) -> int:
+        """The base that the segment ``leg`` overlaps first along ``p -> q``."""
+        flags = self._overlaps(leg.tolist(), range(len(self._limits)))
+        if flags is None:
+            d = segment_point_distances(leg[:1], leg[1:], self.obstacle_centres)
+            flags = (d[0] < self.obstacle_reach - self.tol).tolist()
+        crossing = [k for k, hit in enumerate(flags) if hit]
+        if len(crossing) == 1:
+            return crossing[0]
+        along = (self.obstacle_centres - p) @ (q - p)
+        return crossing[int(np.argmin(along[crossing]))]
 
     def _segment_meets_bases(self, ax: float, ay: float, bx: float, by: float) -> bool:
         """Whether the mover's base overlaps another base anywhere along ``a -> b``."""
@@ -801,13 +849,7 @@ class Navigator:
             if seg < 0:
                 return Route(points, total, route.goal_reached, costs)
             p, q = points[seg], points[seg + 1]
-            d = segment_point_distances(
-                head[seg : seg + 1], head[seg + 1 : seg + 2], self.obstacle_centres
-            )
-            bad = d < self.obstacle_reach - self.tol
-            along = (self.obstacle_centres - p) @ (q - p)
-            crossing = np.flatnonzero(bad[0])
-            k = int(crossing[np.argmin(along[crossing])])
+            k = self._first_crossed(head[seg : seg + 2], p, q)
             cluster = self._cluster(k)
             hull, corners = self._wrap(cluster)
             p_inside = bool(_geos.intersects_xy(hull, p[0], p[1]))
