@@ -257,6 +257,7 @@ class StaticNav:
         ends: Cache of route ends' links to the graph (:mod:`riven_env.table.links`).
         navigators: Recently used navigators by base layout (:mod:`riven_env.table.routing`).
         routes: Recently planned terrain-only routes, by what they depend on (ditto).
+        wraps: Recently used convex wraps of clusters of bases, by their content (ditto).
     """
 
     def __init__(self, table: Table, radius: float) -> None:
@@ -267,6 +268,7 @@ class StaticNav:
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
         self.routes: OrderedDict[Hashable, object] = OrderedDict()  # ditto
+        self.wraps: OrderedDict[Hashable, object] = OrderedDict()  # ditto
         self._as_lists: tuple[list[list[float]], list[list[float]], list[list[int]]] | None = None
         self.nodes = self._waypoints(table, radius, cfg.waypoint_margin)
         n = len(self.nodes)

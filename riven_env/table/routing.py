@@ -83,6 +83,7 @@ _BATCH = 8  # links evaluated per refinement step of the lazy searches
 _NAVIGATORS_KEPT = 128
 _ANSWERS_KEPT = 64  # plans one navigator remembers (a decision asks for a dozen at most)
 _ROUTES_KEPT = 512  # terrain-only routes kept per map and base size (a few points each)
+_WRAPS_KEPT = 256  # cluster wraps kept per map and base size (bases that stand still)
 
 
 @dataclass(frozen=True)
@@ -295,7 +296,6 @@ class Navigator:
         self._answers: dict[Hashable, object] = {}
         self._clusters: dict[int, np.ndarray] = {}
         self._chains: list[list[int]] | None = None
-        self._wraps: dict[tuple[int, ...], tuple[shapely.Geometry, np.ndarray]] = {}
 
     def remember(self, key: Hashable, compute: Callable[[], _Answer]) -> _Answer:
         """The remembered answer to query ``key`` (an immutable plan), or ``compute()``.
@@ -809,22 +809,28 @@ class Navigator:
     def _wrap(self, cluster: np.ndarray) -> tuple[shapely.Geometry, np.ndarray]:
         """The convex polygon wrapping a cluster of bases, and its corners (remembered).
 
-        Each base is circumscribed by a polygon of twice the base waypoint sides.
+        Each base is circumscribed by a polygon of twice the base waypoint sides. The wrap
+        depends only on the cluster's centres and reaches, so the map's graph keeps it by
+        them: a cluster that stands still serves the navigators of later layouts.
         """
-        key = tuple(cluster.tolist())
-        found = self._wraps.get(key)
+        centres, reach = self.obstacle_centres[cluster], self.obstacle_reach[cluster]
+        key = (self.sides, self.margin, centres.tobytes(), reach.tobytes())
+        cache = self.nav.wraps
+        found = cache.get(key)
         if found is None:
             sides = 2 * self.sides
-            spoke = (self.obstacle_reach[cluster] + self.margin) / math.cos(math.pi / sides)
-            wrap = self.obstacle_centres[cluster][:, None, :] + spoke[:, None, None] * _unit_ring(
-                sides
-            )
+            spoke = (reach + self.margin) / math.cos(math.pi / sides)
+            wrap = centres[:, None, :] + spoke[:, None, None] * _unit_ring(sides)
             hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
             corners = np.asarray(hull.exterior.coords)[:-1]
             corners.flags.writeable = False
             found = (hull, corners)
-            self._wraps[key] = found
-        return found
+            cache[key] = found
+            while len(cache) > _WRAPS_KEPT:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return found  # type: ignore[return-value]
 
     def _detour(self, route: Route, allowance: float, target: int | None) -> Route | None:
         """Repair a terrain-only route around the bases its paid-for part crosses.
