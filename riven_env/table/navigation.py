@@ -258,6 +258,7 @@ class StaticNav:
         navigators: Recently used navigators by base layout (:mod:`riven_env.table.routing`).
         routes: Recently planned terrain-only routes, by what they depend on (ditto).
         wraps: Recently used convex wraps of clusters of bases, by their content (ditto).
+        cuts: Per recently blocking base, the edges it cuts (ditto).
     """
 
     def __init__(self, table: Table, radius: float) -> None:
@@ -269,6 +270,7 @@ class StaticNav:
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
         self.routes: OrderedDict[Hashable, object] = OrderedDict()  # ditto
         self.wraps: OrderedDict[Hashable, object] = OrderedDict()  # ditto
+        self.cuts: OrderedDict[Hashable, object] = OrderedDict()  # ditto
         self._as_lists: tuple[list[list[float]], list[list[float]], list[list[int]]] | None = None
         self.nodes = self._waypoints(table, radius, cfg.waypoint_margin)
         n = len(self.nodes)

@@ -67,6 +67,7 @@ from riven_env.table.navigation import (
     link_costs,
     segment_costs,
     segment_lines,
+    StaticNav,
     segment_point_distances,
     static_nav,
     total_cost,
@@ -84,6 +85,7 @@ _NAVIGATORS_KEPT = 128
 _ANSWERS_KEPT = 64  # plans one navigator remembers (a decision asks for a dozen at most)
 _ROUTES_KEPT = 512  # terrain-only routes kept per map and base size (a few points each)
 _WRAPS_KEPT = 256  # cluster wraps kept per map and base size (bases that stand still)
+_CUTS_KEPT = 256  # static edges cut per base, kept per map and base size (ditto)
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,13 @@ class _ActiveGraph:
         v = len(self.points)
         matrix = np.full((v, v), np.inf)
         matrix[:n, :n] = nav.cost
+        if len(nav.edges):
+            cut = np.zeros(len(nav.edges), dtype=bool)
+            for (x, y), lim in zip(centres.tolist(), limit.tolist(), strict=True):
+                cut |= _static_cut(nav, x, y, lim)
+            ends = nav.edges[cut]
+            matrix[ends[:, 0], ends[:, 1]] = np.inf
+            matrix[ends[:, 1], ends[:, 0]] = np.inf
         if n:
             ends = start_reaches(nav, table, extra)
             ends.append(navigator.start_reach())
@@ -196,7 +205,9 @@ class _ActiveGraph:
             cost = link_costs(nav, table, self.points[n + iu], self.points[n + ju])
             matrix[n + iu, n + ju] = cost
             matrix[n + ju, n + iu] = cost
-        ii, jj = np.nonzero(np.triu(np.isfinite(matrix), k=1))
+        # Links between static waypoints are cut above; those of the other points here.
+        ii, jj = np.nonzero(np.triu(np.isfinite(matrix[:, n:]), k=1 - n))
+        jj += n
         if len(ii):
             d = segment_point_distances(self.points[ii], self.points[jj], centres)
             cut = np.any(d < limit, axis=1)
@@ -219,6 +230,28 @@ class _ActiveGraph:
             path.append(int(self.pred[path[-1]]))
         path.reverse()
         return path
+
+
+def _static_cut(nav: StaticNav, x: float, y: float, limit: float) -> np.ndarray:
+    """Which static edges (``nav.edges``) pass closer than ``limit`` to the point (x, y).
+
+    A base that stands still cuts the same edges in every layout, so the map's graph keeps
+    the answer by the base's centre and limit (distances do not depend on the batch they
+    are computed in, so this equals the one pass over all links it replaces).
+    """
+    key = (x, y, limit)
+    cache = nav.cuts
+    found = cache.get(key)
+    if found is None:
+        a, b = nav.nodes[nav.edges[:, 0]], nav.nodes[nav.edges[:, 1]]
+        found = segment_point_distances(a, b, np.array(((x, y),)))[:, 0] < limit
+        found.flags.writeable = False
+        cache[key] = found
+        while len(cache) > _CUTS_KEPT:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return found  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=8)
