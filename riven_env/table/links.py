@@ -74,7 +74,11 @@ class StartReach:
         if found is None:
             self.complete(nav, table)
             return
-        self.links[nodes] = found
+        self.fill(nodes, found)
+
+    def fill(self, nodes: np.ndarray, costs: np.ndarray) -> None:
+        """Store the checked costs of the links to ``nodes``."""
+        self.links[nodes] = costs
         if not np.isnan(self.links).any():
             self.bound = None
 
@@ -198,6 +202,42 @@ def start_reaches(nav: StaticNav, table: Table, points: np.ndarray) -> list[Star
         while len(cache) > limit:
             cache.popitem(last=False)
     return [found[key] for key in keys]
+
+
+def links_from(
+    nav: StaticNav, table: Table, points: np.ndarray, needed: np.ndarray
+) -> np.ndarray:
+    """Static links from each point to the waypoints, exact wherever ``needed``.
+
+    The links of each point are kept in its cached :class:`StartReach` (see
+    :func:`start_links`); those needed and not yet checked are checked in one pass over
+    every point (:func:`~riven_env.table.navigation.link_costs_alone`; should a batch
+    round one differently, each such point has all its links checked in its own pass).
+
+    Args:
+        nav: The static graph.
+        table: The table.
+        points: ``(P, 2)`` link ends.
+        needed: ``(P, V)`` which links the caller reads.
+
+    Returns:
+        ``(P, V)`` link costs (``inf``: terrain blocks; ``nan``: neither needed nor known).
+    """
+    entries = [start_links(nav, point) for point in points]
+    if not entries:
+        return np.zeros((0, len(nav.nodes)))
+    rows = np.stack([entry.links for entry in entries])
+    pairs, nodes = np.nonzero(np.isnan(rows) & needed)
+    if len(pairs):
+        found = link_costs_alone(nav, table, points[pairs], nav.nodes[nodes])
+        for k in np.unique(pairs).tolist():
+            if found is None:
+                entries[k].complete(nav, table)
+            else:
+                mine = pairs == k
+                entries[k].fill(nodes[mine], found[mine])
+        rows = np.stack([entry.links for entry in entries])
+    return rows
 
 
 def point_goal(nav: StaticNav, point: np.ndarray) -> GoalLinks:

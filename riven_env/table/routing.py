@@ -54,9 +54,9 @@ from riven_env.table.links import (
     contact_goal,
     contact_spots,
     point_goal,
+    links_from,
     start_links,
     start_reach,
-    start_reaches,
 )
 from riven_env.table.navigation import (
     _HYPOT_MARGIN,
@@ -65,6 +65,7 @@ from riven_env.table.navigation import (
     hypot_at_least,
     link_cost,
     link_costs,
+    link_costs_alone,
     segment_costs,
     segment_lines,
     StaticNav,
@@ -194,29 +195,28 @@ class _ActiveGraph:
             ends = nav.edges[cut]
             matrix[ends[:, 0], ends[:, 1]] = np.inf
             matrix[ends[:, 1], ends[:, 0]] = np.inf
-        if n:
-            ends = start_reaches(nav, table, extra)
-            ends.append(navigator.start_reach())
-            links = np.stack([end.links for end in ends])
-            matrix[n:, :n] = links
-            matrix[:n, n:] = links.T
-        iu, ju = np.triu_indices(v - n, k=1)
-        if len(iu):
-            cost = link_costs(nav, table, self.points[n + iu], self.points[n + ju])
-            matrix[n + iu, n + ju] = cost
-            matrix[n + ju, n + iu] = cost
-        # Links between static waypoints are cut above; those of the other points here.
-        ii, jj = np.nonzero(np.triu(np.isfinite(matrix[:, n:]), k=1 - n))
-        jj += n
-        if len(ii):
-            d = segment_point_distances(self.points[ii], self.points[jj], centres)
-            cut = np.any(d < limit, axis=1)
-            matrix[ii[cut], jj[cut]] = np.inf
-            matrix[jj[cut], ii[cut]] = np.inf
         ok = np.ones(v, dtype=bool)
         if n:
             gaps = np.hypot(*(nav.nodes[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
             ok[:n] = np.all(gaps >= limit, axis=1)
+            # A link a blocking base cuts, or one to a waypoint no base may stand on, ends
+            # up ``inf`` whatever its terrain: only the others have their terrain checked.
+            ends = self.points[n:]
+            a, b = np.repeat(ends, n, axis=0), np.tile(nav.nodes, (len(ends), 1))
+            needed = ~_cut(a, b, centres, limit).reshape(len(ends), n) & ok[:n]
+            links = links_from(nav, table, ends, needed)
+            links[~needed] = np.inf
+            matrix[n:, :n] = links
+            matrix[:n, n:] = links.T
+        iu, ju = np.triu_indices(v - n, k=1)
+        if len(iu):
+            a, b = self.points[n + iu], self.points[n + ju]
+            keep = ~_cut(a, b, centres, limit)
+            cost = np.full(len(iu), np.inf)
+            found = link_costs_alone(nav, table, a[keep], b[keep])
+            cost[keep] = link_costs(nav, table, a, b)[keep] if found is None else found
+            matrix[n + iu, n + ju] = cost
+            matrix[n + ju, n + iu] = cost
         matrix[~ok, :] = np.inf
         matrix[:, ~ok] = np.inf
         np.fill_diagonal(matrix, np.inf)  # no self-links: predecessors must not loop
@@ -230,6 +230,13 @@ class _ActiveGraph:
             path.append(int(self.pred[path[-1]]))
         path.reverse()
         return path
+
+
+def _cut(a: np.ndarray, b: np.ndarray, centres: np.ndarray, limit: np.ndarray) -> np.ndarray:
+    """Which segments ``a[m] -> b[m]`` pass closer to some centre than its limit."""
+    if len(a) == 0:
+        return np.zeros(0, dtype=bool)
+    return np.any(segment_point_distances(a, b, centres) < limit, axis=1)
 
 
 def _static_cut(nav: StaticNav, x: float, y: float, limit: float) -> np.ndarray:
