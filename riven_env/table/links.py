@@ -70,7 +70,9 @@ class StartReach:
         round them differently (:func:`~riven_env.table.navigation.link_costs_alone`)."""
         if self.bound is None or len(nodes) == 0:
             return
-        found = link_costs_alone(nav, table, np.broadcast_to(self.point, (len(nodes), 2)), nav.nodes[nodes])
+        found = link_costs_alone(
+            nav, table, np.broadcast_to(self.point, (len(nodes), 2)), nav.nodes[nodes]
+        )
         if found is None:
             self.complete(nav, table)
             return
@@ -204,9 +206,7 @@ def start_reaches(nav: StaticNav, table: Table, points: np.ndarray) -> list[Star
     return [found[key] for key in keys]
 
 
-def links_from(
-    nav: StaticNav, table: Table, points: np.ndarray, needed: np.ndarray
-) -> np.ndarray:
+def links_from(nav: StaticNav, table: Table, points: np.ndarray, needed: np.ndarray) -> np.ndarray:
     """Static links from each point to the waypoints, exact wherever ``needed``.
 
     The links of each point are kept in its cached :class:`StartReach` (see
@@ -231,11 +231,11 @@ def links_from(
     if len(pairs):
         found = link_costs_alone(nav, table, points[pairs], nav.nodes[nodes])
         for k in np.unique(pairs).tolist():
-            if found is None:
+            if found is None:  # a batch could round a link differently: one pass per point
                 entries[k].complete(nav, table)
-            else:
-                mine = pairs == k
-                entries[k].fill(nodes[mine], found[mine])
+                continue
+            mine = pairs == k
+            entries[k].fill(nodes[mine], found[mine])
         rows = np.stack([entry.links for entry in entries])
     return rows
 

@@ -7,8 +7,8 @@ goals (a candidate-destination menu asks it for a dozen routes from the same sta
    ground, that is the route (no graph search at all).
 2. Terrain route: the start's links to every waypoint and its cheapest costs beyond
    (:class:`~riven_env.table.links.StartReach`, cached per start point) meet the goal's
-   links (:class:`~riven_env.table.links.GoalLinks`, cached per goal and checked lazily,
-   cheapest lower bound first) until the best candidate uses only checked links. The
+   links (:class:`~riven_env.table.links.GoalLinks`, cached per goal); both are checked
+   lazily, cheapest lower bound first, until the best candidate uses only checked links. The
    route depends on no base but through which goal links end clear of bases, so it is
    remembered by that content for every layout that asks the same.
 3. Bases: only the part of the route the allowance pays for must be clear. A base it
@@ -53,13 +53,14 @@ from riven_env.table.links import (
     StartReach,
     contact_goal,
     contact_spots,
-    point_goal,
     links_from,
+    point_goal,
     start_links,
     start_reach,
 )
 from riven_env.table.navigation import (
     _HYPOT_MARGIN,
+    StaticNav,
     _dedupe,
     hypot_above,
     hypot_at_least,
@@ -68,7 +69,6 @@ from riven_env.table.navigation import (
     link_costs_alone,
     segment_costs,
     segment_lines,
-    StaticNav,
     segment_point_distances,
     static_nav,
     total_cost,
@@ -147,10 +147,12 @@ class _ActiveGraph:
     """Waypoints and exact link costs with some bases blocking (shared across goals).
 
     The points are the static waypoints, waypoints around each blocking base and the start.
-    Every link between them is known exactly: terrain links come from the cached
+    Every link between them is known exactly. Links that cross a blocking base are cut
+    first (those between static waypoints remembered per base), and only the others have
+    their terrain checked: links to static waypoints are kept in the cached
     :class:`~riven_env.table.links.StartReach` of each point (a base that stands still keeps
-    its ring points, so later queries find them cached), and one vectorised pass cuts the
-    links that cross a blocking base. Only the goal's links are left to check lazily.
+    its ring points, so later queries find them cached). Only the goal's links are left to
+    check lazily.
 
     Attributes:
         active: Obstacle positions (into the navigator's ``obstacle_ids``) that block.
@@ -413,6 +415,9 @@ class Navigator:
         flags = []
         for k in members:
             ox, oy, limit = self._limits[k]
+            if limit <= 0.0:  # no distance is below it
+                flags.append(False)
+                continue
             l2 = limit * limit
             below, above = l2 * (1.0 - _HYPOT_MARGIN), l2 * (1.0 + _HYPOT_MARGIN)
             hit = False
@@ -580,9 +585,7 @@ class Navigator:
             return _route([list(self._start_xy), direct.tolist()], direct_costs, True)
         return self._static_nearest(aim)
 
-    def _reach_bounds(
-        self, start: StartReach
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def _reach_bounds(self, start: StartReach) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """``(reach, first, via)``: the start's cheapest costs to every waypoint (exact
         when every link is checked, else lower bounds), the first waypoint of each, and
         the ``(V, V)`` costs via each first waypoint (``None`` when exact)."""
