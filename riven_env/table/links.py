@@ -109,6 +109,8 @@ class StartReach:
         return self._first  # type: ignore[return-value]
 
     def _relax(self) -> None:
+        if self.bound is not None:
+            raise ValueError("StartReach: check every link (complete) before reading reach")
         n = len(self.links)
         if n:
             via = self.links[:, None] + self._dist
