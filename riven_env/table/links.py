@@ -27,7 +27,7 @@ from typing import TypeVar
 import numpy as np
 
 from riven_env.table.config import geometry_config
-from riven_env.table.navigation import StaticNav, fan_link_costs, link_costs
+from riven_env.table.navigation import StaticNav, fan_link_costs, link_costs, link_costs_alone
 from riven_env.table.table import Table
 
 _Entry = TypeVar("_Entry", "StartReach", "GoalLinks")
@@ -36,34 +36,89 @@ _Entry = TypeVar("_Entry", "StartReach", "GoalLinks")
 class StartReach:
     """A start point's static links and its cheapest static costs to every waypoint.
 
+    The links may be checked lazily (:func:`start_links`): a route search usually needs a
+    few of them, cheapest lower bound first. Reading :attr:`reach` or :attr:`first`
+    needs them all (:meth:`complete`); :func:`start_reach` returns complete entries.
+
     Attributes:
         point: The start, ``(2,)``.
-        links: ``(V,)`` cost of the straight link start -> waypoint (``inf``: terrain blocks).
+        links: ``(V,)`` cost of the straight link start -> waypoint (``inf``: terrain blocks;
+            ``nan``: not checked yet).
+        bound: ``(V,)`` straight lengths (lower bounds of the links), or ``None`` once
+            every link is checked.
         reach: ``(V,)`` cheapest static cost start -> waypoint (``inf``: unreachable).
         first: ``(V,)`` the first waypoint of that cheapest way.
     """
 
-    __slots__ = ("first", "links", "point", "reach")
+    __slots__ = ("_dist", "_first", "_reach", "bound", "links", "point")
 
-    def __init__(
-        self, nav: StaticNav, table: Table, point: np.ndarray, links: np.ndarray | None = None
-    ) -> None:
+    def __init__(self, nav: StaticNav, point: np.ndarray, links: np.ndarray | None = None) -> None:
         self.point = point
-        n = len(nav.nodes)
+        self._dist = nav.dist
+        self._first: np.ndarray | None = None
+        self._reach: np.ndarray | None = None
         if links is None:
-            links = (
-                link_costs(nav, table, np.broadcast_to(point, (n, 2)), nav.nodes)
-                if n
-                else np.zeros(0)
-            )
-        self.links = links
-        if n:
-            via = self.links[:, None] + nav.dist
-            self.first = np.argmin(via, axis=0)
-            self.reach = via[self.first, np.arange(n)]
+            self.links = np.full(len(nav.nodes), np.nan)
+            # The same hypot link_costs starts from; a link costs at least its length.
+            self.bound: np.ndarray | None = np.hypot(*(nav.nodes - point).T)
         else:
-            self.first = np.zeros(0, dtype=np.int64)
-            self.reach = np.zeros(0)
+            self.links = links
+            self.bound = None
+
+    def settle(self, nav: StaticNav, table: Table, nodes: np.ndarray) -> None:
+        """Check the links to ``nodes`` (waypoint indices); all of them if a batch could
+        round them differently (:func:`~riven_env.table.navigation.link_costs_alone`)."""
+        if self.bound is None or len(nodes) == 0:
+            return
+        found = link_costs_alone(
+            nav, table, np.broadcast_to(self.point, (len(nodes), 2)), nav.nodes[nodes]
+        )
+        if found is None:
+            self.complete(nav, table)
+            return
+        self.fill(nodes, found)
+
+    def fill(self, nodes: np.ndarray, costs: np.ndarray) -> None:
+        """Store the checked costs of the links to ``nodes``."""
+        self.links[nodes] = costs
+        if not np.isnan(self.links).any():
+            self.bound = None
+
+    def complete(self, nav: StaticNav, table: Table) -> StartReach:
+        """Check every link not yet checked, all in one pass (as an eager entry would)."""
+        if self.bound is not None:
+            n = len(nav.nodes)
+            every = link_costs(nav, table, np.broadcast_to(self.point, (n, 2)), nav.nodes)
+            unknown = np.isnan(self.links)
+            self.links[unknown] = every[unknown]
+            self.bound = None
+        return self
+
+    @property
+    def reach(self) -> np.ndarray:
+        """Cheapest static costs from the start (the entry must be complete)."""
+        if self._reach is None:
+            self._relax()
+        return self._reach  # type: ignore[return-value]
+
+    @property
+    def first(self) -> np.ndarray:
+        """First waypoint of each cheapest way (the entry must be complete)."""
+        if self._first is None:
+            self._relax()
+        return self._first  # type: ignore[return-value]
+
+    def _relax(self) -> None:
+        if self.bound is not None:
+            raise ValueError("StartReach: check every link (complete) before reading reach")
+        n = len(self.links)
+        if n:
+            via = self.links[:, None] + self._dist
+            self._first = np.argmin(via, axis=0)
+            self._reach = via[self._first, np.arange(n)]
+        else:
+            self._first = np.zeros(0, dtype=np.int64)
+            self._reach = np.zeros(0)
 
 
 class GoalLinks:
@@ -107,11 +162,15 @@ def _remember(nav: StaticNav, key: Hashable, build: Callable[[], _Entry]) -> _En
     return entry  # type: ignore[return-value]
 
 
-def start_reach(nav: StaticNav, table: Table, point: np.ndarray) -> StartReach:
-    """The (cached) :class:`StartReach` of a start point."""
+def start_links(nav: StaticNav, point: np.ndarray) -> StartReach:
+    """The (cached) :class:`StartReach` of a start point, its links perhaps not all checked."""
     x, y = float(point[0]), float(point[1])
-    key = ("start", x, y)
-    return _remember(nav, key, lambda: StartReach(nav, table, np.array((x, y))))
+    return _remember(nav, ("start", x, y), lambda: StartReach(nav, np.array((x, y))))
+
+
+def start_reach(nav: StaticNav, table: Table, point: np.ndarray) -> StartReach:
+    """The (cached) :class:`StartReach` of a start point, every link checked."""
+    return start_links(nav, point).complete(nav, table)
 
 
 def start_reaches(nav: StaticNav, table: Table, points: np.ndarray) -> list[StartReach]:
@@ -135,18 +194,52 @@ def start_reaches(nav: StaticNav, table: Table, points: np.ndarray) -> list[Star
                 missing.append(key)
         else:
             cache.move_to_end(key)
-            found[key] = entry  # type: ignore[assignment]
+            found[key] = entry.complete(nav, table)  # type: ignore[attr-defined]
     if missing:
         starts = np.array([key[1:] for key in missing], dtype=np.float64)  # type: ignore[index]
         links = fan_link_costs(nav, table, starts)
         limit = geometry_config().route_cache_entries
         for key, start, row in zip(missing, starts, links, strict=True):
-            entry = StartReach(nav, table, start, row)
+            entry = StartReach(nav, start, row)
             found[key] = entry
             cache[key] = entry
         while len(cache) > limit:
             cache.popitem(last=False)
     return [found[key] for key in keys]
+
+
+def links_from(nav: StaticNav, table: Table, points: np.ndarray, needed: np.ndarray) -> np.ndarray:
+    """Static links from each point to the waypoints, exact wherever ``needed``.
+
+    The links of each point are kept in its cached :class:`StartReach` (see
+    :func:`start_links`); those needed and not yet checked are checked in one pass over
+    every point (:func:`~riven_env.table.navigation.link_costs_alone`; should a batch
+    round one differently, each such point has all its links checked in its own pass).
+
+    Args:
+        nav: The static graph.
+        table: The table.
+        points: ``(P, 2)`` link ends.
+        needed: ``(P, V)`` which links the caller reads.
+
+    Returns:
+        ``(P, V)`` link costs (``inf``: terrain blocks; ``nan``: neither needed nor known).
+    """
+    entries = [start_links(nav, point) for point in points]
+    if not entries:
+        return np.zeros((0, len(nav.nodes)))
+    rows = np.stack([entry.links for entry in entries])
+    pairs, nodes = np.nonzero(np.isnan(rows) & needed)
+    if len(pairs):
+        found = link_costs_alone(nav, table, points[pairs], nav.nodes[nodes])
+        for k in np.unique(pairs).tolist():
+            if found is None:  # a batch could round a link differently: one pass per point
+                entries[k].complete(nav, table)
+                continue
+            mine = pairs == k
+            entries[k].fill(nodes[mine], found[mine])
+        rows = np.stack([entry.links for entry in entries])
+    return rows
 
 
 def point_goal(nav: StaticNav, point: np.ndarray) -> GoalLinks:

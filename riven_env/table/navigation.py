@@ -257,6 +257,8 @@ class StaticNav:
         ends: Cache of route ends' links to the graph (:mod:`riven_env.table.links`).
         navigators: Recently used navigators by base layout (:mod:`riven_env.table.routing`).
         routes: Recently planned terrain-only routes, by what they depend on (ditto).
+        wraps: Recently used convex wraps of clusters of bases, by their content (ditto).
+        cuts: Per recently blocking base, the edges it cuts (ditto).
     """
 
     def __init__(self, table: Table, radius: float) -> None:
@@ -267,6 +269,8 @@ class StaticNav:
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
         self.routes: OrderedDict[Hashable, object] = OrderedDict()  # ditto
+        self.wraps: OrderedDict[Hashable, object] = OrderedDict()  # ditto
+        self.cuts: OrderedDict[Hashable, object] = OrderedDict()  # ditto
         self._as_lists: tuple[list[list[float]], list[list[float]], list[list[int]]] | None = None
         self.nodes = self._waypoints(table, radius, cfg.waypoint_margin)
         n = len(self.nodes)
@@ -399,6 +403,49 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
     if seen.any():
         cost[seen] = segment_costs(table, a[seen], b[seen], lines[seen])
+    return cost
+
+
+# A sum of at most two nonzero stretches rounds the same in any order and with any number
+# of zero slots beside them, so it does not depend on the batch (see link_costs_alone).
+_BATCH_FREE_STRETCHES = 2
+
+
+def link_costs_alone(
+    nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray
+) -> np.ndarray | None:
+    """``link_costs`` of some segments, each equal bit for bit to its value in any batch.
+
+    A segment's difficult stretches are summed in one row whose width is set by the batch
+    (the segment crossing the most outline edges); numpy adds a row of eight or more slots
+    pairwise, so three or more nonzero stretches could round differently from batch to
+    batch. With at most two per segment no batch can change the sum, so a lazy search may
+    check links a few at a time and still get the values a one-pass check of all of them
+    gives.
+
+    Returns:
+        The costs, or ``None`` when some segment runs through more difficult stretches.
+    """
+    cost = np.full(len(a), np.inf)
+    if len(a) == 0:
+        return cost
+    lines = segment_lines(a, b)
+    clearance = nav.clearance
+    seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
+    if not seen.any():
+        return cost
+    a, b, lines = a[seen], b[seen], lines[seen]
+    part = np.hypot(*(b - a).T)
+    if table.difficult is not None:
+        hit = _geos.intersects(table.difficult, lines)
+        if hit.any():
+            near = _near_edges(_difficult_edges(table), a[hit], b[hit])
+            lo, hi = _spans(table, a[hit], b[hit], near)  # type: ignore[misc]
+            stretches = hi - lo
+            if np.count_nonzero(stretches, axis=1).max() > _BATCH_FREE_STRETCHES:
+                return None
+            part[hit] *= 1.0 + np.sum(stretches, axis=1)
+    cost[seen] = part
     return cost
 
 

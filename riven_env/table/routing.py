@@ -7,8 +7,8 @@ goals (a candidate-destination menu asks it for a dozen routes from the same sta
    ground, that is the route (no graph search at all).
 2. Terrain route: the start's links to every waypoint and its cheapest costs beyond
    (:class:`~riven_env.table.links.StartReach`, cached per start point) meet the goal's
-   links (:class:`~riven_env.table.links.GoalLinks`, cached per goal and checked lazily,
-   cheapest lower bound first) until the best candidate uses only checked links. The
+   links (:class:`~riven_env.table.links.GoalLinks`, cached per goal); both are checked
+   lazily, cheapest lower bound first, until the best candidate uses only checked links. The
    route depends on no base but through which goal links end clear of bases, so it is
    remembered by that content for every layout that asks the same.
 3. Bases: only the part of the route the allowance pays for must be clear. A base it
@@ -36,7 +36,7 @@ by more than the contact tolerance.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
@@ -53,16 +53,20 @@ from riven_env.table.links import (
     StartReach,
     contact_goal,
     contact_spots,
+    links_from,
     point_goal,
+    start_links,
     start_reach,
-    start_reaches,
 )
 from riven_env.table.navigation import (
+    _HYPOT_MARGIN,
+    StaticNav,
     _dedupe,
     hypot_above,
     hypot_at_least,
     link_cost,
     link_costs,
+    link_costs_alone,
     segment_costs,
     segment_lines,
     segment_point_distances,
@@ -81,6 +85,8 @@ _BATCH = 8  # links evaluated per refinement step of the lazy searches
 _NAVIGATORS_KEPT = 128
 _ANSWERS_KEPT = 64  # plans one navigator remembers (a decision asks for a dozen at most)
 _ROUTES_KEPT = 512  # terrain-only routes kept per map and base size (a few points each)
+_WRAPS_KEPT = 256  # cluster wraps kept per map and base size (bases that stand still)
+_CUTS_KEPT = 256  # static edges cut per base, kept per map and base size (ditto)
 
 
 @dataclass(frozen=True)
@@ -141,10 +147,12 @@ class _ActiveGraph:
     """Waypoints and exact link costs with some bases blocking (shared across goals).
 
     The points are the static waypoints, waypoints around each blocking base and the start.
-    Every link between them is known exactly: terrain links come from the cached
+    Every link between them is known exactly. Links that cross a blocking base are cut
+    first (those between static waypoints remembered per base), and only the others have
+    their terrain checked: links to static waypoints are kept in the cached
     :class:`~riven_env.table.links.StartReach` of each point (a base that stands still keeps
-    its ring points, so later queries find them cached), and one vectorised pass cuts the
-    links that cross a blocking base. Only the goal's links are left to check lazily.
+    its ring points, so later queries find them cached). Only the goal's links are left to
+    check lazily.
 
     Attributes:
         active: Obstacle positions (into the navigator's ``obstacle_ids``) that block.
@@ -182,27 +190,35 @@ class _ActiveGraph:
         v = len(self.points)
         matrix = np.full((v, v), np.inf)
         matrix[:n, :n] = nav.cost
-        if n:
-            ends = start_reaches(nav, table, extra)
-            ends.append(navigator.start_reach())
-            links = np.stack([end.links for end in ends])
-            matrix[n:, :n] = links
-            matrix[:n, n:] = links.T
-        iu, ju = np.triu_indices(v - n, k=1)
-        if len(iu):
-            cost = link_costs(nav, table, self.points[n + iu], self.points[n + ju])
-            matrix[n + iu, n + ju] = cost
-            matrix[n + ju, n + iu] = cost
-        ii, jj = np.nonzero(np.triu(np.isfinite(matrix), k=1))
-        if len(ii):
-            d = segment_point_distances(self.points[ii], self.points[jj], centres)
-            cut = np.any(d < limit, axis=1)
-            matrix[ii[cut], jj[cut]] = np.inf
-            matrix[jj[cut], ii[cut]] = np.inf
+        if len(nav.edges):
+            cut = np.zeros(len(nav.edges), dtype=bool)
+            for (x, y), lim in zip(centres.tolist(), limit.tolist(), strict=True):
+                cut |= _static_cut(nav, x, y, lim)
+            ends = nav.edges[cut]
+            matrix[ends[:, 0], ends[:, 1]] = np.inf
+            matrix[ends[:, 1], ends[:, 0]] = np.inf
         ok = np.ones(v, dtype=bool)
         if n:
             gaps = np.hypot(*(nav.nodes[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
             ok[:n] = np.all(gaps >= limit, axis=1)
+            # A link a blocking base cuts, or one to a waypoint no base may stand on, ends
+            # up ``inf`` whatever its terrain: only the others have their terrain checked.
+            ends = self.points[n:]
+            a, b = np.repeat(ends, n, axis=0), np.tile(nav.nodes, (len(ends), 1))
+            needed = ~_cut(a, b, centres, limit).reshape(len(ends), n) & ok[:n]
+            links = links_from(nav, table, ends, needed)
+            links[~needed] = np.inf
+            matrix[n:, :n] = links
+            matrix[:n, n:] = links.T
+        iu, ju = np.triu_indices(v - n, k=1)
+        if len(iu):
+            a, b = self.points[n + iu], self.points[n + ju]
+            keep = ~_cut(a, b, centres, limit)
+            cost = np.full(len(iu), np.inf)
+            found = link_costs_alone(nav, table, a[keep], b[keep])
+            cost[keep] = link_costs(nav, table, a, b)[keep] if found is None else found
+            matrix[n + iu, n + ju] = cost
+            matrix[n + ju, n + iu] = cost
         matrix[~ok, :] = np.inf
         matrix[:, ~ok] = np.inf
         np.fill_diagonal(matrix, np.inf)  # no self-links: predecessors must not loop
@@ -216,6 +232,35 @@ class _ActiveGraph:
             path.append(int(self.pred[path[-1]]))
         path.reverse()
         return path
+
+
+def _cut(a: np.ndarray, b: np.ndarray, centres: np.ndarray, limit: np.ndarray) -> np.ndarray:
+    """Which segments ``a[m] -> b[m]`` pass closer to some centre than its limit."""
+    if len(a) == 0:
+        return np.zeros(0, dtype=bool)
+    return np.any(segment_point_distances(a, b, centres) < limit, axis=1)
+
+
+def _static_cut(nav: StaticNav, x: float, y: float, limit: float) -> np.ndarray:
+    """Which static edges (``nav.edges``) pass closer than ``limit`` to the point (x, y).
+
+    A base that stands still cuts the same edges in every layout, so the map's graph keeps
+    the answer by the base's centre and limit (distances do not depend on the batch they
+    are computed in, so this equals the one pass over all links it replaces).
+    """
+    key = (x, y, limit)
+    cache = nav.cuts
+    found = cache.get(key)
+    if found is None:
+        a, b = nav.nodes[nav.edges[:, 0]], nav.nodes[nav.edges[:, 1]]
+        found = segment_point_distances(a, b, np.array(((x, y),)))[:, 0] < limit
+        found.flags.writeable = False
+        cache[key] = found
+        while len(cache) > _CUTS_KEPT:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return found  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=8)
@@ -293,7 +338,6 @@ class Navigator:
         self._answers: dict[Hashable, object] = {}
         self._clusters: dict[int, np.ndarray] = {}
         self._chains: list[list[int]] | None = None
-        self._wraps: dict[tuple[int, ...], tuple[shapely.Geometry, np.ndarray]] = {}
 
     def remember(self, key: Hashable, compute: Callable[[], _Answer]) -> _Answer:
         """The remembered answer to query ``key`` (an immutable plan), or ``compute()``.
@@ -354,9 +398,44 @@ class Navigator:
         """Obstacle positions (into ``obstacle_ids``) whose bases the polyline overlaps."""
         if len(self.obstacle_ids) == 0 or len(points) < 2:
             return []
-        d = segment_point_distances(points[:-1], points[1:], self.obstacle_centres)
-        hit = np.any(d < self.obstacle_reach - self.tol, axis=0)
-        return [int(k) for k in np.flatnonzero(hit)]
+        flags = self._overlaps(points.tolist(), range(len(self._limits)))
+        if flags is None:
+            d = segment_point_distances(points[:-1], points[1:], self.obstacle_centres)
+            flags = np.any(d < self.obstacle_reach - self.tol, axis=0).tolist()
+        return [k for k, hit in enumerate(flags) if hit]
+
+    def _overlaps(self, xy: list[list[float]], members: Iterable[int]) -> list[bool] | None:
+        """Per obstacle of ``members``: whether the polyline ``xy`` overlaps its base.
+
+        Exactly ``np.any(segment_point_distances(...) < reach - tol, axis=0)`` on plain
+        floats (a few segments and bases: numpy's per-call overhead would dominate). The
+        squared distance settles each comparison unless it lies within a relative hair of
+        the squared limit; then ``None`` tells the caller to ask numpy.
+        """
+        flags = []
+        for k in members:
+            ox, oy, limit = self._limits[k]
+            if limit <= 0.0:  # no distance is below it
+                flags.append(False)
+                continue
+            l2 = limit * limit
+            below, above = l2 * (1.0 - _HYPOT_MARGIN), l2 * (1.0 + _HYPOT_MARGIN)
+            hit = False
+            for s in range(len(xy) - 1):
+                (ax, ay), (bx, by) = xy[s], xy[s + 1]
+                dx, dy = bx - ax, by - ay
+                denom = dx * dx + dy * dy
+                t = ((ox - ax) * dx + (oy - ay) * dy) / (denom if denom > 0.0 else 1.0)
+                t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                ex, ey = ox - (ax + t * dx), oy - (ay + t * dy)
+                d2 = ex * ex + ey * ey
+                if d2 < below:
+                    hit = True
+                    break
+                if d2 <= above:
+                    return None
+            flags.append(hit)
+        return flags
 
     def start_reach(self) -> StartReach:
         """The start's static links and cheapest costs to every waypoint (cached per start)."""
@@ -461,26 +540,38 @@ class Navigator:
     ) -> Route:
         """The search of :meth:`_route_static`.
 
-        The start's cheapest costs to every waypoint are exact (:meth:`start_reach`); the
-        goal's links are checked lazily: straight lengths stand in for unchecked ones, and
-        the most promising are checked in batches until the best candidate's link is exact.
+        Both ends' links are checked lazily: straight lengths stand in for unchecked ones
+        (the start's cheapest costs to every waypoint are then lower bounds too), and the
+        most promising are checked in batches until the best candidate is exact: its goal
+        link checked, and every start link that could lead to it as cheaply.
         """
         nav = self.nav
         best_cost, best_node, direct_costs = math.inf, -1, None
         if direct is not None:
             best_cost = link_cost(nav, self.table, self._start_xy, (direct[0], direct[1]))
             direct_costs = [best_cost]
+        first = None
         if len(nav.nodes):
-            reach = self.start_reach()
-            for _ in range(len(nav.nodes) // _BATCH + 2):
+            start = start_links(nav, self.start)
+            for _ in range(2 * len(nav.nodes) + 2):  # each round checks a link
+                reach, first, via = self._reach_bounds(start)
                 known = links.cost
                 unknown = np.isnan(known)
-                total = reach.reach + np.where(
-                    usable, np.where(unknown, links.bound, known), np.inf
-                )
+                total = reach + np.where(usable, np.where(unknown, links.bound, known), np.inf)
                 node = int(np.argmin(total))
                 if not total[node] < best_cost - 1e-12:
                     break
+                if via is not None:
+                    # The cheapest way to ``node`` is exact once no unchecked start link
+                    # could match it (ties too: the lowest index wins, as in a full pass).
+                    col = via[:, node]
+                    pending = np.flatnonzero(np.isnan(start.links) & (col <= reach[node]))
+                    if len(pending):
+                        open_ = np.flatnonzero(np.isnan(start.links))
+                        start.settle(
+                            nav, self.table, open_[np.argsort(col[open_], kind="stable")[:_BATCH]]
+                        )
+                        continue
                 if not unknown[node]:
                     best_cost, best_node = float(total[node]), node
                     break
@@ -489,18 +580,29 @@ class Navigator:
                     nav, self.table, open_[np.argsort(total[open_], kind="stable")[:_BATCH]]
                 )
         if best_node >= 0:
-            return self._static_route(best_node, links)
+            return self._static_route(best_node, links, start, first)  # type: ignore[arg-type]
         if direct_costs is not None and math.isfinite(best_cost):
             return _route([list(self._start_xy), direct.tolist()], direct_costs, True)
         return self._static_nearest(aim)
 
-    def _static_route(self, node: int, links: GoalLinks) -> Route:
+    def _reach_bounds(self, start: StartReach) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """``(reach, first, via)``: the start's cheapest costs to every waypoint (exact
+        when every link is checked, else lower bounds), the first waypoint of each, and
+        the ``(V, V)`` costs via each first waypoint (``None`` when exact)."""
+        if start.bound is None:
+            return start.reach, start.first, None
+        via = np.where(np.isnan(start.links), start.bound, start.links)[:, None] + self.nav.dist
+        first = np.argmin(via, axis=0)
+        return via[first, np.arange(len(first))], first, via
+
+    def _static_route(
+        self, node: int, links: GoalLinks, start: StartReach, first: np.ndarray
+    ) -> Route:
         """The route start -> cheapest way to waypoint ``node`` -> the goal's link from it."""
         nav = self.nav
-        reach = self.start_reach()
-        hops = nav.static_path(int(reach.first[node]), node)
+        hops = nav.static_path(int(first[node]), node)
         xy = [list(self._start_xy), *nav.node_xy(hops), links.points[node].tolist()]
-        costs = [float(reach.links[hops[0]]), *nav.hop_costs(hops), float(links.cost[node])]
+        costs = [float(start.links[hops[0]]), *nav.hop_costs(hops), float(links.cost[node])]
         return _route(xy, costs, True)
 
     def _static_nearest(self, aim: np.ndarray) -> Route:
@@ -622,6 +724,9 @@ class Navigator:
 
     def _legs_clear(self, legs: np.ndarray, members: np.ndarray) -> bool:
         """Whether a polyline keeps the mover's base clear of the bases ``members``."""
+        flags = self._overlaps(legs.tolist(), members.tolist())
+        if flags is not None:
+            return not any(flags)
         d = segment_point_distances(legs[:-1], legs[1:], self.obstacle_centres[members])
         return bool(np.all(d >= self.obstacle_reach[members] - self.tol))
 
@@ -635,6 +740,18 @@ class Navigator:
             if self._segment_meets_bases(ax, ay, bx, by):
                 return k
         return -1
+
+    def _first_crossed(self, leg: np.ndarray, p: np.ndarray, q: np.ndarray) -> int:
+        """The base that the segment ``leg`` overlaps first along ``p -> q``."""
+        flags = self._overlaps(leg.tolist(), range(len(self._limits)))
+        if flags is None:
+            d = segment_point_distances(leg[:1], leg[1:], self.obstacle_centres)
+            flags = (d[0] < self.obstacle_reach - self.tol).tolist()
+        crossing = [k for k, hit in enumerate(flags) if hit]
+        if len(crossing) == 1:
+            return crossing[0]
+        along = (self.obstacle_centres - p) @ (q - p)
+        return crossing[int(np.argmin(along[crossing]))]
 
     def _segment_meets_bases(self, ax: float, ay: float, bx: float, by: float) -> bool:
         """Whether the mover's base overlaps another base anywhere along ``a -> b``."""
@@ -735,22 +852,28 @@ class Navigator:
     def _wrap(self, cluster: np.ndarray) -> tuple[shapely.Geometry, np.ndarray]:
         """The convex polygon wrapping a cluster of bases, and its corners (remembered).
 
-        Each base is circumscribed by a polygon of twice the base waypoint sides.
+        Each base is circumscribed by a polygon of twice the base waypoint sides. The wrap
+        depends only on the cluster's centres and reaches, so the map's graph keeps it by
+        them: a cluster that stands still serves the navigators of later layouts.
         """
-        key = tuple(cluster.tolist())
-        found = self._wraps.get(key)
+        centres, reach = self.obstacle_centres[cluster], self.obstacle_reach[cluster]
+        key = (self.sides, self.margin, centres.tobytes(), reach.tobytes())
+        cache = self.nav.wraps
+        found = cache.get(key)
         if found is None:
             sides = 2 * self.sides
-            spoke = (self.obstacle_reach[cluster] + self.margin) / math.cos(math.pi / sides)
-            wrap = self.obstacle_centres[cluster][:, None, :] + spoke[:, None, None] * _unit_ring(
-                sides
-            )
+            spoke = (reach + self.margin) / math.cos(math.pi / sides)
+            wrap = centres[:, None, :] + spoke[:, None, None] * _unit_ring(sides)
             hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
             corners = np.asarray(hull.exterior.coords)[:-1]
             corners.flags.writeable = False
             found = (hull, corners)
-            self._wraps[key] = found
-        return found
+            cache[key] = found
+            while len(cache) > _WRAPS_KEPT:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return found  # type: ignore[return-value]
 
     def _detour(self, route: Route, allowance: float, target: int | None) -> Route | None:
         """Repair a terrain-only route around the bases its paid-for part crosses.
@@ -775,13 +898,7 @@ class Navigator:
             if seg < 0:
                 return Route(points, total, route.goal_reached, costs)
             p, q = points[seg], points[seg + 1]
-            d = segment_point_distances(
-                head[seg : seg + 1], head[seg + 1 : seg + 2], self.obstacle_centres
-            )
-            bad = d < self.obstacle_reach - self.tol
-            along = (self.obstacle_centres - p) @ (q - p)
-            crossing = np.flatnonzero(bad[0])
-            k = int(crossing[np.argmin(along[crossing])])
+            k = self._first_crossed(head[seg : seg + 2], p, q)
             cluster = self._cluster(k)
             hull, corners = self._wrap(cluster)
             p_inside = bool(_geos.intersects_xy(hull, p[0], p[1]))
