@@ -400,7 +400,7 @@ class ObservationEncoder:
             first = self._col["status_active"]
             for i, status in enumerate(statuses):
                 template[frame.offsets[i] + first + _STATUS_INDEX[status]] = 1.0
-            found = status_arrays(state.models, template)
+            found = status_arrays(state.models, entry.constants.enemies_of, template)
             entry.statuses[key] = found
         return found
 
@@ -432,9 +432,7 @@ class ObservationEncoder:
         distances = np.hypot(diff[..., 0], diff[..., 1]).tolist()
         centre_gaps = distances[:n]
         radii = layout.radii
-        nearby = nearest_enemies(
-            centre_gaps, radii, status, consts.enemies_of, consts.diagonal, CONTACT_TOL
-        )
+        nearby = nearest_enemies(centre_gaps, radii, status, consts.diagonal, CONTACT_TOL)
         vector = status.template.copy()
         vector[frame.position_index] = self._position_values(consts, status, rel, nearby)
         if self.config.cover_vs_nearest_enemy:
