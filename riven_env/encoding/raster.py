@@ -121,7 +121,12 @@ def orient(layers: np.ndarray, flip: bool) -> np.ndarray:
 
 
 def table_raster(
-    state: Any, side: str | None, size: int, terrain: np.ndarray | None = None
+    state: Any,
+    side: str | None,
+    size: int,
+    terrain: np.ndarray | None = None,
+    *,
+    acting: bool = True,
 ) -> np.ndarray:
     """The raster of ``state`` as seen by ``side``.
 
@@ -131,6 +136,8 @@ def table_raster(
             blue models in the ``own`` channels.
         size: Cells per side.
         terrain: ``terrain_layers(state.table, size)`` if already built.
+        acting: Fill the ``acting_model`` channel (else it stays 0; see
+            :func:`acting_layer`).
 
     Returns:
         A ``(len(RASTER_CHANNELS), size, size)`` float32 array of 0/1.
@@ -153,10 +160,21 @@ def table_raster(
             continue
         who = "own" if model.side == (side or "blue") else "enemy"
         groups[f"{who}_{'active' if model.is_active else 'down'}"].append(model.index)
-    if state.active_model is not None and state.models[state.active_model].on_table:
+    if acting and state.active_model is not None and state.models[state.active_model].on_table:
         groups["acting_model"].append(state.active_model)
     for offset, name in enumerate(MODEL_CHANNELS):
         chosen = groups[name]
         if chosen:
             out[base + offset] = discs(centres[chosen], radii[chosen], width, height, size)
     return np.ascontiguousarray(orient(out, side == "red"))
+
+
+def acting_layer(state: Any, side: str | None, size: int) -> np.ndarray | None:
+    """The ``acting_model`` channel of :func:`table_raster` alone (None when it is empty)."""
+    i = state.active_model
+    if i is None or not state.models[i].on_table:
+        return None
+    table = state.table
+    bases = state.bases
+    layer = discs(bases.centers[[i]], bases.radii[[i]], table.width, table.height, size)
+    return orient(layer, side == "red")
