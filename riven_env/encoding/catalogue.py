@@ -44,6 +44,10 @@ ACCEPT_OPTION = "accept"
 DESTINATION_KINDS_BY_ACTION: dict[str, frozenset[str]] = {"disengage": DISENGAGE_KINDS}
 
 Key = tuple[Any, ...]
+# Decisions whose index one catalogue remembers per side (by identity, see legal_index); the
+# memo starts afresh when full. The game shares one object per distinct decision, so a
+# scenario needs a few hundred.
+_INDEX_MEMO_LIMIT = 4096
 # Decision kinds that are not actions of the rules data.
 _DECISION_POINT_KINDS = frozenset({"pass", "activate", "bonus", "spend"})
 
@@ -97,6 +101,7 @@ class ActionCatalogue:
         refs = self.config.destination_refs
         self.labels: tuple[str, ...] = tuple(_label(key, refs) for key in keys)
         self.size: int = len(keys)
+        self._memo: dict[str, dict[int, tuple[Decision, int]]] = {}
 
     # ------------------------------------------------------------------ layout
     def _build_keys(self) -> list[Key]:
@@ -220,11 +225,22 @@ class ActionCatalogue:
         if legal is None:
             legal = state.legal_decisions()
         side = _side_to_play(state)
+        memo = self._memo.get(side)
+        if memo is None:
+            memo = self._memo[side] = {}
         found: dict[int, Decision] = {}
         for decision in legal:
-            index = self._index.get(self.key_of(decision, side))
-            if index is None:
-                raise CatalogueError(f"legal decision {decision} is outside the catalogue")
+            # Decisions are immutable and the game hands out one shared object per choice,
+            # so an index found once holds for that object (kept alive by the memo, so its
+            # id cannot be reused while remembered).
+            remembered = memo.get(id(decision))
+            if remembered is not None and remembered[0] is decision:
+                index = remembered[1]
+            else:
+                index = self._index_of(decision, side)
+                if len(memo) >= _INDEX_MEMO_LIMIT:
+                    memo.clear()
+                memo[id(decision)] = (decision, index)
             if index in found:
                 raise CatalogueError(
                     f"legal decisions {found[index]} and {decision} share catalogue index "
@@ -232,6 +248,17 @@ class ActionCatalogue:
                 )
             found[index] = decision
         return found
+
+    def _index_of(self, decision: Decision, side: str) -> int:
+        """The index of legal ``decision`` taken by ``side``.
+
+        Raises:
+            CatalogueError: The decision has no index.
+        """
+        index = self._index.get(self.key_of(decision, side))
+        if index is None:
+            raise CatalogueError(f"legal decision {decision} is outside the catalogue")
+        return index
 
     def mask(self, state: Any, legal: Sequence[Decision] | None = None) -> np.ndarray:
         """A bool array of :attr:`size`: True exactly at the legal decisions' indices."""

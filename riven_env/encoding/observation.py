@@ -36,7 +36,12 @@ from riven_env.encoding.constants import (
     build_constants,
 )
 from riven_env.encoding.layout import SIDES, Layout, build_layout, enemy_of
-from riven_env.encoding.raster import RASTER_CHANNELS, table_raster, terrain_layers
+from riven_env.encoding.raster import (
+    RASTER_CHANNELS,
+    acting_layer,
+    table_raster,
+    terrain_layers,
+)
 from riven_env.encoding.situation import (
     SITUATION_LIMIT,
     Frame,
@@ -68,6 +73,10 @@ _ACTING_COLUMNS = ("dx_acting", "dy_acting", "distance_acting")
 _DYNAMIC_COLUMNS = ("wounds", "wounds_fraction", "strain_fraction", "stable", "activated")
 # The model fields those columns are computed from.
 _DYNAMIC_FIELDS = attrgetter("wounds", "wounds", "strain", "stable", "activated")
+# Rasters one encoder remembers per scenario (each ~25 KB); the store starts afresh when
+# full. Reuse is almost all between neighbouring observations.
+RASTER_LIMIT = 16
+_ACTING_CHANNEL = RASTER_CHANNELS.index("acting_model")
 
 
 class ObservationEncoder:
@@ -268,9 +277,36 @@ class ObservationEncoder:
             "global": flat[split_objectives:],
         }
         if self.raster:
-            layers = table_raster(state, side, self.config.raster_size, self._terrain(state.table))
-            obs["raster"] = (layers * 255).astype(np.uint8)
+            obs["raster"] = self._raster(state, side)
         return obs
+
+    def _raster(self, state: Any, side: str) -> np.ndarray:
+        """The uint8 ``raster`` of ``state`` for ``side``.
+
+        All but the acting model's channel depend on the table, the bases, the statuses
+        and the looted objectives only, which consecutive observations mostly share: that
+        part is remembered by them, and the acting model's disc drawn on a copy.
+        """
+        entry = self._scenario(state)
+        key = (
+            side,
+            state.bases.layout().key,
+            tuple([m.status for m in state.models]),
+            frozenset(state.looted),
+        )
+        size = self.config.raster_size
+        found = entry.rasters.get(key)
+        if found is None:
+            if len(entry.rasters) >= RASTER_LIMIT:
+                entry.rasters.clear()
+            layers = table_raster(state, side, size, self._terrain(state.table), acting=False)
+            found = (layers * 255).astype(np.uint8)
+            entry.rasters[key] = found
+        raster = found.copy()
+        acting = acting_layer(state, side, size)
+        if acting is not None:
+            raster[_ACTING_CHANNEL] = acting * 255
+        return raster
 
     def _flat(self, state: Any, side: str) -> np.ndarray:
         """The flat vector: the ``models``, ``objectives`` and ``global`` blocks in turn."""
@@ -400,7 +436,7 @@ class ObservationEncoder:
             first = self._col["status_active"]
             for i, status in enumerate(statuses):
                 template[frame.offsets[i] + first + _STATUS_INDEX[status]] = 1.0
-            found = status_arrays(state.models, template)
+            found = status_arrays(state.models, entry.constants.enemies_of, template)
             entry.statuses[key] = found
         return found
 
@@ -432,9 +468,7 @@ class ObservationEncoder:
         distances = np.hypot(diff[..., 0], diff[..., 1]).tolist()
         centre_gaps = distances[:n]
         radii = layout.radii
-        nearby = nearest_enemies(
-            centre_gaps, radii, status, consts.enemies_of, consts.diagonal, CONTACT_TOL
-        )
+        nearby = nearest_enemies(centre_gaps, radii, status, consts.diagonal, CONTACT_TOL)
         vector = status.template.copy()
         vector[frame.position_index] = self._position_values(consts, status, rel, nearby)
         if self.config.cover_vs_nearest_enemy:
@@ -665,12 +699,13 @@ class ObservationEncoder:
 
 @dataclass(frozen=True)
 class _ScenarioEntry:
-    """One scenario's constants, per-side frames and remembered situations."""
+    """One scenario's constants, per-side frames, remembered situations and rasters."""
 
     constants: ScenarioConstants
     frames: dict[str, Frame]
     situations: dict[tuple[Any, ...], Situation] = field(default_factory=dict)
     statuses: dict[tuple[str, ...], StatusArrays] = field(default_factory=dict)
+    rasters: dict[tuple[Any, ...], np.ndarray] = field(default_factory=dict)
 
 
 __all__ = [

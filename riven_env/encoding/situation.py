@@ -12,6 +12,7 @@ presence, every status and the same observing side. What changes without moving 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,7 +97,6 @@ def nearest_enemies(
     centre_gaps: list[list[float]],
     radii: list[float],
     status: StatusArrays,
-    enemies_of: Sequence[Sequence[int]],
     diagonal: float,
     contact: float,
 ) -> NearestEnemies:
@@ -109,39 +109,34 @@ def nearest_enemies(
     Args:
         centre_gaps: ``N x N`` centre distances.
         radii: Base radii.
-        status: The models' status flags.
-        enemies_of: Per model, the indices of the other side's models (ascending).
+        status: The models' status flags (with each model's active enemies).
         diagonal: The table's diagonal (the gap when there is no enemy).
         contact: The base-contact tolerance (inches).
     """
-    active = status.active
     n = len(radii)
     enemy = [-1] * n
     gap = [diagonal] * n
     engaged = [0] * n
-    for i, on_table in enumerate(status.on_table):
-        if not on_table:
+    for i, candidates in enumerate(status.active_enemies):
+        if not candidates:  # off the table, or no active enemy left
             continue
         row = centre_gaps[i]
         ri = radii[i]
-        best = np.inf
+        best = math.inf
         best_j = -1
         count = 0
-        for j in enemies_of[i]:
-            if not active[j]:
-                continue
+        for j in candidates:
             raw = row[j] - ri - radii[j]
             if raw <= contact:
                 count += 1
             # As np.maximum(raw, 0.0), which returns its second operand on ties.
             clamped = raw if raw > 0.0 else 0.0
-            if clamped < best:
+            if clamped < best:  # the first of equals, as argmin
                 best = clamped
                 best_j = j
         engaged[i] = count
-        if best_j >= 0:
-            enemy[i] = best_j
-            gap[i] = best
+        enemy[i] = best_j
+        gap[i] = best
     return NearestEnemies(enemy=enemy, gap=gap, engaged=engaged)
 
 
@@ -152,20 +147,37 @@ class StatusArrays:
     Attributes:
         on_table: ``ModelState.on_table`` of each model.
         active: ``ModelState.is_active`` of each model.
+        active_enemies: Per model on the table, its active enemies (ascending); empty for a
+            model off the table.
         template: The side's flat vector of constants with the status one-hot columns
             filled; treat as read-only.
     """
 
     on_table: tuple[bool, ...]
     active: tuple[bool, ...]
+    active_enemies: tuple[tuple[int, ...], ...]
     template: np.ndarray
 
 
-def status_arrays(models: Sequence[Any], template: np.ndarray) -> StatusArrays:
-    """The :class:`StatusArrays` of ``models`` with the given ``template``."""
+def status_arrays(
+    models: Sequence[Any], enemies_of: Sequence[Sequence[int]], template: np.ndarray
+) -> StatusArrays:
+    """The :class:`StatusArrays` of ``models`` with the given ``template``.
+
+    Args:
+        models: The models (their statuses).
+        enemies_of: Per model, the indices of the other side's models (ascending).
+        template: The side's template with the status columns filled.
+    """
+    on_table = tuple([m.on_table for m in models])
+    active = tuple([m.is_active for m in models])
     return StatusArrays(
-        on_table=tuple([m.on_table for m in models]),
-        active=tuple([m.is_active for m in models]),
+        on_table=on_table,
+        active=active,
+        active_enemies=tuple(
+            tuple([j for j in enemies if active[j]]) if here else ()
+            for here, enemies in zip(on_table, enemies_of, strict=True)
+        ),
         template=template,
     )
 
