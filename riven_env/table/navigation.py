@@ -28,7 +28,7 @@ from shapely import lib as _geos
 from shapely.geometry.polygon import orient
 
 from riven_env.table.config import geometry_config
-from riven_env.table.table import Table
+from riven_env.table.table import Box, Table
 
 
 def _line_factory() -> object:
@@ -79,9 +79,9 @@ class _DifficultEdges:
     the same ones the expressions in :func:`difficult_spans` would compute every call).
     """
 
-    __slots__ = ("fx", "fy", "ref", "x0", "xmax", "xmin", "y0", "ymax", "ymin")
+    __slots__ = ("fx", "fy", "pieces", "ref", "x0", "xmax", "xmin", "y0", "ymax", "ymin")
 
-    def __init__(self, e0: np.ndarray, e1: np.ndarray) -> None:
+    def __init__(self, e0: np.ndarray, e1: np.ndarray, sizes: list[int]) -> None:
         self.ref = e0  # keeps the array alive so its id cannot be reused while cached
         self.x0, self.y0 = e0[:, 0].copy(), e0[:, 1].copy()
         self.fx = e1[:, 0] - e0[:, 0]
@@ -90,6 +90,18 @@ class _DifficultEdges:
         self.xmin = np.minimum(e0[:, 0], e1[:, 0])
         self.ymax = np.maximum(e0[:, 1], e1[:, 1])
         self.ymin = np.minimum(e0[:, 1], e1[:, 1])
+        # Per difficult piece (``sizes`` edges each, in order): the box of its edges and
+        # each edge as plain floats ``(x0, y0, fx, fy)``, for the one-segment path.
+        rows = list(zip(*(a.tolist() for a in (self.x0, self.y0, self.fx, self.fy)), strict=True))
+        boxes = [a.tolist() for a in (self.xmin, self.ymin, self.xmax, self.ymax)]
+        self.pieces: list[tuple[Box, list[tuple[float, float, float, float]]]] = []
+        start = 0
+        for size in sizes:
+            end = start + size
+            box = (min(boxes[0][start:end]), min(boxes[1][start:end]))
+            box += (max(boxes[2][start:end]), max(boxes[3][start:end]))
+            self.pieces.append((box, rows[start:end]))
+            start = end
 
 
 # numpy adds fewer than eight values one after another; longer rows are summed pairwise.
@@ -104,7 +116,13 @@ def _difficult_edges(table: Table) -> _DifficultEdges:
     key = id(e0)
     entry = _edge_cache.get(key)
     if entry is None or entry.ref is not e0:
-        entry = _DifficultEdges(e0, e1)
+        # The edges are listed piece by piece (Table's difficult_edges), ring by ring.
+        sizes = [
+            sum(len(ring.coords) - 1 for ring in (p.polygon.exterior, *p.polygon.interiors))
+            for p in table.pieces
+            if p.difficult
+        ]
+        entry = _DifficultEdges(e0, e1, sizes)
         _edge_cache[key] = entry
         while len(_edge_cache) > _EDGE_CACHE_SIZE:
             _edge_cache.popitem(last=False)
@@ -191,6 +209,78 @@ def difficult_spans(table: Table, a: np.ndarray, b: np.ndarray) -> tuple[np.ndar
     return _spans(table, a, b, near)  # type: ignore[return-value]
 
 
+# Batches up to this many segments are costed on plain floats (numpy's per-call overhead
+# would dominate them); their stretches are found one segment at a time.
+_PLAIN_BATCH = 16
+
+
+def _stretch_sum(table: Table, ax: float, ay: float, bx: float, by: float) -> float | None:
+    """The summed difficult stretches (fractions) of one segment, as :func:`_spans` finds them.
+
+    Plain floats, the same operations on the same operands as the array code; only the
+    edges of pieces whose box meets the segment's box are tested (an edge left out cannot
+    be crossed). ``None`` when the segment runs through more than two difficult stretches:
+    only a sum of at most two is the same whatever the batch (see :func:`link_costs_alone`).
+    """
+    dx, dy = bx - ax, by - ay
+    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
+    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
+    cuts = []
+    for (xmin, ymin, xmax, ymax), edges in _difficult_edges(table).pieces:
+        if xmax < lo_x or xmin > hi_x or ymax < lo_y or ymin > hi_y:
+            continue
+        for x0, y0, fx, fy in edges:
+            denom = dx * fy - dy * fx
+            if -1e-15 <= denom <= 1e-15:  # parallel
+                continue
+            wx, wy = x0 - ax, y0 - ay
+            t = (wx * fy - wy * fx) / denom
+            if 0.0 < t < 1.0:
+                u = (wx * dy - wy * dx) / denom
+                if 0.0 <= u <= 1.0:
+                    cuts.append(t)
+    cuts.sort()
+    total, count, lo = 0.0, 0, 0.0
+    for hi in (*cuts, 1.0):
+        if hi > lo:
+            mid = (lo + hi) / 2.0
+            if _geos.contains_xy(table.difficult, ax + mid * dx, ay + mid * dy):
+                count += 1
+                if count > _BATCH_FREE_STRETCHES:
+                    return None
+                total += hi - lo
+        lo = hi
+    return total
+
+
+def _plain_costs(
+    table: Table, clearance: shapely.Geometry | None, a: np.ndarray, b: np.ndarray, lines: np.ndarray
+) -> np.ndarray | None:
+    """Static costs of a few segments (``inf`` where ``clearance`` blocks), stretch by stretch.
+
+    Equal to the array code's values (:func:`link_costs`, :func:`segment_costs`) for any
+    batch; ``None`` when some segment runs through more than two difficult stretches.
+    """
+    d = b - a
+    cost = np.hypot(d[:, 0], d[:, 1])
+    blocked = None if clearance is None else _geos.intersects(clearance, lines)
+    if table.difficult is not None:
+        hit = _geos.intersects(table.difficult, lines)
+        if blocked is not None:
+            hit &= ~blocked
+        if hit.any():
+            starts, ends, lengths = a.tolist(), b.tolist(), cost.tolist()
+            for k in np.flatnonzero(hit).tolist():
+                (ax, ay), (bx, by) = starts[k], ends[k]
+                total = _stretch_sum(table, ax, ay, bx, by)
+                if total is None:
+                    return None
+                cost[k] = lengths[k] * (1.0 + total)
+    if blocked is not None:
+        cost[blocked] = np.inf
+    return cost
+
+
 def segment_costs(
     table: Table, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None
 ) -> np.ndarray:
@@ -200,6 +290,11 @@ def segment_costs(
     """
     a = np.asarray(a, dtype=np.float64).reshape(-1, 2)
     b = np.asarray(b, dtype=np.float64).reshape(-1, 2)
+    if 0 < len(a) <= _PLAIN_BATCH and table.difficult is not None:
+        lines = segment_lines(a, b) if lines is None else lines
+        found = _plain_costs(table, None, a, b, lines)
+        if found is not None:
+            return found
     cost = np.hypot(*(b - a).T)
     if table.difficult is None or len(a) == 0:
         return cost
@@ -400,6 +495,10 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
         return cost
     lines = segment_lines(a, b)
     clearance = nav.clearance
+    if len(a) <= _PLAIN_BATCH:
+        found = _plain_costs(table, clearance, a, b, lines)
+        if found is not None:
+            return found
     seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
     if seen.any():
         cost[seen] = segment_costs(table, a[seen], b[seen], lines[seen])
@@ -431,6 +530,8 @@ def link_costs_alone(
         return cost
     lines = segment_lines(a, b)
     clearance = nav.clearance
+    if len(a) <= _PLAIN_BATCH:
+        return _plain_costs(table, clearance, a, b, lines)
     seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
     if not seen.any():
         return cost
@@ -460,6 +561,9 @@ def link_cost(
     cost = float(np.hypot(bx - ax, by - ay))
     if table.difficult is None or not _geos.intersects(table.difficult, line)[0]:
         return cost
+    total = _stretch_sum(table, ax, ay, bx, by)
+    if total is not None:
+        return cost * (1.0 + total)
     lo, hi = difficult_spans(table, np.array((a,)), np.array((b,)))
     return float(cost * (1.0 + np.sum(hi - lo, axis=1))[0])
 
