@@ -19,7 +19,7 @@ import math
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Hashable
-from itertools import accumulate
+from itertools import accumulate, chain
 
 import networkx as nx
 import numpy as np
@@ -28,7 +28,8 @@ from shapely import lib as _geos
 from shapely.geometry.polygon import orient
 
 from riven_env.table.config import geometry_config
-from riven_env.table.table import Box, Table
+from riven_env.table.sight import _ORIENT_ERR, _touch
+from riven_env.table.table import Box, Outline, Table, _part_outlines
 
 
 def _line_factory() -> object:
@@ -73,15 +74,29 @@ def segment_lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 class _DifficultEdges:
-    """A table's difficult outline edges, split into the columns the crossing test reads.
+    """A table's difficult ground in the forms the plain-float and array tests read.
 
-    Precomputed once per edge array so that each query only indexes them (the values are
-    the same ones the expressions in :func:`difficult_spans` would compute every call).
+    Built once per map: the outline edges split into the columns the crossing test reads
+    (the values the expressions in :func:`difficult_spans` would compute every call), the
+    edges again piece by piece as plain floats, and the outlines of the union's polygons.
     """
 
-    __slots__ = ("fx", "fy", "pieces", "ref", "x0", "xmax", "xmin", "y0", "ymax", "ymin")
+    __slots__ = (
+        "fx",
+        "fy",
+        "outlines",
+        "pieces",
+        "ref",
+        "x0",
+        "xmax",
+        "xmin",
+        "y0",
+        "ymax",
+        "ymin",
+    )
 
-    def __init__(self, e0: np.ndarray, e1: np.ndarray, sizes: list[int]) -> None:
+    def __init__(self, table: Table) -> None:
+        e0, e1 = table.difficult_edges
         self.ref = e0  # keeps the array alive so its id cannot be reused while cached
         self.x0, self.y0 = e0[:, 0].copy(), e0[:, 1].copy()
         self.fx = e1[:, 0] - e0[:, 0]
@@ -90,14 +105,18 @@ class _DifficultEdges:
         self.xmin = np.minimum(e0[:, 0], e1[:, 0])
         self.ymax = np.maximum(e0[:, 1], e1[:, 1])
         self.ymin = np.minimum(e0[:, 1], e1[:, 1])
-        # Per difficult piece (``sizes`` edges each, in order): the box of its edges and
-        # each edge as plain floats ``(x0, y0, fx, fy)``, for the one-segment path.
+        self.outlines = _part_outlines(table.difficult)
+        # Per difficult piece: the box of its edges and each edge as plain floats
+        # ``(x0, y0, fx, fy)``; Table lists the edges piece by piece, ring by ring.
         rows = list(zip(*(a.tolist() for a in (self.x0, self.y0, self.fx, self.fy)), strict=True))
         boxes = [a.tolist() for a in (self.xmin, self.ymin, self.xmax, self.ymax)]
         self.pieces: list[tuple[Box, list[tuple[float, float, float, float]]]] = []
         start = 0
-        for size in sizes:
-            end = start + size
+        for piece in table.pieces:
+            if not piece.difficult:
+                continue
+            rings = (piece.polygon.exterior, *piece.polygon.interiors)
+            end = start + sum(len(ring.coords) - 1 for ring in rings)
             box = (min(boxes[0][start:end]), min(boxes[1][start:end]))
             box += (max(boxes[2][start:end]), max(boxes[3][start:end]))
             self.pieces.append((box, rows[start:end]))
@@ -111,22 +130,45 @@ _edge_cache: OrderedDict[int, _DifficultEdges] = OrderedDict()
 
 
 def _difficult_edges(table: Table) -> _DifficultEdges:
-    """The (cached) :class:`_DifficultEdges` of a table's difficult outlines."""
-    e0, e1 = table.difficult_edges
+    """The (cached) :class:`_DifficultEdges` of a table's difficult ground."""
+    e0 = table.difficult_edges[0]
     key = id(e0)
     entry = _edge_cache.get(key)
     if entry is None or entry.ref is not e0:
-        # The edges are listed piece by piece (Table's difficult_edges), ring by ring.
-        sizes = [
-            sum(len(ring.coords) - 1 for ring in (p.polygon.exterior, *p.polygon.interiors))
-            for p in table.pieces
-            if p.difficult
-        ]
-        entry = _DifficultEdges(e0, e1, sizes)
+        entry = _DifficultEdges(table)
         _edge_cache[key] = entry
         while len(_edge_cache) > _EDGE_CACHE_SIZE:
             _edge_cache.popitem(last=False)
     return entry
+
+
+def _meets(
+    geometry: shapely.Geometry,
+    outlines: tuple[Outline, ...],
+    err: float,
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+) -> bool:
+    """Exactly ``intersects(geometry, segment a-b)``; ``outlines`` are the polygons of ``geometry``.
+
+    The plain-float certain tests of sight lines (:func:`riven_env.table.sight._touch`: a
+    separating axis proves a miss, a proper edge crossing a hit, each only beyond the
+    rounding error bound ``err``, see :func:`_error_bound`) settle most segments; GEOS gets
+    the others.
+    """
+    certain = _touch(outlines, ax, ay, bx, by, err)
+    if certain is not None:
+        return certain
+    return bool(_geos.intersects(geometry, _make_lines(np.array((((ax, ay), (bx, by)),)))[0]))  # type: ignore[operator]
+
+
+def _error_bound(extent: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """The rounding error bound of the orientation tests of a segment (as sight lines use):
+    ``extent`` bounds the absolute coordinates of the outlines tested."""
+    m = max(extent, ax, -ax, ay, -ay, bx, -bx, by, -by)
+    return _ORIENT_ERR * m * m
 
 
 def _near_edges(edges: _DifficultEdges, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -254,31 +296,48 @@ def _stretch_sum(table: Table, ax: float, ay: float, bx: float, by: float) -> fl
 
 
 def _plain_costs(
-    table: Table, clearance: shapely.Geometry | None, a: np.ndarray, b: np.ndarray, lines: np.ndarray
+    nav: StaticNav | None, table: Table, a: np.ndarray, b: np.ndarray
 ) -> np.ndarray | None:
-    """Static costs of a few segments (``inf`` where ``clearance`` blocks), stretch by stretch.
+    """Static costs of a few segments, on plain floats, one segment at a time.
 
-    Equal to the array code's values (:func:`link_costs`, :func:`segment_costs`) for any
-    batch; ``None`` when some segment runs through more than two difficult stretches.
+    Equal to the array code's values (:func:`link_costs` with ``nav``, ``inf`` where the
+    base would meet impassable terrain; :func:`segment_costs` without) for any batch;
+    ``None`` when some segment runs through more than two difficult stretches.
     """
     d = b - a
-    cost = np.hypot(d[:, 0], d[:, 1])
-    blocked = None if clearance is None else _geos.intersects(clearance, lines)
-    if table.difficult is not None:
-        hit = _geos.intersects(table.difficult, lines)
-        if blocked is not None:
-            hit &= ~blocked
-        if hit.any():
-            starts, ends, lengths = a.tolist(), b.tolist(), cost.tolist()
-            for k in np.flatnonzero(hit).tolist():
-                (ax, ay), (bx, by) = starts[k], ends[k]
-                total = _stretch_sum(table, ax, ay, bx, by)
-                if total is None:
-                    return None
-                cost[k] = lengths[k] * (1.0 + total)
-    if blocked is not None:
-        cost[blocked] = np.inf
-    return cost
+    lengths = np.hypot(d[:, 0], d[:, 1]).tolist()
+    starts, ends = a.tolist(), b.tolist()
+    # One error bound for the batch: the largest coordinate of its segments and the terrain.
+    m = max(map(abs, chain(*starts, *ends)))
+    clearance = None if nav is None else nav.clearance
+    if clearance is not None:
+        clear_parts = nav.clearance_outlines  # type: ignore[union-attr]
+        m = max(m, nav.extent)  # type: ignore[union-attr]
+    difficult = table.difficult
+    if difficult is not None:
+        difficult_parts = _difficult_edges(table).outlines
+        m = max(m, table.extent)
+    err = _ORIENT_ERR * m * m
+    costs = []
+    for (ax, ay), (bx, by), length in zip(starts, ends, lengths, strict=True):
+        if clearance is not None and _meets(clearance, clear_parts, err, ax, ay, bx, by):
+            costs.append(math.inf)
+            continue
+        if difficult is not None and _meets(difficult, difficult_parts, err, ax, ay, bx, by):
+            total = _stretch_sum(table, ax, ay, bx, by)
+            if total is None:
+                return None
+            length = length * (1.0 + total)
+        costs.append(length)
+    return np.array(costs)
+
+
+def in_difficult(table: Table, ax: float, ay: float, bx: float, by: float) -> bool:
+    """Whether the segment ``a -> b`` meets difficult ground (exactly GEOS's ``intersects``)."""
+    if table.difficult is None:
+        return False
+    err = _error_bound(table.extent, ax, ay, bx, by)
+    return _meets(table.difficult, _difficult_edges(table).outlines, err, ax, ay, bx, by)
 
 
 def segment_costs(
@@ -291,8 +350,7 @@ def segment_costs(
     a = np.asarray(a, dtype=np.float64).reshape(-1, 2)
     b = np.asarray(b, dtype=np.float64).reshape(-1, 2)
     if 0 < len(a) <= _PLAIN_BATCH and table.difficult is not None:
-        lines = segment_lines(a, b) if lines is None else lines
-        found = _plain_costs(table, None, a, b, lines)
+        found = _plain_costs(None, table, a, b)
         if found is not None:
             return found
     cost = np.hypot(*(b - a).T)
@@ -361,6 +419,15 @@ class StaticNav:
         self.radius = radius
         self.bounds = table.centre_bounds(radius)
         self.clearance = table.for_radius(radius).clearance
+        # For the plain-float certain tests of links (see _meets): the clearance's polygons,
+        # and a bound on every coordinate they and the table's terrain have.
+        self.clearance_outlines = _part_outlines(self.clearance)
+        self.extent = max(
+            [
+                table.extent,
+                *(abs(c) for c in (() if self.clearance is None else self.clearance.bounds)),
+            ]
+        )
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
         self.routes: OrderedDict[Hashable, object] = OrderedDict()  # ditto
@@ -436,7 +503,18 @@ class StaticNav:
         """For each segment ``a[m] -> b[m]``, whether it keeps the base clear of static terrain."""
         if self.clearance is None or len(a) == 0:
             return np.ones(len(a), dtype=bool)
+        if len(a) <= _PLAIN_BATCH:
+            pairs = zip(a.tolist(), b.tolist(), strict=True)
+            return np.array([not self.blocks(ax, ay, bx, by) for (ax, ay), (bx, by) in pairs])
         return ~_geos.intersects(self.clearance, segment_lines(a, b))
+
+    def blocks(self, ax: float, ay: float, bx: float, by: float) -> bool:
+        """Whether the segment ``a -> b`` brings the base into impassable terrain (exactly
+        GEOS's ``intersects`` with the clearance)."""
+        if self.clearance is None:
+            return False
+        err = _error_bound(self.extent, ax, ay, bx, by)
+        return _meets(self.clearance, self.clearance_outlines, err, ax, ay, bx, by)
 
     def legal(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether a base centre there is on the table and clear of terrain."""
@@ -493,12 +571,12 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     cost = np.full(len(a), np.inf)
     if len(a) == 0:
         return cost
-    lines = segment_lines(a, b)
-    clearance = nav.clearance
     if len(a) <= _PLAIN_BATCH:
-        found = _plain_costs(table, clearance, a, b, lines)
+        found = _plain_costs(nav, table, a, b)
         if found is not None:
             return found
+    lines = segment_lines(a, b)
+    clearance = nav.clearance
     seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
     if seen.any():
         cost[seen] = segment_costs(table, a[seen], b[seen], lines[seen])
@@ -528,10 +606,10 @@ def link_costs_alone(
     cost = np.full(len(a), np.inf)
     if len(a) == 0:
         return cost
+    if len(a) <= _PLAIN_BATCH:
+        return _plain_costs(nav, table, a, b)
     lines = segment_lines(a, b)
     clearance = nav.clearance
-    if len(a) <= _PLAIN_BATCH:
-        return _plain_costs(table, clearance, a, b, lines)
     seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
     if not seen.any():
         return cost
@@ -553,13 +631,13 @@ def link_costs_alone(
 def link_cost(
     nav: StaticNav, table: Table, a: tuple[float, float], b: tuple[float, float]
 ) -> float:
-    """``link_costs`` of the one segment ``a -> b``: the same value, one line string built."""
-    line = _make_lines(np.array(((a, b),)))  # type: ignore[operator]
-    if nav.clearance is not None and _geos.intersects(nav.clearance, line)[0]:
-        return math.inf
+    """``link_costs`` of the one segment ``a -> b``: the same value, on plain floats."""
     (ax, ay), (bx, by) = a, b
+    ax, ay, bx, by = float(ax), float(ay), float(bx), float(by)
+    if nav.blocks(ax, ay, bx, by):
+        return math.inf
     cost = float(np.hypot(bx - ax, by - ay))
-    if table.difficult is None or not _geos.intersects(table.difficult, line)[0]:
+    if not in_difficult(table, ax, ay, bx, by):
         return cost
     total = _stretch_sum(table, ax, ay, bx, by)
     if total is not None:

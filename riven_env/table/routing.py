@@ -64,11 +64,11 @@ from riven_env.table.navigation import (
     _dedupe,
     hypot_above,
     hypot_at_least,
+    in_difficult,
     link_cost,
     link_costs,
     link_costs_alone,
     segment_costs,
-    segment_lines,
     segment_point_distances,
     static_nav,
     total_cost,
@@ -699,14 +699,9 @@ class Navigator:
             return Route(self.start[None, :].copy(), 0.0, True, np.zeros(0))
         if self._segment_meets_bases(sx, sy, gx, gy):
             return None
-        points = np.array(((sx, sy), (gx, gy)))
-        line = segment_lines(points[:1], points[1:])[0]
-        clearance = self.nav.clearance
-        if clearance is not None and _geos.intersects(clearance, line):
+        if self.nav.blocks(sx, sy, gx, gy) or in_difficult(self.table, sx, sy, gx, gy):
             return None
-        if self.table.difficult is not None and _geos.intersects(self.table.difficult, line):
-            return None
-        return Route(points, length, True, np.array((length,)))
+        return Route(np.array(((sx, sy), (gx, gy))), length, True, np.array((length,)))
 
     def _spot_clear(self, x: float, y: float, skip: int) -> bool:
         """Whether the mover's base may stand at (x, y): table, terrain, bases but ``skip``."""
