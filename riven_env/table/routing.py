@@ -210,7 +210,7 @@ class _ActiveGraph:
             links[~needed] = np.inf
             matrix[n:, :n] = links
             matrix[:n, n:] = links.T
-        iu, ju = np.triu_indices(v - n, k=1)
+        iu, ju = _pairs(v - n)
         if len(iu):
             a, b = self.points[n + iu], self.points[n + ju]
             keep = ~_cut(a, b, centres, limit)
@@ -261,6 +261,16 @@ def _static_cut(nav: StaticNav, x: float, y: float, limit: float) -> np.ndarray:
     else:
         cache.move_to_end(key)
     return found  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=64)
+def _pairs(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(count, k=1)``, read-only and remembered (numpy builds it slowly,
+    and a graph only ever has a few counts of ring points)."""
+    iu, ju = np.triu_indices(count, k=1)
+    iu.flags.writeable = False
+    ju.flags.writeable = False
+    return iu, ju
 
 
 @lru_cache(maxsize=8)
