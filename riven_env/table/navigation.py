@@ -11,6 +11,12 @@ cheapest costs and next hops are precomputed (Floyd-Warshall), so a query only h
 its two ends (:mod:`riven_env.table.links`, which caches those links per end point).
 
 Routing one model among the others' bases is :mod:`riven_env.table.routing`.
+
+A few links at a time (a lazy search's batch, one straight link, a detour's legs) are
+costed on plain floats: the certain tests of sight lines (:mod:`riven_env.table.sight`)
+settle whether a link meets the clearance or difficult ground, GEOS only answers the rest,
+and difficult stretches are found one segment at a time by the array code's arithmetic.
+Every value is the one the array code gives (large batches still take it).
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from shapely import lib as _geos
 from shapely.geometry.polygon import orient
 
 from riven_env.table.config import geometry_config
+
+# The plain-float certain tests and outlines are sight lines' own: one model of rounding.
 from riven_env.table.sight import _ORIENT_ERR, _touch
 from riven_env.table.table import Box, Outline, Table, _part_outlines
 
@@ -401,6 +409,8 @@ class StaticNav:
         radius: Base radius, inches.
         bounds: The box a base centre must stay within.
         clearance: Impassable terrain grown by ``radius - tolerance`` (prepared) or ``None``.
+        clearance_outlines: The outlines of the clearance's polygons (plain floats).
+        extent: The largest absolute coordinate of the table, its terrain and the clearance.
         nodes: ``(N, 2)`` waypoints.
         graph: ``networkx.Graph`` over waypoint indices, edge attribute ``weight`` = cost.
         cost: ``(N, N)`` direct edge costs (``inf`` where no edge).
