@@ -232,12 +232,14 @@ def links_from(nav: StaticNav, table: Table, points: np.ndarray, needed: np.ndar
     pairs, nodes = np.nonzero(np.isnan(rows) & needed)
     if len(pairs):
         found = link_costs_alone(nav, table, points[pairs], nav.nodes[nodes])
-        for k in np.unique(pairs).tolist():
+        # np.nonzero lists the pairs point by point: each point's run is one slice.
+        ks, begins = np.unique(pairs, return_index=True)
+        ends = [*begins[1:].tolist(), len(pairs)]
+        for k, begin, end in zip(ks.tolist(), begins.tolist(), ends, strict=True):
             if found is None:  # a batch could round a link differently: one pass per point
                 entries[k].complete(nav, table)
                 continue
-            mine = pairs == k
-            entries[k].fill(nodes[mine], found[mine])
+            entries[k].fill(nodes[begin:end], found[begin:end])
         rows = np.stack([entry.links for entry in entries])
     return rows
 

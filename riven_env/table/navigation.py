@@ -11,6 +11,12 @@ cheapest costs and next hops are precomputed (Floyd-Warshall), so a query only h
 its two ends (:mod:`riven_env.table.links`, which caches those links per end point).
 
 Routing one model among the others' bases is :mod:`riven_env.table.routing`.
+
+A few links at a time (a lazy search's batch, one straight link, a detour's legs) are
+costed on plain floats: the certain tests of sight lines (:mod:`riven_env.table.sight`)
+settle whether a link meets the clearance or difficult ground, GEOS only answers the rest,
+and difficult stretches are found one segment at a time by the array code's arithmetic.
+Every value is the one the array code gives (large batches still take it).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import math
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Hashable
-from itertools import accumulate
+from itertools import accumulate, chain
 
 import networkx as nx
 import numpy as np
@@ -28,7 +34,10 @@ from shapely import lib as _geos
 from shapely.geometry.polygon import orient
 
 from riven_env.table.config import geometry_config
-from riven_env.table.table import Table
+
+# The plain-float certain tests and outlines are sight lines' own: one model of rounding.
+from riven_env.table.sight import _ORIENT_ERR, _touch
+from riven_env.table.table import Box, Outline, Table, _part_outlines
 
 
 def _line_factory() -> object:
@@ -73,15 +82,29 @@ def segment_lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 class _DifficultEdges:
-    """A table's difficult outline edges, split into the columns the crossing test reads.
+    """A table's difficult ground in the forms the plain-float and array tests read.
 
-    Precomputed once per edge array so that each query only indexes them (the values are
-    the same ones the expressions in :func:`difficult_spans` would compute every call).
+    Built once per map: the outline edges split into the columns the crossing test reads
+    (the values the expressions in :func:`difficult_spans` would compute every call), the
+    edges again piece by piece as plain floats, and the outlines of the union's polygons.
     """
 
-    __slots__ = ("fx", "fy", "ref", "x0", "xmax", "xmin", "y0", "ymax", "ymin")
+    __slots__ = (
+        "fx",
+        "fy",
+        "outlines",
+        "pieces",
+        "ref",
+        "x0",
+        "xmax",
+        "xmin",
+        "y0",
+        "ymax",
+        "ymin",
+    )
 
-    def __init__(self, e0: np.ndarray, e1: np.ndarray) -> None:
+    def __init__(self, table: Table) -> None:
+        e0, e1 = table.difficult_edges
         self.ref = e0  # keeps the array alive so its id cannot be reused while cached
         self.x0, self.y0 = e0[:, 0].copy(), e0[:, 1].copy()
         self.fx = e1[:, 0] - e0[:, 0]
@@ -90,6 +113,22 @@ class _DifficultEdges:
         self.xmin = np.minimum(e0[:, 0], e1[:, 0])
         self.ymax = np.maximum(e0[:, 1], e1[:, 1])
         self.ymin = np.minimum(e0[:, 1], e1[:, 1])
+        self.outlines = _part_outlines(table.difficult)
+        # Per difficult piece: the box of its edges and each edge as plain floats
+        # ``(x0, y0, fx, fy)``; Table lists the edges piece by piece, ring by ring.
+        rows = list(zip(*(a.tolist() for a in (self.x0, self.y0, self.fx, self.fy)), strict=True))
+        boxes = [a.tolist() for a in (self.xmin, self.ymin, self.xmax, self.ymax)]
+        self.pieces: list[tuple[Box, list[tuple[float, float, float, float]]]] = []
+        start = 0
+        for piece in table.pieces:
+            if not piece.difficult:
+                continue
+            rings = (piece.polygon.exterior, *piece.polygon.interiors)
+            end = start + sum(len(ring.coords) - 1 for ring in rings)
+            box = (min(boxes[0][start:end]), min(boxes[1][start:end]))
+            box += (max(boxes[2][start:end]), max(boxes[3][start:end]))
+            self.pieces.append((box, rows[start:end]))
+            start = end
 
 
 # numpy adds fewer than eight values one after another; longer rows are summed pairwise.
@@ -99,16 +138,45 @@ _edge_cache: OrderedDict[int, _DifficultEdges] = OrderedDict()
 
 
 def _difficult_edges(table: Table) -> _DifficultEdges:
-    """The (cached) :class:`_DifficultEdges` of a table's difficult outlines."""
-    e0, e1 = table.difficult_edges
+    """The (cached) :class:`_DifficultEdges` of a table's difficult ground."""
+    e0 = table.difficult_edges[0]
     key = id(e0)
     entry = _edge_cache.get(key)
     if entry is None or entry.ref is not e0:
-        entry = _DifficultEdges(e0, e1)
+        entry = _DifficultEdges(table)
         _edge_cache[key] = entry
         while len(_edge_cache) > _EDGE_CACHE_SIZE:
             _edge_cache.popitem(last=False)
     return entry
+
+
+def _meets(
+    geometry: shapely.Geometry,
+    outlines: tuple[Outline, ...],
+    err: float,
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+) -> bool:
+    """Exactly ``intersects(geometry, segment a-b)``; ``outlines`` are the polygons of ``geometry``.
+
+    The plain-float certain tests of sight lines (:func:`riven_env.table.sight._touch`: a
+    separating axis proves a miss, a proper edge crossing a hit, each only beyond the
+    rounding error bound ``err``, see :func:`_error_bound`) settle most segments; GEOS gets
+    the others.
+    """
+    certain = _touch(outlines, ax, ay, bx, by, err)
+    if certain is not None:
+        return certain
+    return bool(_geos.intersects(geometry, _make_lines(np.array((((ax, ay), (bx, by)),)))[0]))  # type: ignore[operator]
+
+
+def _error_bound(extent: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """The rounding error bound of the orientation tests of a segment (as sight lines use):
+    ``extent`` bounds the absolute coordinates of the outlines tested."""
+    m = max(extent, ax, -ax, ay, -ay, bx, -bx, by, -by)
+    return _ORIENT_ERR * m * m
 
 
 def _near_edges(edges: _DifficultEdges, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -191,6 +259,95 @@ def difficult_spans(table: Table, a: np.ndarray, b: np.ndarray) -> tuple[np.ndar
     return _spans(table, a, b, near)  # type: ignore[return-value]
 
 
+# Batches up to this many segments are costed on plain floats (numpy's per-call overhead
+# would dominate them); their stretches are found one segment at a time.
+_PLAIN_BATCH = 16
+
+
+def _stretch_sum(table: Table, ax: float, ay: float, bx: float, by: float) -> float | None:
+    """The summed difficult stretches (fractions) of one segment, as :func:`_spans` finds them.
+
+    Plain floats, the same operations on the same operands as the array code; only the
+    edges of pieces whose box meets the segment's box are tested (an edge left out cannot
+    be crossed). ``None`` when the segment runs through more than two difficult stretches:
+    only a sum of at most two is the same whatever the batch (see :func:`link_costs_alone`).
+    """
+    dx, dy = bx - ax, by - ay
+    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
+    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
+    cuts = []
+    for (xmin, ymin, xmax, ymax), edges in _difficult_edges(table).pieces:
+        if xmax < lo_x or xmin > hi_x or ymax < lo_y or ymin > hi_y:
+            continue
+        for x0, y0, fx, fy in edges:
+            denom = dx * fy - dy * fx
+            if -1e-15 <= denom <= 1e-15:  # parallel
+                continue
+            wx, wy = x0 - ax, y0 - ay
+            t = (wx * fy - wy * fx) / denom
+            if 0.0 < t < 1.0:
+                u = (wx * dy - wy * dx) / denom
+                if 0.0 <= u <= 1.0:
+                    cuts.append(t)
+    cuts.sort()
+    total, count, lo = 0.0, 0, 0.0
+    for hi in (*cuts, 1.0):
+        if hi > lo:
+            mid = (lo + hi) / 2.0
+            if _geos.contains_xy(table.difficult, ax + mid * dx, ay + mid * dy):
+                count += 1
+                if count > _BATCH_FREE_STRETCHES:
+                    return None
+                total += hi - lo
+        lo = hi
+    return total
+
+
+def _plain_costs(
+    nav: StaticNav | None, table: Table, a: np.ndarray, b: np.ndarray
+) -> np.ndarray | None:
+    """Static costs of a few segments, on plain floats, one segment at a time.
+
+    Equal to the array code's values (:func:`link_costs` with ``nav``, ``inf`` where the
+    base would meet impassable terrain; :func:`segment_costs` without) for any batch;
+    ``None`` when some segment runs through more than two difficult stretches.
+    """
+    d = b - a
+    lengths = np.hypot(d[:, 0], d[:, 1]).tolist()
+    starts, ends = a.tolist(), b.tolist()
+    # One error bound for the batch: the largest coordinate of its segments and the terrain.
+    m = max(map(abs, chain(*starts, *ends)))
+    clearance = None if nav is None else nav.clearance
+    if clearance is not None:
+        clear_parts = nav.clearance_outlines  # type: ignore[union-attr]
+        m = max(m, nav.extent)  # type: ignore[union-attr]
+    difficult = table.difficult
+    if difficult is not None:
+        difficult_parts = _difficult_edges(table).outlines
+        m = max(m, table.extent)
+    err = _ORIENT_ERR * m * m
+    costs = []
+    for (ax, ay), (bx, by), length in zip(starts, ends, lengths, strict=True):
+        if clearance is not None and _meets(clearance, clear_parts, err, ax, ay, bx, by):
+            costs.append(math.inf)
+            continue
+        if difficult is not None and _meets(difficult, difficult_parts, err, ax, ay, bx, by):
+            total = _stretch_sum(table, ax, ay, bx, by)
+            if total is None:
+                return None
+            length = length * (1.0 + total)
+        costs.append(length)
+    return np.array(costs)
+
+
+def in_difficult(table: Table, ax: float, ay: float, bx: float, by: float) -> bool:
+    """Whether the segment ``a -> b`` meets difficult ground (exactly GEOS's ``intersects``)."""
+    if table.difficult is None:
+        return False
+    err = _error_bound(table.extent, ax, ay, bx, by)
+    return _meets(table.difficult, _difficult_edges(table).outlines, err, ax, ay, bx, by)
+
+
 def segment_costs(
     table: Table, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None
 ) -> np.ndarray:
@@ -200,6 +357,10 @@ def segment_costs(
     """
     a = np.asarray(a, dtype=np.float64).reshape(-1, 2)
     b = np.asarray(b, dtype=np.float64).reshape(-1, 2)
+    if 0 < len(a) <= _PLAIN_BATCH and table.difficult is not None:
+        found = _plain_costs(None, table, a, b)
+        if found is not None:
+            return found
     cost = np.hypot(*(b - a).T)
     if table.difficult is None or len(a) == 0:
         return cost
@@ -248,6 +409,8 @@ class StaticNav:
         radius: Base radius, inches.
         bounds: The box a base centre must stay within.
         clearance: Impassable terrain grown by ``radius - tolerance`` (prepared) or ``None``.
+        clearance_outlines: The outlines of the clearance's polygons (plain floats).
+        extent: The largest absolute coordinate of the table, its terrain and the clearance.
         nodes: ``(N, 2)`` waypoints.
         graph: ``networkx.Graph`` over waypoint indices, edge attribute ``weight`` = cost.
         cost: ``(N, N)`` direct edge costs (``inf`` where no edge).
@@ -266,6 +429,15 @@ class StaticNav:
         self.radius = radius
         self.bounds = table.centre_bounds(radius)
         self.clearance = table.for_radius(radius).clearance
+        # For the plain-float certain tests of links (see _meets): the clearance's polygons,
+        # and a bound on every coordinate they and the table's terrain have.
+        self.clearance_outlines = _part_outlines(self.clearance)
+        self.extent = max(
+            [
+                table.extent,
+                *(abs(c) for c in (() if self.clearance is None else self.clearance.bounds)),
+            ]
+        )
         self.ends: OrderedDict[Hashable, object] = OrderedDict()  # see riven_env.table.links
         self.navigators: OrderedDict[Hashable, object] = OrderedDict()  # see ...table.routing
         self.routes: OrderedDict[Hashable, object] = OrderedDict()  # ditto
@@ -341,7 +513,18 @@ class StaticNav:
         """For each segment ``a[m] -> b[m]``, whether it keeps the base clear of static terrain."""
         if self.clearance is None or len(a) == 0:
             return np.ones(len(a), dtype=bool)
+        if len(a) <= _PLAIN_BATCH:
+            pairs = zip(a.tolist(), b.tolist(), strict=True)
+            return np.array([not self.blocks(ax, ay, bx, by) for (ax, ay), (bx, by) in pairs])
         return ~_geos.intersects(self.clearance, segment_lines(a, b))
+
+    def blocks(self, ax: float, ay: float, bx: float, by: float) -> bool:
+        """Whether the segment ``a -> b`` brings the base into impassable terrain (exactly
+        GEOS's ``intersects`` with the clearance)."""
+        if self.clearance is None:
+            return False
+        err = _error_bound(self.extent, ax, ay, bx, by)
+        return _meets(self.clearance, self.clearance_outlines, err, ax, ay, bx, by)
 
     def legal(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether a base centre there is on the table and clear of terrain."""
@@ -398,6 +581,10 @@ def link_costs(nav: StaticNav, table: Table, a: np.ndarray, b: np.ndarray) -> np
     cost = np.full(len(a), np.inf)
     if len(a) == 0:
         return cost
+    if len(a) <= _PLAIN_BATCH:
+        found = _plain_costs(nav, table, a, b)
+        if found is not None:
+            return found
     lines = segment_lines(a, b)
     clearance = nav.clearance
     seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
@@ -429,6 +616,8 @@ def link_costs_alone(
     cost = np.full(len(a), np.inf)
     if len(a) == 0:
         return cost
+    if len(a) <= _PLAIN_BATCH:
+        return _plain_costs(nav, table, a, b)
     lines = segment_lines(a, b)
     clearance = nav.clearance
     seen = np.ones(len(a), dtype=bool) if clearance is None else ~_geos.intersects(clearance, lines)
@@ -452,14 +641,17 @@ def link_costs_alone(
 def link_cost(
     nav: StaticNav, table: Table, a: tuple[float, float], b: tuple[float, float]
 ) -> float:
-    """``link_costs`` of the one segment ``a -> b``: the same value, one line string built."""
-    line = _make_lines(np.array(((a, b),)))  # type: ignore[operator]
-    if nav.clearance is not None and _geos.intersects(nav.clearance, line)[0]:
-        return math.inf
+    """``link_costs`` of the one segment ``a -> b``: the same value, on plain floats."""
     (ax, ay), (bx, by) = a, b
+    ax, ay, bx, by = float(ax), float(ay), float(bx), float(by)
+    if nav.blocks(ax, ay, bx, by):
+        return math.inf
     cost = float(np.hypot(bx - ax, by - ay))
-    if table.difficult is None or not _geos.intersects(table.difficult, line)[0]:
+    if not in_difficult(table, ax, ay, bx, by):
         return cost
+    total = _stretch_sum(table, ax, ay, bx, by)
+    if total is not None:
+        return cost * (1.0 + total)
     lo, hi = difficult_spans(table, np.array((a,)), np.array((b,)))
     return float(cost * (1.0 + np.sum(hi - lo, axis=1))[0])
 

@@ -64,11 +64,11 @@ from riven_env.table.navigation import (
     _dedupe,
     hypot_above,
     hypot_at_least,
+    in_difficult,
     link_cost,
     link_costs,
     link_costs_alone,
     segment_costs,
-    segment_lines,
     segment_point_distances,
     static_nav,
     total_cost,
@@ -210,7 +210,7 @@ class _ActiveGraph:
             links[~needed] = np.inf
             matrix[n:, :n] = links
             matrix[:n, n:] = links.T
-        iu, ju = np.triu_indices(v - n, k=1)
+        iu, ju = _pairs(v - n)
         if len(iu):
             a, b = self.points[n + iu], self.points[n + ju]
             keep = ~_cut(a, b, centres, limit)
@@ -261,6 +261,16 @@ def _static_cut(nav: StaticNav, x: float, y: float, limit: float) -> np.ndarray:
     else:
         cache.move_to_end(key)
     return found  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=64)
+def _pairs(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(count, k=1)``, read-only and remembered (numpy builds it slowly,
+    and a graph only ever has a few counts of ring points)."""
+    iu, ju = np.triu_indices(count, k=1)
+    iu.flags.writeable = False
+    ju.flags.writeable = False
+    return iu, ju
 
 
 @lru_cache(maxsize=8)
@@ -699,14 +709,9 @@ class Navigator:
             return Route(self.start[None, :].copy(), 0.0, True, np.zeros(0))
         if self._segment_meets_bases(sx, sy, gx, gy):
             return None
-        points = np.array(((sx, sy), (gx, gy)))
-        line = segment_lines(points[:1], points[1:])[0]
-        clearance = self.nav.clearance
-        if clearance is not None and _geos.intersects(clearance, line):
+        if self.nav.blocks(sx, sy, gx, gy) or in_difficult(self.table, sx, sy, gx, gy):
             return None
-        if self.table.difficult is not None and _geos.intersects(self.table.difficult, line):
-            return None
-        return Route(points, length, True, np.array((length,)))
+        return Route(np.array(((sx, sy), (gx, gy))), length, True, np.array((length,)))
 
     def _spot_clear(self, x: float, y: float, skip: int) -> bool:
         """Whether the mover's base may stand at (x, y): table, terrain, bases but ``skip``."""
