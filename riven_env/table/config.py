@@ -73,6 +73,12 @@ class GeometryConfig:
             layout remembers before it starts over.
         sight_cache_entries: Sight lines (line of sight and cover between two base
             positions) a table remembers, per map.
+        navigator_entries: Route planners (one per mover and base layout) kept per map and
+            base size, so that layouts repeated across decisions and games plan once.
+        navigator_answer_entries: Plans one route planner remembers.
+        static_route_entries: Terrain-only routes kept per map and base size.
+        cluster_wrap_entries: Convex wraps of clusters of bases kept per map and base size.
+        cut_entries: Per standing base, the static links it cuts, kept per map and base size.
     """
 
     default_width: float
@@ -97,6 +103,11 @@ class GeometryConfig:
     route_cache_entries: int
     layout_query_entries: int
     sight_cache_entries: int
+    navigator_entries: int
+    navigator_answer_entries: int
+    static_route_entries: int
+    cluster_wrap_entries: int
+    cut_entries: int
 
 
 @dataclass(frozen=True)
@@ -219,6 +230,11 @@ def geometry_config() -> GeometryConfig:
         route_cache_entries=_integer(cache, f, "cache", "route_cache_entries", minimum=1),
         layout_query_entries=_integer(cache, f, "cache", "layout_query_entries", minimum=1),
         sight_cache_entries=_integer(cache, f, "cache", "sight_cache_entries", minimum=1),
+        navigator_entries=_integer(cache, f, "cache", "navigator_entries", minimum=1),
+        navigator_answer_entries=_integer(cache, f, "cache", "navigator_answer_entries", minimum=1),
+        static_route_entries=_integer(cache, f, "cache", "static_route_entries", minimum=1),
+        cluster_wrap_entries=_integer(cache, f, "cache", "cluster_wrap_entries", minimum=1),
+        cut_entries=_integer(cache, f, "cache", "cut_entries", minimum=1),
     )
 
 

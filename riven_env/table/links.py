@@ -27,6 +27,7 @@ from typing import TypeVar
 import numpy as np
 
 from riven_env.table.config import geometry_config
+from riven_env.table.lru import remembered
 from riven_env.table.navigation import StaticNav, fan_link_costs, link_costs, link_costs_alone
 from riven_env.table.table import Table
 
@@ -150,16 +151,8 @@ class GoalLinks:
 
 def _remember(nav: StaticNav, key: Hashable, build: Callable[[], _Entry]) -> _Entry:
     """The cached entry ``key`` of ``nav``'s end cache, built by ``build()`` when missing."""
-    cache: OrderedDict[Hashable, object] = nav.ends
-    entry = cache.get(key)
-    if entry is None:
-        entry = build()
-        cache[key] = entry
-        while len(cache) > geometry_config().route_cache_entries:
-            cache.popitem(last=False)
-    else:
-        cache.move_to_end(key)
-    return entry  # type: ignore[return-value]
+    limit = geometry_config().route_cache_entries
+    return remembered(nav.ends, key, build, limit)  # type: ignore[return-value]
 
 
 def start_links(nav: StaticNav, point: np.ndarray) -> StartReach:

@@ -58,6 +58,7 @@ from riven_env.table.links import (
     start_links,
     start_reach,
 )
+from riven_env.table.lru import remembered
 from riven_env.table.navigation import (
     _HYPOT_MARGIN,
     StaticNav,
@@ -80,13 +81,6 @@ _Answer = TypeVar("_Answer")
 
 _MAX_LAZY_ROUNDS = 8  # each round adds every base the route crossed; 8 is far beyond need
 _BATCH = 8  # links evaluated per refinement step of the lazy searches
-# Navigators kept per map and base size: the layouts of one decision, and the opening
-# layouts that every game of a playtest repeats (deployment is fixed, so are first moves).
-_NAVIGATORS_KEPT = 128
-_ANSWERS_KEPT = 64  # plans one navigator remembers (a decision asks for a dozen at most)
-_ROUTES_KEPT = 512  # terrain-only routes kept per map and base size (a few points each)
-_WRAPS_KEPT = 256  # cluster wraps kept per map and base size (bases that stand still)
-_CUTS_KEPT = 256  # static edges cut per base, kept per map and base size (ditto)
 
 
 @dataclass(frozen=True)
@@ -248,19 +242,15 @@ def _static_cut(nav: StaticNav, x: float, y: float, limit: float) -> np.ndarray:
     the answer by the base's centre and limit (distances do not depend on the batch they
     are computed in, so this equals the one pass over all links it replaces).
     """
-    key = (x, y, limit)
-    cache = nav.cuts
-    found = cache.get(key)
-    if found is None:
+
+    def build() -> np.ndarray:
         a, b = nav.nodes[nav.edges[:, 0]], nav.nodes[nav.edges[:, 1]]
-        found = segment_point_distances(a, b, np.array(((x, y),)))[:, 0] < limit
-        found.flags.writeable = False
-        cache[key] = found
-        while len(cache) > _CUTS_KEPT:
-            cache.popitem(last=False)
-    else:
-        cache.move_to_end(key)
-    return found  # type: ignore[return-value]
+        cut = segment_point_distances(a, b, np.array(((x, y),)))[:, 0] < limit
+        cut.flags.writeable = False
+        return cut
+
+    limit_entries = geometry_config().cut_entries
+    return remembered(nav.cuts, (x, y, limit), build, limit_entries)  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=64)
@@ -357,7 +347,7 @@ class Navigator:
         if key in self._answers:
             return self._answers[key]  # type: ignore[return-value]
         value = compute()
-        if len(self._answers) >= _ANSWERS_KEPT:
+        if len(self._answers) >= geometry_config().navigator_answer_entries:
             self._answers.clear()  # a pathological caller: start over rather than grow
         self._answers[key] = value
         return value
@@ -531,19 +521,16 @@ class Navigator:
             None if target is None else (float(self.obstacle_reach[target]), usable.tobytes()),
             None if direct is None else direct.tobytes(),
         )
-        cache = self.nav.routes
-        found = cache.get(key)
-        if found is None:
-            found = self._search_static(links, usable, direct, aim)
-            found.points.flags.writeable = False
-            if found.costs is not None:
-                found.costs.flags.writeable = False
-            cache[key] = found
-            while len(cache) > _ROUTES_KEPT:
-                cache.popitem(last=False)
-        else:
-            cache.move_to_end(key)
-        return found  # type: ignore[return-value]
+
+        def build() -> Route:
+            route = self._search_static(links, usable, direct, aim)
+            route.points.flags.writeable = False
+            if route.costs is not None:
+                route.costs.flags.writeable = False
+            return route
+
+        limit = geometry_config().static_route_entries
+        return remembered(self.nav.routes, key, build, limit)  # type: ignore[return-value]
 
     def _search_static(
         self, links: GoalLinks, usable: np.ndarray, direct: np.ndarray | None, aim: np.ndarray
@@ -863,22 +850,18 @@ class Navigator:
         """
         centres, reach = self.obstacle_centres[cluster], self.obstacle_reach[cluster]
         key = (self.sides, self.margin, centres.tobytes(), reach.tobytes())
-        cache = self.nav.wraps
-        found = cache.get(key)
-        if found is None:
+
+        def build() -> tuple[shapely.Geometry, np.ndarray]:
             sides = 2 * self.sides
             spoke = (reach + self.margin) / math.cos(math.pi / sides)
             wrap = centres[:, None, :] + spoke[:, None, None] * _unit_ring(sides)
             hull = shapely.convex_hull(shapely.multipoints(wrap.reshape(-1, 2)))
             corners = np.asarray(hull.exterior.coords)[:-1]
             corners.flags.writeable = False
-            found = (hull, corners)
-            cache[key] = found
-            while len(cache) > _WRAPS_KEPT:
-                cache.popitem(last=False)
-        else:
-            cache.move_to_end(key)
-        return found  # type: ignore[return-value]
+            return hull, corners
+
+        limit = geometry_config().cluster_wrap_entries
+        return remembered(self.nav.wraps, key, build, limit)  # type: ignore[return-value]
 
     def _detour(self, route: Route, allowance: float, target: int | None) -> Route | None:
         """Repair a terrain-only route around the bases its paid-for part crosses.
@@ -945,17 +928,13 @@ def navigator(table: Table, bases: Bases, mover: int) -> Navigator:
 
 
 def _shared_navigator(table: Table, bases: Bases, layout: bytes, mover: int) -> Navigator:
+    # Kept per map and base size: the layouts of one decision, and the opening layouts that
+    # every game of a playtest repeats (deployment is fixed, so are the first moves).
     cache = static_nav(table, float(bases.radii[mover])).navigators
-    key = (layout, mover)
-    found = cache.get(key)
-    if found is None:
-        found = Navigator(table, bases, mover)
-        cache[key] = found
-        while len(cache) > _NAVIGATORS_KEPT:
-            cache.popitem(last=False)
-    else:
-        cache.move_to_end(key)
-    return found  # type: ignore[return-value]
+    limit = geometry_config().navigator_entries
+    return remembered(  # type: ignore[return-value]
+        cache, (layout, mover), lambda: Navigator(table, bases, mover), limit
+    )
 
 
 def _around(

@@ -21,6 +21,7 @@ from shapely.geometry.base import BaseGeometry
 
 from riven_env.errors import TerrainError
 from riven_env.table.config import COVER_LEVELS, geometry_config
+from riven_env.table.lru import remembered
 from riven_env.table.terrain import TerrainPiece, clearance_shape, parse_piece
 
 if TYPE_CHECKING:
@@ -196,16 +197,12 @@ def _shared_geometry(
     width: float, height: float, pieces: tuple[TerrainPiece, ...]
 ) -> _TerrainGeometry:
     """The derived geometry of a table of this size and pieces (built once per process)."""
-    key = (width, height, pieces)
-    derived = _SHARED.get(key)
-    if derived is None:
-        derived = _TerrainGeometry(width, height, pieces)
-        _SHARED[key] = derived
-        while len(_SHARED) > geometry_config().shared_tables:
-            _SHARED.popitem(last=False)
-    else:
-        _SHARED.move_to_end(key)
-    return derived
+    return remembered(
+        _SHARED,
+        (width, height, pieces),
+        lambda: _TerrainGeometry(width, height, pieces),
+        geometry_config().shared_tables,
+    )
 
 
 class Table:
