@@ -13,7 +13,10 @@ What is measured (each a plain wall-clock rate on this machine, nothing extrapol
   again after many more; the caches of the tabletop, game and encoder are bounded, so the
   peak must level off (``growth_mib`` near zero), not rise with the games played.
 * ``kaz_steps_per_s``: PettingZoo's ``knights_archers_zombies`` (AEC, random actions)
-  on the same machine in the same run; ``kaz_ratio`` = our env steps/s over it.
+  on the same machine in the same run; ``kaz_ratio`` = our Gymnasium env steps/s over it.
+* ``pz_steps_per_s``: our PettingZoo AEC env stepped exactly as KAZ is (the wrapped AEC env,
+  ``last()`` then a random legal action, one agent's decision per step);
+  ``pz_kaz_ratio`` = it over KAZ, the like-for-like comparison of the two AEC envs.
 
 The targets of the playtest issue are in :data:`TARGETS`; the JSON output says which were met.
 Speed is checked here, never in unit tests.
@@ -108,6 +111,30 @@ def playtest_scaling(
     return {"games": games, "games_per_s": rates, "ratio": rates[last] / rates[first]}
 
 
+def pz_steps_per_s(scenario: str, steps: int, seed: int = 0) -> dict[str, Any]:
+    """Random-legal-action steps per second of our PettingZoo AEC env (as KAZ is measured)."""
+    from riven_env.extras import require
+
+    require("pettingzoo", "pettingzoo", "The PettingZoo env benchmark")
+    from riven_env.envs.pz_env import env as make_env
+
+    env = make_env(scenario=scenario)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for n in range(steps):
+        obs, _, terminated, truncated, _ = env.last()
+        action = (
+            None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
+        env.step(action)
+        if not env.agents:
+            env.reset(seed=seed + n + 1)
+    elapsed = time.perf_counter() - start
+    env.close()
+    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+
+
 def peak_rss_mib() -> float | None:
     """Peak resident memory of this process in MiB (``None`` where the OS does not say)."""
     try:
@@ -177,6 +204,7 @@ def run_bench(
     oracle = games_per_s(scenario, "oracle", "oracle", games)
     memory = memory_growth(scenario, warmup=games, games=memory_games, seed=10_000)
     scaling = playtest_scaling(scenario, scaling_games)
+    pz = pz_steps_per_s(scenario, env_steps)
     kaz = kaz_steps_per_s(kaz_steps)
     ratio = env_random["steps_per_s"] / kaz["steps_per_s"]
     return {
@@ -189,6 +217,8 @@ def run_bench(
         "memory": memory,
         "kaz_steps_per_s": kaz["steps_per_s"],
         "kaz_ratio": ratio,
+        "pz_steps_per_s": pz["steps_per_s"],
+        "pz_kaz_ratio": pz["steps_per_s"] / kaz["steps_per_s"],
         "targets": dict(TARGETS),
         "met": {
             "kaz_ratio": ratio >= TARGETS["kaz_ratio"],
@@ -201,5 +231,6 @@ def run_bench(
             "env_oracle": env_oracle,
             "oracle": oracle,
             "kaz": kaz,
+            "pettingzoo": pz,
         },
     }

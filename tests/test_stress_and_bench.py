@@ -81,6 +81,10 @@ def test_bench_json_has_every_measure() -> None:
     assert report["kaz_ratio"] == pytest.approx(
         report["env_steps_per_s"] / report["kaz_steps_per_s"]
     )
+    assert report["pz_kaz_ratio"] == pytest.approx(
+        report["pz_steps_per_s"] / report["kaz_steps_per_s"]
+    )
+    assert report["details"]["pettingzoo"]["steps"] == 60
     assert set(report["scaling"]["games_per_s"]) == {"1", "2"}
     assert all(v > 0 for v in report["scaling"]["games_per_s"].values())
     memory = report["memory"]

@@ -64,6 +64,7 @@ def bench(
     rows = [
         ("env steps/s (vs random)", f"{result['env_steps_per_s']:.0f}", "", ""),
         ("env steps/s (vs oracle)", f"{result['env_steps_per_s_vs_oracle']:.0f}", "", ""),
+        ("PettingZoo AEC env steps/s", f"{result['pz_steps_per_s']:.0f}", "", ""),
         ("knights_archers_zombies steps/s", f"{result['kaz_steps_per_s']:.0f}", "", ""),
         (
             "env / KAZ ratio (kaz_ratio)",
@@ -71,6 +72,7 @@ def bench(
             f">= {targets['kaz_ratio']}",
             str(met["kaz_ratio"]),
         ),
+        ("PettingZoo env / KAZ (pz_kaz_ratio)", f"{result['pz_kaz_ratio']:.2f}", "", ""),
         (
             "oracle-vs-oracle games/s (1 core)",
             f"{result['oracle_games_per_s']:.2f}",
