@@ -54,36 +54,17 @@ class _lazy(Generic[_Value]):  # noqa: N801 - used as a decorator, like functool
         return value
 
 
-class _Facts:
-    """Board answers about one situation of a game, kept in its situation memo.
-
-    Every answer here depends only on what the memo is keyed by (where the bases stand,
-    every model's status and Conditions), so the decision points that share a situation
-    (an activation and its first action, both sides' agents) share them, and a copy of
-    the game that still stands in that situation reads right answers from them.
-    """
-
-    __slots__ = ("controllers", "engaged", "enemies", "layout", "rows")
-
-    def __init__(self, layout: Layout) -> None:
-        self.layout = layout
-        self.rows: dict[int, list[float]] = {}
-        self.enemies: dict[str, list[int]] = {}
-        self.engaged: dict[int, tuple[int, ...]] = {}
-        self.controllers: dict[int, str | None] = {}
-
-
 _FACTS_KEY = "oracle.board"
 
 
 class Board:
     """Facts about the whole game at one decision point, shared by that point's Situations.
 
-    The answers live in the game's situation memo (see :class:`_Facts`), so they are
-    computed once per situation, however many decision points and agents ask.
+    Every answer is remembered, so the state must not change while a board is in use:
+    build a fresh one at every decision point.
 
     Args:
-        state: The game (not changed while the board is in use).
+        state: The game (not changed).
     """
 
     def __init__(self, state: GameState) -> None:
@@ -91,28 +72,38 @@ class Board:
         memo = state.situation_memo()
         facts = memo.get(_FACTS_KEY)
         if facts is None:
-            facts = memo[_FACTS_KEY] = _Facts(state.bases.layout())
-        self._facts: _Facts = facts
-
-    def _row(self, i: int) -> list[float]:
-        """Edge-to-edge distances from model ``i`` to every model (inf for removed ones)."""
-        rows = self._facts.rows
-        row = rows.get(i)
-        if row is None:
-            row = rows[i] = _measure_row(self._facts.layout, i)
-        return row
+            facts = memo[_FACTS_KEY] = ({}, {}, {}, {})
+        self._distances: dict[tuple[int, int], float] = facts[0]
+        self._enemies: dict[str, list[int]] = facts[1]
+        self._engaged: dict[int, tuple[int, ...]] = facts[2]
+        self._controllers: dict[int, str | None] = facts[3]
 
     def distance(self, i: int, j: int) -> float:
         """Edge-to-edge distance from model ``i`` to model ``j`` (as ``GameState.distance``)."""
-        return self._row(i)[j]
+        key = (i, j)
+        found = self._distances.get(key)
+        if found is None:
+            found = self._distances[key] = self._measure(i, j)
+        return found
+
+    def _measure(self, i: int, j: int) -> float:
+        # GameState.distance (riven_env.table.measure.edge_distance) on the layout fetched
+        # once per decision point rather than once per pair: the same arithmetic in the
+        # same order, so the same float.
+        layout = self._layout
+        on_table = layout.on_table
+        if not (on_table[i] and on_table[j]):
+            return math.inf
+        (xi, yi), (xj, yj) = layout.centers[i], layout.centers[j]
+        radii = layout.radii
+        return max(0.0, math.hypot(xi - xj, yi - yj) - radii[i] - radii[j])
 
     def enemies_of(self, i: int) -> list[int]:
         """Active enemies of model ``i`` (the list is shared: do not change it)."""
         side = self.state.models[i].side
-        enemies = self._facts.enemies
-        found = enemies.get(side)
+        found = self._enemies.get(side)
         if found is None:
-            found = enemies[side] = self.state.enemies_of(i)
+            found = self._enemies[side] = self.state.enemies_of(i)
         return found
 
     def enemies_within(self, i: int, limit: float) -> list[int]:
@@ -123,20 +114,30 @@ class Board:
         decides from distances measured another way (numpy).
         """
         limit += _BOUND_MARGIN
-        row = self._row(i)
-        return [j for j in self.enemies_of(i) if row[j] <= limit]
+        distances = self._distances  # read inline: the hottest loop of an activation
+        found = []
+        for j in self.enemies_of(i):
+            gap = distances.get((i, j))
+            if gap is None:
+                gap = distances[i, j] = self._measure(i, j)
+            if gap <= limit:
+                found.append(j)
+        return found
+
+    @_lazy
+    def _layout(self) -> Layout:
+        return self.state.bases.layout()
 
     def engaged_enemies(self, i: int) -> tuple[int, ...]:
         """Active enemies in base contact with model ``i`` (as ``GameState.engaged_enemies``)."""
-        engaged = self._facts.engaged
-        found = engaged.get(i)
+        found = self._engaged.get(i)
         if found is None:
             # The game finds contacts from a numpy row of gaps, costly to build for one
             # model; most models have no enemy near, which the bound shows.
             found = ()
             if self.enemies_within(i, CONTACT_TOL):
                 found = tuple(self.state.engaged_enemies(i))
-            engaged[i] = found
+            self._engaged[i] = found
         return found
 
     def may_reach_point(self, i: int, point: tuple[float, float], limit: float) -> bool:
@@ -145,7 +146,7 @@ class Board:
         A bound from the centre, with a margin: False means that it surely does not,
         however exactly the distance is measured.
         """
-        layout = self._facts.layout
+        layout = self._layout
         if not layout.on_table[i]:
             return False
         x, y = layout.centers[i]
@@ -165,25 +166,9 @@ class Board:
 
     def controller(self, k: int) -> str | None:
         """The side controlling objective ``k`` (as ``victory.controller``)."""
-        controllers = self._facts.controllers
-        if k not in controllers:
-            controllers[k] = controller(self.state, k)
-        return controllers[k]
-
-
-def _measure_row(layout: Layout, i: int) -> list[float]:
-    # GameState.distance (riven_env.table.measure.edge_distance) for every model at once,
-    # on plain floats: the same arithmetic in the same order, so the same floats.
-    on_table = layout.on_table
-    if not on_table[i]:
-        return [math.inf] * len(on_table)
-    xi, yi = layout.centers[i]
-    ri = layout.radii[i]
-    hypot, inf = math.hypot, math.inf
-    return [
-        max(0.0, hypot(xi - xj, yi - yj) - ri - rj) if on else inf
-        for (xj, yj), rj, on in zip(layout.centers, layout.radii, on_table, strict=True)
-    ]
+        if k not in self._controllers:
+            self._controllers[k] = controller(self.state, k)
+        return self._controllers[k]
 
 
 class Situation:
