@@ -31,7 +31,7 @@ from pathlib import Path
 
 from agents.base import BaseAgent
 from agents.oracle import words
-from agents.oracle.compiled import Order, all_pass, compiled
+from agents.oracle.compiled import CompiledProfile, Order, all_pass, compiled
 from agents.oracle.dice import dice_for_rule, dice_words
 from agents.oracle.profiles import (
     DiceRule,
@@ -109,7 +109,9 @@ class OracleAgent(BaseAgent):
         if self.forced is not None:
             return self.data.profiles[self.forced]
         model = state.models[i]
-        return self._named(model.oracle, f"model {model.id}")
+        found = self.data.profiles.get(model.oracle) if model.oracle is not None else None
+        # The usual case first: words for an error are written only when there is one.
+        return found if found is not None else self._named(model.oracle, f"model {model.id}")
 
     def side_profile(self, state: GameState, side: str) -> OracleProfile:
         """The profile that orders the side's activations."""
@@ -145,16 +147,21 @@ class OracleAgent(BaseAgent):
         offers: dict[int, list[Decision]] = {}  # model -> its listed activate decisions
         for d in legal:
             if d.kind == "activate":
-                offers.setdefault(d.model, []).append(d)
+                listed = offers.get(d.model)
+                if listed is None:
+                    offers[d.model] = [d]
+                else:
+                    listed.append(d)
         eligible = sorted(offers)
         board = Board(state)
-        situations = {i: Situation(state, i, board=board) for i in eligible}
-        plans = {i: compiled(self.profile_for(state, i)) for i in eligible}
-        ready = [
-            i
-            for i in eligible
-            if not (plans[i].hold_when and all_pass(situations[i], plans[i].hold_when))
-        ]
+        situations: dict[int, Situation] = {}
+        plans: dict[int, CompiledProfile] = {}
+        ready = []
+        for i in eligible:
+            sit = situations[i] = Situation(state, i, board=board)
+            plan = plans[i] = compiled(self.profile_for(state, i))
+            if not (plan.hold_when and all_pass(sit, plan.hold_when)):
+                ready.append(i)
         if not ready:
             held = ", ".join(state.models[i].id for i in eligible)
             profile = self.side_profile(state, side)

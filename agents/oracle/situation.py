@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import move_allowance, shot_targets
 from riven_env.game.effects import limits
+from riven_env.game.state import SIDES
 from riven_env.game.victory import controller
 from riven_env.rules.profiles import ModelProfile
 from riven_env.table import CONTACT_TOL, charge_targets, cover_rank, sight
@@ -54,6 +55,25 @@ class _lazy(Generic[_Value]):  # noqa: N801 - used as a decorator, like functool
         return value
 
 
+class _Facts:
+    """A board's answers about one situation, kept in the game's situation memo.
+
+    Every answer depends only on what that memo is keyed by (where the bases stand, every
+    model's status and Conditions), so the decision points and agents that meet the same
+    situation share them, and a copy of the game still in that situation reads right ones.
+    """
+
+    __slots__ = ("bounded", "controllers", "distances", "enemies", "engaged", "gaps")
+
+    def __init__(self) -> None:
+        self.distances: dict[tuple[int, int], float] = {}
+        self.enemies: dict[str, list[int]] = {}
+        self.engaged: dict[int, tuple[int, ...]] = {}
+        self.bounded = False  # whether engaged holds every model surely out of contact
+        self.controllers: dict[int, str | None] = {}
+        self.gaps: dict[int, list[tuple[int, float]]] = {}
+
+
 _FACTS_KEY = "oracle.board"
 
 
@@ -72,11 +92,12 @@ class Board:
         memo = state.situation_memo()
         facts = memo.get(_FACTS_KEY)
         if facts is None:
-            facts = memo[_FACTS_KEY] = ({}, {}, {}, {})
-        self._distances: dict[tuple[int, int], float] = facts[0]
-        self._enemies: dict[str, list[int]] = facts[1]
-        self._engaged: dict[int, tuple[int, ...]] = facts[2]
-        self._controllers: dict[int, str | None] = facts[3]
+            facts = memo[_FACTS_KEY] = _Facts()
+        self._facts: _Facts = facts
+        self._distances = facts.distances
+        self._enemies = facts.enemies
+        self._controllers = facts.controllers
+        self._gaps = facts.gaps
 
     def distance(self, i: int, j: int) -> float:
         """Edge-to-edge distance from model ``i`` to model ``j`` (as ``GameState.distance``)."""
@@ -106,6 +127,33 @@ class Board:
             found = self._enemies[side] = self.state.enemies_of(i)
         return found
 
+    def enemy_gaps(self, i: int) -> list[tuple[int, float]]:
+        """``(enemy, distance)`` for every active enemy of model ``i``, in index order.
+
+        Measured in one pass on the layout (as :meth:`distance`, the same floats), and
+        remembered: every contact, range and reach bound of a model reads them.
+        """
+        found = self._gaps.get(i)
+        if found is None:
+            distances = self._distances
+            layout = self._layout
+            on_table, radii = layout.on_table, layout.radii
+            xi, yi = layout.centers[i]
+            ri = radii[i]
+            found = []
+            for j in self.enemies_of(i):
+                gap = distances.get((i, j))
+                if gap is None:
+                    if on_table[i] and on_table[j]:
+                        xj, yj = layout.centers[j]
+                        gap = max(0.0, math.hypot(xi - xj, yi - yj) - ri - radii[j])
+                    else:
+                        gap = math.inf
+                    distances[i, j] = gap
+                found.append((j, gap))
+            self._gaps[i] = found
+        return found
+
     def enemies_within(self, i: int, limit: float) -> list[int]:
         """The active enemies of model ``i`` that may stand within ``limit`` of it.
 
@@ -114,15 +162,7 @@ class Board:
         decides from distances measured another way (numpy).
         """
         limit += _BOUND_MARGIN
-        distances = self._distances  # read inline: the hottest loop of an activation
-        found = []
-        for j in self.enemies_of(i):
-            gap = distances.get((i, j))
-            if gap is None:
-                gap = distances[i, j] = self._measure(i, j)
-            if gap <= limit:
-                found.append(j)
-        return found
+        return [j for j, gap in self.enemy_gaps(i) if gap <= limit]
 
     @_lazy
     def _layout(self) -> Layout:
@@ -130,15 +170,48 @@ class Board:
 
     def engaged_enemies(self, i: int) -> tuple[int, ...]:
         """Active enemies in base contact with model ``i`` (as ``GameState.engaged_enemies``)."""
-        found = self._engaged.get(i)
+        facts = self._facts
+        found = facts.engaged.get(i)
         if found is None:
-            # The game finds contacts from a numpy row of gaps, costly to build for one
-            # model; most models have no enemy near, which the bound shows.
-            found = ()
-            if self.enemies_within(i, CONTACT_TOL):
-                found = tuple(self.state.engaged_enemies(i))
-            self._engaged[i] = found
+            if not facts.bounded:
+                self._bound_contacts()
+                found = facts.engaged.get(i)
+            if found is None:  # an enemy may touch it: ask the game
+                found = facts.engaged[i] = tuple(self.state.engaged_enemies(i))
         return found
+
+    def _bound_contacts(self) -> None:
+        """Record "no enemy in contact" for every model that surely has none.
+
+        The game finds contacts from a numpy row of gaps, costly to build for one model;
+        most models have no enemy near, which one pass over every pair of foes shows.
+        """
+        state = self.state
+        models = state.models
+        layout = self._layout
+        centers, radii, on_table = layout.centers, layout.radii, layout.on_table
+        limit = CONTACT_TOL + _BOUND_MARGIN
+        hypot = math.hypot
+        near = set()
+        first, second = (state.side_models(side) for side in SIDES)
+        for i in first:
+            if not on_table[i]:
+                continue
+            xi, yi = centers[i]
+            ri = radii[i]
+            for j in second:
+                if on_table[j]:
+                    xj, yj = centers[j]
+                    if hypot(xi - xj, yi - yj) - ri - radii[j] <= limit:
+                        if models[j].is_active:
+                            near.add(i)
+                        if models[i].is_active:
+                            near.add(j)
+        engaged = self._facts.engaged
+        for i in range(len(models)):
+            if i not in near:
+                engaged[i] = ()
+        self._facts.bounded = True
 
     def may_reach_point(self, i: int, point: tuple[float, float], limit: float) -> bool:
         """Whether model ``i``'s base may come within ``limit`` of ``point``.
@@ -220,7 +293,7 @@ class Situation:
     @_lazy
     def _distances(self) -> dict[int, float]:
         """Distances to the enemies."""
-        return {j: self.board.distance(self.i, j) for j in self.enemies}
+        return dict(self.board.enemy_gaps(self.i))
 
     @_lazy
     def nearest_enemy_distance(self) -> float:
@@ -255,7 +328,7 @@ class Situation:
         )
         if reach <= 0:
             return []
-        near = [j for j in self.enemies if self.distance(j) <= reach]
+        near = [j for j, gap in self.board.enemy_gaps(self.i) if gap <= reach]
         if not near:
             return []
         return charge_targets(self.state.table, self.state.bases, self.i, reach, near)

@@ -124,25 +124,31 @@ def _memo_shot_targets(
     key = ("shot_targets", i)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = tuple(_shot_targets(state, i, weapon))
+        found = memo[key] = tuple(_shot_targets(state, i, weapon, memo))
     return found
 
 
-def _shot_targets(state: GameState, i: int, weapon: Any) -> list[tuple[int, str]]:
-    if state.is_engaged(i):
+def _shot_targets(
+    state: GameState, i: int, weapon: Any, memo: dict[Any, Any]
+) -> list[tuple[int, str]]:
+    if state._engaged_enemies(i, memo):
         return []
-    side = state.models[i].side
-    own_contacts = set(contacts(state.bases, i))
+    models, bases = state.models, state.bases
+    side = models[i].side
+    own_contacts: set[int] | None = None  # read only when a target stands in a melee
     targets = []
     for j in state.enemies_of(i):
         if not shooting.in_range(weapon, state.distance(i, j)):
             continue
-        engaged_with = [k for k in contacts(state.bases, j) if state.models[k].side == side]
-        if engaged_with and not shooting.may_shoot_into_melee(
-            bool(own_contacts.intersection(engaged_with)), state.rules
-        ):
-            continue
-        visible, cover = sight(state.table, state.bases, i, j)
+        engaged_with = [k for k in contacts(bases, j) if models[k].side == side]
+        if engaged_with:
+            if own_contacts is None:
+                own_contacts = set(contacts(bases, i))
+            if not shooting.may_shoot_into_melee(
+                bool(own_contacts.intersection(engaged_with)), state.rules
+            ):
+                continue
+        visible, cover = sight(state.table, bases, i, j)
         if visible:
             targets.append((j, effective_cover(state, i, j, cover)))
     return targets
