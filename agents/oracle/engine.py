@@ -43,16 +43,15 @@ from agents.oracle.profiles import (
 from agents.oracle.situation import Board, Situation, first_in_order, select
 from riven_env.errors import AgentSpecError
 from riven_env.game import Decision, GameState
-from riven_env.game.actions import move_allowance
+from riven_env.game.actions import END, move_allowance
 from riven_env.game.decisions import (
     ACCEPT,
     PASS,
     PHASE_ACTION,
     PHASE_ACTIVATE,
     PHASE_SPEND,
+    shared_decision,
 )
-
-END = Decision("end")
 
 
 class OracleAgent(BaseAgent):
@@ -180,7 +179,7 @@ class OracleAgent(BaseAgent):
             and state.momentum_of(side) >= profile.bonus.min_momentum
             and all_pass(sit, plan.bonus_when)
         ):
-            bonus = _listed(legal, Decision("bonus", model=chosen))
+            bonus = _listed(legal, shared_decision("bonus", chosen))
             if bonus is not None:
                 text = (
                     f"Activates {model.id}, first by the activation order ({order_words}). "
@@ -290,7 +289,7 @@ class OracleAgent(BaseAgent):
         else:
             same = [d for d in options if d.destination is not None and d.destination[0] == kind]
             return (same[0] if same else None), ""
-        exact = _listed(options, Decision(action.kind, model=sit.i, destination=(kind, ref)))
+        exact = _listed(options, shared_decision(action.kind, sit.i, destination=(kind, ref)))
         if exact is not None:
             return exact, target_words
         points = self._destination_points(sit, action.kind)
@@ -356,6 +355,11 @@ class OracleAgent(BaseAgent):
 
 def _listed(legal: Sequence[Decision], decision: Decision) -> Decision | None:
     """The listed decision equal to ``decision`` (the game finds its own objects fastest)."""
+    # The game lists shared decision objects: most lookups end on identity, without the
+    # field by field comparison of a dataclass.
+    for d in legal:
+        if d is decision:
+            return d
     return next((d for d in legal if d == decision), None)
 
 

@@ -80,11 +80,15 @@ _FACTS_KEY = "oracle.board"
 class Board:
     """Facts about the whole game at one decision point, shared by that point's Situations.
 
-    Every answer is remembered, so the state must not change while a board is in use:
-    build a fresh one at every decision point.
+    Every answer is remembered in the game's situation memo (see :class:`_Facts`), so the
+    state must not change while a board is in use: build a fresh one at every decision
+    point (it then finds the answers already given in the same situation).
 
     Args:
         state: The game (not changed).
+
+    Attributes:
+        memo: The game's situation memo for this decision point.
     """
 
     def __init__(self, state: GameState) -> None:
@@ -94,6 +98,7 @@ class Board:
         if facts is None:
             facts = memo[_FACTS_KEY] = _Facts()
         self._facts: _Facts = facts
+        self.memo = memo
         self._distances = facts.distances
         self._enemies = facts.enemies
         self._controllers = facts.controllers
@@ -341,7 +346,7 @@ class Situation:
                 return {}
         elif "shoot" in self._forbids or not self._may_have_shots():
             return {}
-        return dict(shot_targets(self.state, self.i))
+        return dict(shot_targets(self.state, self.i, self.board.memo))
 
     def _may_have_shots(self) -> bool:
         # The game's list of shots checks contacts and lines of sight (costly); a model with

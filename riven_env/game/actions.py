@@ -104,17 +104,26 @@ def _find_destination(state: GameState, i: int, allowance: float, key: tuple) ->
     )
 
 
-def shot_targets(state: GameState, i: int) -> list[tuple[int, str]]:
+def shot_targets(
+    state: GameState, i: int, memo: dict[Any, Any] | None = None
+) -> list[tuple[int, str]]:
     """Enemies model ``i`` may shoot now, each with the cover it would shoot against.
 
     RAW: no shooting into a melee unless the shooter is itself adjacent (in base contact)
     to a friendly model in that melee. House: a model in base contact with an enemy
     cannot shoot.
+
+    Args:
+        state: The game.
+        i: The shooter.
+        memo: ``state.situation_memo()`` when the caller holds it already (fetched if None).
     """
     weapon = state.models[i].profile.ranged
     if weapon is None:
         return []
-    return list(_memo_shot_targets(state, i, weapon, state.situation_memo()))
+    if memo is None:
+        memo = state.situation_memo()
+    return list(_memo_shot_targets(state, i, weapon, memo))
 
 
 def _memo_shot_targets(

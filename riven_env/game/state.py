@@ -313,8 +313,9 @@ class GameState:
         Conditions; the table, rules and profiles never change in a game. The memo is keyed
         by the situation's content, not invalidated by hand, so it stays right whatever
         changes the state (a rule, a test setting a position, a search agent's copy), and
-        it holds one situation at a time (bounded). Store immutable values only: a copy of
-        the game gets a shallow copy of the memo.
+        it holds one situation at a time (bounded). A copy of the game gets a shallow copy
+        of the memo: store immutable values, or containers that only ever gain entries that
+        depend on the situation alone (a copy in the same situation may read them too).
         """
         bases = self.bases
         key = (
@@ -403,6 +404,14 @@ class GameState:
             if models[i].status == ACTIVE and not models[i].activated
         ]
 
+    def _any_eligible(self) -> bool:
+        # eligible_models() without building the list: asked after every decision.
+        models = self.models
+        for i in self._side_models[self.side]:
+            if models[i].status == ACTIVE and not models[i].activated:
+                return True
+        return False
+
     def max_dice(self, i: int) -> int:
         cap = effects.limits(self, i).max_dice
         most = self.rules.get("activation.max_dice")
@@ -417,9 +426,11 @@ class GameState:
         Returns:
             The events that happened, in order.
         """
-        legal = self.legal_decisions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if not is_listed(decision, legal):
-            raise IllegalActionError(decision, legal, f"phase {self.phase}, side {self.side}")
+            raise IllegalActionError(decision, list(legal), f"phase {self.phase}, side {self.side}")
         self._legal = None
         self.emit("decision", side=self.side, decision=str(decision), kind=decision.kind)
         if self.phase == PHASE_ACTIVATE:
@@ -559,7 +570,7 @@ class GameState:
                     return
                 self._end_activation()
                 continue
-            if self.eligible_models():
+            if self._any_eligible():
                 return
             self._end_turn("all_activated")
         self.phase = PHASE_OVER
