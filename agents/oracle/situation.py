@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import move_allowance, shot_targets
 from riven_env.game.effects import limits
-from riven_env.game.state import SIDES
 from riven_env.game.victory import controller
 from riven_env.rules.profiles import ModelProfile
 from riven_env.table import CONTACT_TOL, charge_targets, cover_rank, sight
@@ -63,13 +62,12 @@ class _Facts:
     situation share them, and a copy of the game still in that situation reads right ones.
     """
 
-    __slots__ = ("bounded", "controllers", "distances", "enemies", "engaged", "gaps")
+    __slots__ = ("controllers", "distances", "enemies", "engaged", "gaps")
 
     def __init__(self) -> None:
         self.distances: dict[tuple[int, int], float] = {}
         self.enemies: dict[str, list[int]] = {}
         self.engaged: dict[int, tuple[int, ...]] = {}
-        self.bounded = False  # whether engaged holds every model surely out of contact
         self.controllers: dict[int, str | None] = {}
         self.gaps: dict[int, list[tuple[int, float]]] = {}
 
@@ -175,48 +173,19 @@ class Board:
 
     def engaged_enemies(self, i: int) -> tuple[int, ...]:
         """Active enemies in base contact with model ``i`` (as ``GameState.engaged_enemies``)."""
-        facts = self._facts
-        found = facts.engaged.get(i)
-        if found is None:
-            if not facts.bounded:
-                self._bound_contacts()
-                found = facts.engaged.get(i)
-            if found is None:  # an enemy may touch it: ask the game
-                found = facts.engaged[i] = tuple(self.state.engaged_enemies(i))
-        return found
-
-    def _bound_contacts(self) -> None:
-        """Record "no enemy in contact" for every model that surely has none.
-
-        The game finds contacts from a numpy row of gaps, costly to build for one model;
-        most models have no enemy near, which one pass over every pair of foes shows.
-        """
-        state = self.state
-        models = state.models
-        layout = self._layout
-        centers, radii, on_table = layout.centers, layout.radii, layout.on_table
-        limit = CONTACT_TOL + _BOUND_MARGIN
-        hypot = math.hypot
-        near = set()
-        first, second = (state.side_models(side) for side in SIDES)
-        for i in first:
-            if not on_table[i]:
-                continue
-            xi, yi = centers[i]
-            ri = radii[i]
-            for j in second:
-                if on_table[j]:
-                    xj, yj = centers[j]
-                    if hypot(xi - xj, yi - yj) - ri - radii[j] <= limit:
-                        if models[j].is_active:
-                            near.add(i)
-                        if models[i].is_active:
-                            near.add(j)
         engaged = self._facts.engaged
-        for i in range(len(models)):
-            if i not in near:
-                engaged[i] = ()
-        self._facts.bounded = True
+        found = engaged.get(i)
+        if found is None:
+            # The game finds contacts from a numpy row of gaps, costly to build for one
+            # model; most models have no enemy near, which the bound shows.
+            found = ()
+            limit = CONTACT_TOL + _BOUND_MARGIN
+            for _, gap in self.enemy_gaps(i):
+                if gap <= limit:
+                    found = tuple(self.state.engaged_enemies(i))
+                    break
+            engaged[i] = found
+        return found
 
     def may_reach_point(self, i: int, point: tuple[float, float], limit: float) -> bool:
         """Whether model ``i``'s base may come within ``limit`` of ``point``.

@@ -40,6 +40,7 @@ from riven_env.game.decisions import (
 from riven_env.game.events import Event
 from riven_env.game.model_state import ACTIVE, ModelState
 from riven_env.rules import RulesConfig, get_resolution
+from riven_env.rules.conditions import no_limits
 from riven_env.table import Bases, Table, contacts, edge_distance
 
 SIDES = ("blue", "red")
@@ -90,6 +91,7 @@ class GameState:
         points: Victory points by side.
         winner: The winning side, or None (draw or not over).
         rng: The game's random stream.
+        no_limits: ``(rules, limits)``: the Condition limits of a model holding none.
     """
 
     def __init__(
@@ -108,6 +110,9 @@ class GameState:
         self.rules = rules
         # Every roll goes through the resolution seam, so another dice engine can be plugged in.
         self.resolution = get_resolution(rules.get("meta.resolution"), rules)
+        # The limits of a model without Conditions, asked hundreds of times per game (with
+        # the rules they were read from: effects.limits checks that they still apply).
+        self.no_limits = (rules, no_limits(rules))
         self.table = table
         self.setting: str = scenario.setting
         self.round_limit: int = scenario.rounds
