@@ -90,6 +90,7 @@ class OracleAgent(BaseAgent):
                 f"allowed: {', '.join(self.data.profiles)}"
             )
         self.forced = profile
+        self._dice_memo: dict[tuple[int, int, tuple[int, ...]], tuple] = {}
 
     # ------------------------------------------------------------------ profiles
     def _named(self, name: str | None, what: str) -> OracleProfile:
@@ -206,8 +207,17 @@ class OracleAgent(BaseAgent):
     ) -> tuple[int, str]:
         """The number of dice a dice rule asks for, among those ``offered``, and why."""
         mettle = state.models[i].profile.mettle
-        dice = dice_for_rule(rule, mettle, offered, state.rules)
-        return dice, dice_words(mettle, dice, state.rules)
+        rules = state.rules
+        # A handful of (rule, Mettle, offer) questions all game long: remembered with the
+        # rule and rules they were answered for (a new rules object replaces the entry).
+        key = (id(rule), mettle, tuple(offered))
+        entry = self._dice_memo.get(key)
+        if entry is not None and entry[0] is rule and entry[1] is rules:
+            return entry[2]
+        dice = dice_for_rule(rule, mettle, offered, rules)
+        found = (dice, dice_words(mettle, dice, rules))
+        self._dice_memo[key] = (rule, rules, found)
+        return found
 
     # ------------------------------------------------------------------ action
     def _action(self, state: GameState, legal: Sequence[Decision]) -> tuple:
