@@ -95,10 +95,10 @@ class Board:
         facts = memo.get(_FACTS_KEY)
         if facts is None:
             facts = memo[_FACTS_KEY] = _Facts()
-        self._facts: _Facts = facts
         self.memo = memo
         self._distances = facts.distances
         self._enemies = facts.enemies
+        self._engaged = facts.engaged
         self._controllers = facts.controllers
         self._gaps = facts.gaps
 
@@ -146,7 +146,7 @@ class Board:
             found = []
             for j in self.enemies_of(i):
                 gap = distances.get((i, j))
-                if gap is None:
+                if gap is None:  # as _measure, inline: the hottest loop of an activation
                     if on_table[i] and on_table[j]:
                         xj, yj = layout.centers[j]
                         gap = max(0.0, math.hypot(xi - xj, yi - yj) - ri - radii[j])
@@ -173,7 +173,7 @@ class Board:
 
     def engaged_enemies(self, i: int) -> tuple[int, ...]:
         """Active enemies in base contact with model ``i`` (as ``GameState.engaged_enemies``)."""
-        engaged = self._facts.engaged
+        engaged = self._engaged
         found = engaged.get(i)
         if found is None:
             # The game finds contacts from a numpy row of gaps, costly to build for one
