@@ -31,7 +31,7 @@ from pathlib import Path
 
 from agents.base import BaseAgent
 from agents.oracle import words
-from agents.oracle.compiled import Order, all_pass, compiled
+from agents.oracle.compiled import CompiledProfile, Order, all_pass, compiled
 from agents.oracle.dice import dice_for_rule, dice_words
 from agents.oracle.profiles import (
     DiceRule,
@@ -43,16 +43,15 @@ from agents.oracle.profiles import (
 from agents.oracle.situation import Board, Situation, first_in_order, select
 from riven_env.errors import AgentSpecError
 from riven_env.game import Decision, GameState
-from riven_env.game.actions import move_allowance
+from riven_env.game.actions import END, move_allowance
 from riven_env.game.decisions import (
     ACCEPT,
     PASS,
     PHASE_ACTION,
     PHASE_ACTIVATE,
     PHASE_SPEND,
+    shared_decision,
 )
-
-END = Decision("end")
 
 
 class OracleAgent(BaseAgent):
@@ -91,6 +90,7 @@ class OracleAgent(BaseAgent):
                 f"allowed: {', '.join(self.data.profiles)}"
             )
         self.forced = profile
+        self._dice_memo: dict[tuple[int, int, tuple[int, ...]], tuple] = {}
 
     # ------------------------------------------------------------------ profiles
     def _named(self, name: str | None, what: str) -> OracleProfile:
@@ -109,7 +109,9 @@ class OracleAgent(BaseAgent):
         if self.forced is not None:
             return self.data.profiles[self.forced]
         model = state.models[i]
-        return self._named(model.oracle, f"model {model.id}")
+        found = self.data.profiles.get(model.oracle) if model.oracle is not None else None
+        # The usual case first: words for an error are written only when there is one.
+        return found if found is not None else self._named(model.oracle, f"model {model.id}")
 
     def side_profile(self, state: GameState, side: str) -> OracleProfile:
         """The profile that orders the side's activations."""
@@ -145,16 +147,21 @@ class OracleAgent(BaseAgent):
         offers: dict[int, list[Decision]] = {}  # model -> its listed activate decisions
         for d in legal:
             if d.kind == "activate":
-                offers.setdefault(d.model, []).append(d)
+                listed = offers.get(d.model)
+                if listed is None:
+                    offers[d.model] = [d]
+                else:
+                    listed.append(d)
         eligible = sorted(offers)
         board = Board(state)
-        situations = {i: Situation(state, i, board=board) for i in eligible}
-        plans = {i: compiled(self.profile_for(state, i)) for i in eligible}
-        ready = [
-            i
-            for i in eligible
-            if not (plans[i].hold_when and all_pass(situations[i], plans[i].hold_when))
-        ]
+        situations: dict[int, Situation] = {}
+        plans: dict[int, CompiledProfile] = {}
+        ready = []
+        for i in eligible:
+            sit = situations[i] = Situation(state, i, board=board)
+            plan = plans[i] = compiled(self.profile_for(state, i))
+            if not (plan.hold_when and all_pass(sit, plan.hold_when)):
+                ready.append(i)
         if not ready:
             held = ", ".join(state.models[i].id for i in eligible)
             profile = self.side_profile(state, side)
@@ -173,7 +180,7 @@ class OracleAgent(BaseAgent):
             and state.momentum_of(side) >= profile.bonus.min_momentum
             and all_pass(sit, plan.bonus_when)
         ):
-            bonus = _listed(legal, Decision("bonus", model=chosen))
+            bonus = _listed(legal, shared_decision("bonus", chosen))
             if bonus is not None:
                 text = (
                     f"Activates {model.id}, first by the activation order ({order_words}). "
@@ -200,8 +207,17 @@ class OracleAgent(BaseAgent):
     ) -> tuple[int, str]:
         """The number of dice a dice rule asks for, among those ``offered``, and why."""
         mettle = state.models[i].profile.mettle
-        dice = dice_for_rule(rule, mettle, offered, state.rules)
-        return dice, dice_words(mettle, dice, state.rules)
+        rules = state.rules
+        # A handful of (rule, Mettle, offer) questions all game long: remembered with the
+        # rule and rules they were answered for (a new rules object replaces the entry).
+        key = (id(rule), mettle, tuple(offered))
+        entry = self._dice_memo.get(key)
+        if entry is not None and entry[0] is rule and entry[1] is rules:
+            return entry[2]
+        dice = dice_for_rule(rule, mettle, offered, rules)
+        found = (dice, dice_words(mettle, dice, rules))
+        self._dice_memo[key] = (rule, rules, found)
+        return found
 
     # ------------------------------------------------------------------ action
     def _action(self, state: GameState, legal: Sequence[Decision]) -> tuple:
@@ -283,7 +299,7 @@ class OracleAgent(BaseAgent):
         else:
             same = [d for d in options if d.destination is not None and d.destination[0] == kind]
             return (same[0] if same else None), ""
-        exact = _listed(options, Decision(action.kind, model=sit.i, destination=(kind, ref)))
+        exact = _listed(options, shared_decision(action.kind, sit.i, destination=(kind, ref)))
         if exact is not None:
             return exact, target_words
         points = self._destination_points(sit, action.kind)
@@ -349,6 +365,11 @@ class OracleAgent(BaseAgent):
 
 def _listed(legal: Sequence[Decision], decision: Decision) -> Decision | None:
     """The listed decision equal to ``decision`` (the game finds its own objects fastest)."""
+    # The game lists shared decision objects: most lookups end on identity, without the
+    # field by field comparison of a dataclass.
+    for d in legal:
+        if d is decision:
+            return d
     return next((d for d in legal if d == decision), None)
 
 

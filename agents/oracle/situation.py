@@ -54,22 +54,53 @@ class _lazy(Generic[_Value]):  # noqa: N801 - used as a decorator, like functool
         return value
 
 
+class _Facts:
+    """A board's answers about one situation, kept in the game's situation memo.
+
+    Every answer depends only on what that memo is keyed by (where the bases stand, every
+    model's status and Conditions), so the decision points and agents that meet the same
+    situation share them, and a copy of the game still in that situation reads right ones.
+    """
+
+    __slots__ = ("controllers", "distances", "enemies", "engaged", "gaps")
+
+    def __init__(self) -> None:
+        self.distances: dict[tuple[int, int], float] = {}
+        self.enemies: dict[str, list[int]] = {}
+        self.engaged: dict[int, tuple[int, ...]] = {}
+        self.controllers: dict[int, str | None] = {}
+        self.gaps: dict[int, list[tuple[int, float]]] = {}
+
+
+_FACTS_KEY = "oracle.board"
+
+
 class Board:
     """Facts about the whole game at one decision point, shared by that point's Situations.
 
-    Every answer is remembered, so the state must not change while a board is in use:
-    build a fresh one at every decision point.
+    Every answer is remembered in the game's situation memo (see :class:`_Facts`), so the
+    state must not change while a board is in use: build a fresh one at every decision
+    point (it then finds the answers already given in the same situation).
 
     Args:
         state: The game (not changed).
+
+    Attributes:
+        memo: The game's situation memo for this decision point.
     """
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self._distances: dict[tuple[int, int], float] = {}
-        self._enemies: dict[str, list[int]] = {}
-        self._engaged: dict[int, tuple[int, ...]] = {}
-        self._controllers: dict[int, str | None] = {}
+        memo = state.situation_memo()
+        facts = memo.get(_FACTS_KEY)
+        if facts is None:
+            facts = memo[_FACTS_KEY] = _Facts()
+        self.memo = memo
+        self._distances = facts.distances
+        self._enemies = facts.enemies
+        self._engaged = facts.engaged
+        self._controllers = facts.controllers
+        self._gaps = facts.gaps
 
     def distance(self, i: int, j: int) -> float:
         """Edge-to-edge distance from model ``i`` to model ``j`` (as ``GameState.distance``)."""
@@ -99,6 +130,33 @@ class Board:
             found = self._enemies[side] = self.state.enemies_of(i)
         return found
 
+    def enemy_gaps(self, i: int) -> list[tuple[int, float]]:
+        """``(enemy, distance)`` for every active enemy of model ``i``, in index order.
+
+        Measured in one pass on the layout (as :meth:`distance`, the same floats), and
+        remembered: every contact, range and reach bound of a model reads them.
+        """
+        found = self._gaps.get(i)
+        if found is None:
+            distances = self._distances
+            layout = self._layout
+            on_table, radii = layout.on_table, layout.radii
+            xi, yi = layout.centers[i]
+            ri = radii[i]
+            found = []
+            for j in self.enemies_of(i):
+                gap = distances.get((i, j))
+                if gap is None:  # as _measure, inline: the hottest loop of an activation
+                    if on_table[i] and on_table[j]:
+                        xj, yj = layout.centers[j]
+                        gap = max(0.0, math.hypot(xi - xj, yi - yj) - ri - radii[j])
+                    else:
+                        gap = math.inf
+                    distances[i, j] = gap
+                found.append((j, gap))
+            self._gaps[i] = found
+        return found
+
     def enemies_within(self, i: int, limit: float) -> list[int]:
         """The active enemies of model ``i`` that may stand within ``limit`` of it.
 
@@ -107,15 +165,7 @@ class Board:
         decides from distances measured another way (numpy).
         """
         limit += _BOUND_MARGIN
-        distances = self._distances  # read inline: the hottest loop of an activation
-        found = []
-        for j in self.enemies_of(i):
-            gap = distances.get((i, j))
-            if gap is None:
-                gap = distances[i, j] = self._measure(i, j)
-            if gap <= limit:
-                found.append(j)
-        return found
+        return [j for j, gap in self.enemy_gaps(i) if gap <= limit]
 
     @_lazy
     def _layout(self) -> Layout:
@@ -123,14 +173,18 @@ class Board:
 
     def engaged_enemies(self, i: int) -> tuple[int, ...]:
         """Active enemies in base contact with model ``i`` (as ``GameState.engaged_enemies``)."""
-        found = self._engaged.get(i)
+        engaged = self._engaged
+        found = engaged.get(i)
         if found is None:
             # The game finds contacts from a numpy row of gaps, costly to build for one
             # model; most models have no enemy near, which the bound shows.
             found = ()
-            if self.enemies_within(i, CONTACT_TOL):
-                found = tuple(self.state.engaged_enemies(i))
-            self._engaged[i] = found
+            limit = CONTACT_TOL + _BOUND_MARGIN
+            for _, gap in self.enemy_gaps(i):
+                if gap <= limit:
+                    found = tuple(self.state.engaged_enemies(i))
+                    break
+            engaged[i] = found
         return found
 
     def may_reach_point(self, i: int, point: tuple[float, float], limit: float) -> bool:
@@ -213,7 +267,7 @@ class Situation:
     @_lazy
     def _distances(self) -> dict[int, float]:
         """Distances to the enemies."""
-        return {j: self.board.distance(self.i, j) for j in self.enemies}
+        return dict(self.board.enemy_gaps(self.i))
 
     @_lazy
     def nearest_enemy_distance(self) -> float:
@@ -248,7 +302,7 @@ class Situation:
         )
         if reach <= 0:
             return []
-        near = [j for j in self.enemies if self.distance(j) <= reach]
+        near = [j for j, gap in self.board.enemy_gaps(self.i) if gap <= reach]
         if not near:
             return []
         return charge_targets(self.state.table, self.state.bases, self.i, reach, near)
@@ -261,7 +315,7 @@ class Situation:
                 return {}
         elif "shoot" in self._forbids or not self._may_have_shots():
             return {}
-        return dict(shot_targets(self.state, self.i))
+        return dict(shot_targets(self.state, self.i, self.board.memo))
 
     def _may_have_shots(self) -> bool:
         # The game's list of shots checks contacts and lines of sight (costly); a model with

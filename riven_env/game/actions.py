@@ -104,17 +104,26 @@ def _find_destination(state: GameState, i: int, allowance: float, key: tuple) ->
     )
 
 
-def shot_targets(state: GameState, i: int) -> list[tuple[int, str]]:
+def shot_targets(
+    state: GameState, i: int, memo: dict[Any, Any] | None = None
+) -> list[tuple[int, str]]:
     """Enemies model ``i`` may shoot now, each with the cover it would shoot against.
 
     RAW: no shooting into a melee unless the shooter is itself adjacent (in base contact)
     to a friendly model in that melee. House: a model in base contact with an enemy
     cannot shoot.
+
+    Args:
+        state: The game.
+        i: The shooter.
+        memo: ``state.situation_memo()`` when the caller holds it already (fetched if None).
     """
     weapon = state.models[i].profile.ranged
     if weapon is None:
         return []
-    return list(_memo_shot_targets(state, i, weapon, state.situation_memo()))
+    if memo is None:
+        memo = state.situation_memo()
+    return list(_memo_shot_targets(state, i, weapon, memo))
 
 
 def _memo_shot_targets(
@@ -124,25 +133,31 @@ def _memo_shot_targets(
     key = ("shot_targets", i)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = tuple(_shot_targets(state, i, weapon))
+        found = memo[key] = tuple(_shot_targets(state, i, weapon, memo))
     return found
 
 
-def _shot_targets(state: GameState, i: int, weapon: Any) -> list[tuple[int, str]]:
-    if state.is_engaged(i):
+def _shot_targets(
+    state: GameState, i: int, weapon: Any, memo: dict[Any, Any]
+) -> list[tuple[int, str]]:
+    if state._engaged_enemies(i, memo):
         return []
-    side = state.models[i].side
-    own_contacts = set(contacts(state.bases, i))
+    models, bases = state.models, state.bases
+    side = models[i].side
+    own_contacts: set[int] | None = None  # read only when a target stands in a melee
     targets = []
     for j in state.enemies_of(i):
         if not shooting.in_range(weapon, state.distance(i, j)):
             continue
-        engaged_with = [k for k in contacts(state.bases, j) if state.models[k].side == side]
-        if engaged_with and not shooting.may_shoot_into_melee(
-            bool(own_contacts.intersection(engaged_with)), state.rules
-        ):
-            continue
-        visible, cover = sight(state.table, state.bases, i, j)
+        engaged_with = [k for k in contacts(bases, j) if models[k].side == side]
+        if engaged_with:
+            if own_contacts is None:
+                own_contacts = set(contacts(bases, i))
+            if not shooting.may_shoot_into_melee(
+                bool(own_contacts.intersection(engaged_with)), state.rules
+            ):
+                continue
+        visible, cover = sight(state.table, bases, i, j)
         if visible:
             targets.append((j, effective_cover(state, i, j, cover)))
     return targets

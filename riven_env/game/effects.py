@@ -134,7 +134,8 @@ def limits(state: GameState, i: int) -> conditions.ConditionLimits:
     """The combined limits of model ``i``'s Conditions (runs tens of thousands of times a second)."""
     held = state.models[i].conditions
     if not held:  # the common case: no Conditions, no limits
-        return conditions.no_limits(state.rules)
+        rules, found = state.no_limits
+        return found if rules is state.rules else conditions.no_limits(state.rules)
     # The Conditions dict iterates its names: no list needed.
     return conditions.condition_limits(held, state.rules)
 

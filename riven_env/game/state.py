@@ -40,6 +40,7 @@ from riven_env.game.decisions import (
 from riven_env.game.events import Event
 from riven_env.game.model_state import ACTIVE, ModelState
 from riven_env.rules import RulesConfig, get_resolution
+from riven_env.rules.conditions import no_limits
 from riven_env.table import Bases, Table, contacts, edge_distance
 
 SIDES = ("blue", "red")
@@ -90,6 +91,7 @@ class GameState:
         points: Victory points by side.
         winner: The winning side, or None (draw or not over).
         rng: The game's random stream.
+        no_limits: ``(rules, limits)``: the Condition limits of a model holding none.
     """
 
     def __init__(
@@ -108,6 +110,9 @@ class GameState:
         self.rules = rules
         # Every roll goes through the resolution seam, so another dice engine can be plugged in.
         self.resolution = get_resolution(rules.get("meta.resolution"), rules)
+        # The limits of a model without Conditions, asked hundreds of times per game (with
+        # the rules they were read from: effects.limits checks that they still apply).
+        self.no_limits = (rules, no_limits(rules))
         self.table = table
         self.setting: str = scenario.setting
         self.round_limit: int = scenario.rounds
@@ -313,8 +318,9 @@ class GameState:
         Conditions; the table, rules and profiles never change in a game. The memo is keyed
         by the situation's content, not invalidated by hand, so it stays right whatever
         changes the state (a rule, a test setting a position, a search agent's copy), and
-        it holds one situation at a time (bounded). Store immutable values only: a copy of
-        the game gets a shallow copy of the memo.
+        it holds one situation at a time (bounded). A copy of the game gets a shallow copy
+        of the memo: store immutable values, or containers that only ever gain entries that
+        depend on the situation alone (a copy in the same situation may read them too).
         """
         bases = self.bases
         key = (
@@ -403,6 +409,14 @@ class GameState:
             if models[i].status == ACTIVE and not models[i].activated
         ]
 
+    def _any_eligible(self) -> bool:
+        # eligible_models() without building the list: asked after every decision.
+        models = self.models
+        for i in self._side_models[self.side]:
+            if models[i].status == ACTIVE and not models[i].activated:
+                return True
+        return False
+
     def max_dice(self, i: int) -> int:
         cap = effects.limits(self, i).max_dice
         most = self.rules.get("activation.max_dice")
@@ -417,9 +431,11 @@ class GameState:
         Returns:
             The events that happened, in order.
         """
-        legal = self.legal_decisions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if not is_listed(decision, legal):
-            raise IllegalActionError(decision, legal, f"phase {self.phase}, side {self.side}")
+            raise IllegalActionError(decision, list(legal), f"phase {self.phase}, side {self.side}")
         self._legal = None
         self.emit("decision", side=self.side, decision=str(decision), kind=decision.kind)
         if self.phase == PHASE_ACTIVATE:
@@ -559,7 +575,7 @@ class GameState:
                     return
                 self._end_activation()
                 continue
-            if self.eligible_models():
+            if self._any_eligible():
                 return
             self._end_turn("all_activated")
         self.phase = PHASE_OVER
