@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -118,21 +119,10 @@ def pz_steps_per_s(scenario: str, steps: int, seed: int = 0) -> dict[str, Any]:
     require("pettingzoo", "pettingzoo", "The PettingZoo env benchmark")
     from riven_env.envs.pz_env import env as make_env
 
-    env = make_env(scenario=scenario)
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    start = time.perf_counter()
-    for n in range(steps):
-        obs, _, terminated, truncated, _ = env.last()
-        action = (
-            None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        )
-        env.step(action)
-        if not env.agents:
-            env.reset(seed=seed + n + 1)
-    elapsed = time.perf_counter() - start
-    env.close()
-    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+    def random_legal(env: Any, agent: str, obs: Any, rng: np.random.Generator) -> int:
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+    return _aec_steps_per_s(make_env(scenario=scenario), steps, seed, random_legal)
 
 
 def peak_rss_mib() -> float | None:
@@ -173,15 +163,23 @@ def kaz_steps_per_s(steps: int, seed: int = 0) -> dict[str, Any]:
     require("pygame", "pettingzoo", "The knights_archers_zombies comparison")
     from pettingzoo.butterfly import knights_archers_zombies_v11 as kaz
 
-    env = kaz.env()
+    def random_any(env: Any, agent: str, obs: Any, rng: np.random.Generator) -> int:
+        return int(rng.integers(env.action_space(agent).n))
+
+    return _aec_steps_per_s(kaz.env(), steps, seed, random_any)
+
+
+def _aec_steps_per_s(
+    env: Any, steps: int, seed: int, choose: Callable[[Any, str, Any, np.random.Generator], int]
+) -> dict[str, Any]:
+    """Step a PettingZoo AEC env ``steps`` times: ``last()``, then ``choose``'s action."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     for n in range(steps):
         agent = env.agent_selection
-        _, _, terminated, truncated, _ = env.last()
-        action = None if terminated or truncated else int(rng.integers(env.action_space(agent).n))
-        env.step(action)
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else choose(env, agent, obs, rng))
         if not env.agents:
             env.reset(seed=seed + n + 1)
     elapsed = time.perf_counter() - start

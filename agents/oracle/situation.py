@@ -22,6 +22,7 @@ from riven_env.game.victory import controller
 from riven_env.rules.profiles import ModelProfile
 from riven_env.table import CONTACT_TOL, charge_targets, cover_rank, sight
 from riven_env.table.layout import Layout
+from riven_env.table.measure import layout_edge_distance
 
 if TYPE_CHECKING:
     from agents.oracle.profiles import Condition
@@ -111,16 +112,9 @@ class Board:
         return found
 
     def _measure(self, i: int, j: int) -> float:
-        # GameState.distance (riven_env.table.measure.edge_distance) on the layout fetched
-        # once per decision point rather than once per pair: the same arithmetic in the
-        # same order, so the same float.
-        layout = self._layout
-        on_table = layout.on_table
-        if not (on_table[i] and on_table[j]):
-            return math.inf
-        (xi, yi), (xj, yj) = layout.centers[i], layout.centers[j]
-        radii = layout.radii
-        return max(0.0, math.hypot(xi - xj, yi - yj) - radii[i] - radii[j])
+        # GameState.distance on the layout fetched once per decision point rather than once
+        # per pair (the same function underneath, so the same float).
+        return layout_edge_distance(self._layout, i, j)
 
     def enemies_of(self, i: int) -> list[int]:
         """Active enemies of model ``i`` (the list is shared: do not change it)."""

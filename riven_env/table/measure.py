@@ -22,10 +22,11 @@ CONTACT_TOL: float = geometry_config().contact_tolerance
 
 def edge_distance(bases: Bases, i: int, j: int) -> float:
     """Edge-to-edge distance between models ``i`` and ``j`` (inf if either is removed)."""
-    return _edge_gap(bases.layout(), i, j)
+    return layout_edge_distance(bases.layout(), i, j)
 
 
-def _edge_gap(layout: Layout, i: int, j: int) -> float:
+def layout_edge_distance(layout: Layout, i: int, j: int) -> float:
+    """:func:`edge_distance` on a layout snapshot already in hand (the same float)."""
     # Plain floats: a scalar query, asked many times per decision.
     on_table = layout.on_table
     if not (on_table[i] and on_table[j]):
@@ -107,7 +108,7 @@ def nearest(bases: Bases, i: int, candidates: Sequence[int]) -> int | None:
     # Plain-float gaps pick the winner; numpy's exact row (the reference, see
     # Layout.contacts) decides only when several candidates are within a hair of the best.
     layout = bases.layout()
-    gaps = [_edge_gap(layout, i, int(j)) if j != i else math.inf for j in candidates]
+    gaps = [layout_edge_distance(layout, i, int(j)) if j != i else math.inf for j in candidates]
     best = min(gaps)
     if not math.isfinite(best):
         return None

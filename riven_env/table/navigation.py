@@ -722,8 +722,8 @@ def fan_link_costs(nav: StaticNav, table: Table, starts: np.ndarray) -> np.ndarr
 _HYPOT_MARGIN = 1e-9
 
 
-def hypot_above(dx: float, dy: float, limit: float) -> bool:
-    """Exactly ``np.hypot(dx, dy) > limit``, mostly without numpy (for ``limit >= 1e-100``).
+def _hypot_order(dx: float, dy: float, limit: float) -> int:
+    """The sign of ``np.hypot(dx, dy) - limit`` (as its comparisons give it), mostly without numpy.
 
     The squared length decides unless it lies within a relative hair of the squared limit;
     only then is numpy's hypot (whose last bit plain ``math.hypot`` may not share) asked.
@@ -731,23 +731,21 @@ def hypot_above(dx: float, dy: float, limit: float) -> bool:
     d2 = dx * dx + dy * dy
     l2 = limit * limit
     if d2 > l2 * (1.0 + _HYPOT_MARGIN):
-        return True
+        return 1
     if d2 < l2 * (1.0 - _HYPOT_MARGIN):
-        return False
-    return bool(np.hypot(dx, dy) > limit)
+        return -1
+    length = np.hypot(dx, dy)
+    return int(length > limit) - int(length < limit)
+
+
+def hypot_above(dx: float, dy: float, limit: float) -> bool:
+    """Exactly ``np.hypot(dx, dy) > limit`` (for ``limit >= 1e-100``)."""
+    return _hypot_order(dx, dy, limit) > 0
 
 
 def hypot_at_least(dx: float, dy: float, limit: float) -> bool:
-    """Exactly ``np.hypot(dx, dy) >= limit`` (see :func:`hypot_above`); a limit <= 0 holds."""
-    if limit <= 0.0:
-        return True
-    d2 = dx * dx + dy * dy
-    l2 = limit * limit
-    if d2 > l2 * (1.0 + _HYPOT_MARGIN):
-        return True
-    if d2 < l2 * (1.0 - _HYPOT_MARGIN):
-        return False
-    return bool(np.hypot(dx, dy) >= limit)
+    """Exactly ``np.hypot(dx, dy) >= limit``; a limit <= 0 always holds."""
+    return limit <= 0.0 or _hypot_order(dx, dy, limit) >= 0
 
 
 def _dedupe(points: np.ndarray) -> np.ndarray:
