@@ -417,6 +417,7 @@ class StaticNav:
         dist: ``(N, N)`` shortest path costs.
         next_hop: ``(N, N)`` the node after ``i`` on a shortest path from ``i`` to ``j``.
         edges: ``(E, 2)`` node index pairs of the graph's edges.
+        edge_boxes: ``(4, E)`` each edge's bounding box: x min, y min, x max, y max.
         ends: Cache of route ends' links to the graph (:mod:`riven_env.table.links`).
         navigators: Recently used navigators by base layout (:mod:`riven_env.table.routing`).
         routes: Recently planned terrain-only routes, by what they depend on (ditto).
@@ -457,6 +458,12 @@ class StaticNav:
             cost[jj, ii] = weights
         self.cost = cost
         self.edges = np.stack((ii, jj), axis=1) if len(ii) else np.zeros((0, 2), dtype=np.int64)
+        # Each edge's box (x min, y min, x max, y max): a point farther from the box than a
+        # limit is farther than it from the edge, so blocking bases skip most edges.
+        ends_a, ends_b = self.nodes[ii], self.nodes[jj]
+        self.edge_boxes = np.concatenate(
+            (np.minimum(ends_a, ends_b), np.maximum(ends_a, ends_b)), axis=1
+        ).T.copy()
         self.graph = nx.Graph()
         self.graph.add_nodes_from((k, {"pos": tuple(self.nodes[k])}) for k in range(n))
         self.graph.add_weighted_edges_from(

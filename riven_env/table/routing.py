@@ -240,12 +240,22 @@ def _static_cut(nav: StaticNav, x: float, y: float, limit: float) -> np.ndarray:
 
     A base that stands still cuts the same edges in every layout, so the map's graph keeps
     the answer by the base's centre and limit (distances do not depend on the batch they
-    are computed in, so this equals the one pass over all links it replaces).
+    are computed in, so this equals the one pass over all links it replaces). Only edges
+    whose box comes within the limit of the point (and a hair more, far beyond rounding)
+    are measured: the point is farther than that from every other edge.
     """
 
     def build() -> np.ndarray:
-        a, b = nav.nodes[nav.edges[:, 0]], nav.nodes[nav.edges[:, 1]]
-        cut = segment_point_distances(a, b, np.array(((x, y),)))[:, 0] < limit
+        xmin, ymin, xmax, ymax = nav.edge_boxes
+        reach = limit * (1.0 + 1e-9) + 1e-9
+        near = np.flatnonzero(
+            (xmin - reach <= x) & (xmax + reach >= x) & (ymin - reach <= y) & (ymax + reach >= y)
+        )
+        cut = np.zeros(len(nav.edges), dtype=bool)
+        if len(near):
+            ends = nav.edges[near]
+            a, b = nav.nodes[ends[:, 0]], nav.nodes[ends[:, 1]]
+            cut[near] = segment_point_distances(a, b, np.array(((x, y),)))[:, 0] < limit
         cut.flags.writeable = False
         return cut
 
