@@ -141,21 +141,18 @@ class _ActiveGraph:
     """Waypoints and exact link costs with some bases blocking (shared across goals).
 
     The points are the static waypoints, waypoints around each blocking base and the start.
-    Links that cross a blocking base are cut first (those between static waypoints
-    remembered per base), and only the others have their terrain checked: links to static
-    waypoints are kept in the cached :class:`~riven_env.table.links.StartReach` of each
-    point (a base that stands still keeps its ring points, so later queries find them
-    cached). A ring point's link to a static waypoint is checked only where bounds cannot
-    rule it out of every cheapest route; the costs and predecessors from the start are
-    exactly those of the fully checked graph. Only the goal's links are left to check
-    lazily.
+    Every link between them is known exactly. Links that cross a blocking base are cut
+    first (those between static waypoints remembered per base), and only the others have
+    their terrain checked: links to static waypoints are kept in the cached
+    :class:`~riven_env.table.links.StartReach` of each point (a base that stands still keeps
+    its ring points, so later queries find them cached). Only the goal's links are left to
+    check lazily.
 
     Attributes:
         active: Obstacle positions (into the navigator's ``obstacle_ids``) that block.
         points: ``(V, 2)`` static waypoints, then ring waypoints, then the start (last).
         start: Index of the start in ``points``.
-        matrix: ``(V, V)`` link costs (``inf``: no link); a lower bound where a link between
-            a ring and a static waypoint was left unchecked (see :meth:`_ring_links`).
+        matrix: ``(V, V)`` link costs (``inf``: no link).
         usable: ``(V,)`` whether a base may stand at each point.
         dist: ``(V,)`` cheapest costs from the start; ``pred``: predecessors on those routes.
     """
@@ -180,11 +177,7 @@ class _ActiveGraph:
     def _links(
         self, navigator: Navigator, extra: np.ndarray, centres: np.ndarray, limit: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(matrix, usable, dist, pred)`` for the points.
-
-        Links between a ring waypoint and a static one are checked only where they might
-        matter (:meth:`_ring_links`); every other entry of ``matrix`` is exact.
-        """
+        """``(matrix, usable, dist, pred)`` for the points."""
         nav = navigator.nav
         table = navigator.table
         n = len(nav.nodes)
@@ -202,11 +195,15 @@ class _ActiveGraph:
         if n:
             gaps = np.hypot(*(nav.nodes[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
             ok[:n] = np.all(gaps >= limit, axis=1)
-            # The start's links to static waypoints, as a ring point's are checked below.
-            start = self.points[self.start :]
-            links = self._checked(navigator, start, ok[None, :n], centres, limit)
-            matrix[self.start, :n] = links[0]
-            matrix[:n, self.start] = links[0]
+            # A link a blocking base cuts, or one to a waypoint no base may stand on, ends
+            # up ``inf`` whatever its terrain: only the others have their terrain checked.
+            ends = self.points[n:]
+            a, b = np.repeat(ends, n, axis=0), np.tile(nav.nodes, (len(ends), 1))
+            needed = ~_cut(a, b, centres, limit).reshape(len(ends), n) & ok[:n]
+            links = links_from(nav, table, ends, needed)
+            links[~needed] = np.inf
+            matrix[n:, :n] = links
+            matrix[:n, n:] = links.T
         iu, ju = _pairs(v - n)
         if len(iu):
             a, b = self.points[n + iu], self.points[n + ju]
@@ -219,65 +216,8 @@ class _ActiveGraph:
         matrix[~ok, :] = np.inf
         matrix[:, ~ok] = np.inf
         np.fill_diagonal(matrix, np.inf)  # no self-links: predecessors must not loop
-        if n and v - n > 1:
-            self._ring_links(navigator, matrix, ok, centres, limit)
         dist, pred = _relax(matrix, self.start)
         return matrix, ok, dist, pred
-
-    def _checked(
-        self,
-        navigator: Navigator,
-        ends: np.ndarray,
-        wanted: np.ndarray,
-        centres: np.ndarray,
-        limit: np.ndarray,
-    ) -> np.ndarray:
-        """``(P, N)`` exact costs of the ``wanted`` links from ``ends`` to static waypoints.
-
-        A link a blocking base cuts is ``inf`` whatever its terrain: only the others have
-        their terrain checked (kept in each end's cached
-        :class:`~riven_env.table.links.StartReach`). Entries not wanted are ``inf``.
-        """
-        nav = navigator.nav
-        rows, cols = np.nonzero(wanted)
-        needed = np.zeros(wanted.shape, dtype=bool)
-        clear = ~_cut(ends[rows], nav.nodes[cols], centres, limit)
-        needed[rows[clear], cols[clear]] = True
-        links = links_from(nav, navigator.table, ends, needed)
-        links[~needed] = np.inf
-        return links
-
-    def _ring_links(
-        self,
-        navigator: Navigator,
-        matrix: np.ndarray,
-        ok: np.ndarray,
-        centres: np.ndarray,
-        limit: np.ndarray,
-    ) -> None:
-        """Fill ``matrix``'s links between ring and static waypoints (in place).
-
-        A link is checked only if it might carry a cheapest route: costs from the start are
-        at least the straight distance (``low``, a hair less) and at most those through the
-        exact links known so far (``high``). Another link ``r - s`` costs at least its
-        length ``l`` (``step``), and ``low[r] + l > high[s]`` and ``low[s] + l > high[r]``:
-        its bound stays in ``matrix``. Then the costs from the start are those of the
-        exact matrix (a route using the bound is beaten by the route to its far end), and
-        so are the predecessors (the bound never ties the cheapest way in), bit for bit.
-        """
-        nav = navigator.nav
-        n = len(nav.nodes)
-        ring = self.points[n : self.start]
-        high = _distances(matrix, self.start)
-        low = np.hypot(*(self.points - self.points[self.start]).T) * (1.0 - 1e-7)
-        step = np.hypot(*(nav.nodes[None, :, :] - ring[:, None, :]).transpose(2, 0, 1))
-        step *= 1.0 - 1e-8
-        lo_r, hi_r = low[n : self.start, None], high[n : self.start, None]
-        wanted = ok[None, :n] & ((lo_r + step <= high[:n]) | (low[:n] + step <= hi_r))
-        links = np.where(wanted, self._checked(navigator, ring, wanted, centres, limit), step)
-        links[:, ~ok[:n]] = np.inf
-        matrix[n : self.start, :n] = links
-        matrix[:n, n : self.start] = links.T
 
     def path_to(self, node: int) -> list[int]:
         """Point indices of the cheapest route from the start to ``node`` (both included)."""
@@ -342,13 +282,15 @@ def _unit_ring(sides: int) -> np.ndarray:
     return ring
 
 
-def _distances(matrix: np.ndarray, source: int) -> np.ndarray:
+def _relax(matrix: np.ndarray, source: int) -> tuple[np.ndarray, np.ndarray]:
     """Single-source cheapest costs on a dense cost matrix (vectorised Bellman-Ford).
 
     Each round relaxes only the links out of the nodes whose cost fell in the round before
-    (a node that did not change cannot improve its neighbours again). The result is the
-    least fixed point whatever the order of relaxation: per node, the cheapest of the sums
-    along simple paths, each added in path order.
+    (a node that did not change cannot improve its neighbours again).
+
+    Returns:
+        ``(dist, pred)``: costs from ``source`` and each node's predecessor (``-1`` at the
+        source; meaningless where ``dist`` is ``inf``).
     """
     dist = matrix[source].copy()
     dist[source] = 0.0
@@ -359,17 +301,6 @@ def _distances(matrix: np.ndarray, source: int) -> np.ndarray:
         relaxed = np.minimum(dist, np.min(dist[frontier, None] + matrix[frontier], axis=0))
         frontier = np.flatnonzero(relaxed < dist)
         dist = relaxed
-    return dist
-
-
-def _relax(matrix: np.ndarray, source: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_distances` and each node's predecessor.
-
-    Returns:
-        ``(dist, pred)``: costs from ``source`` and each node's predecessor (``-1`` at the
-        source; meaningless where ``dist`` is ``inf``).
-    """
-    dist = _distances(matrix, source)
     pred = np.argmin(dist[:, None] + matrix, axis=0)
     pred[source] = -1
     return dist, pred
