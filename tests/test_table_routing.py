@@ -216,3 +216,30 @@ def test_navigator_reuses_the_start_links_across_goals() -> None:
     navigator = Navigator(table, bases, 0)
     assert navigator.start_reach() is navigator.start_reach()
     assert navigator.start_reach() is start_reach(static_nav(table, 0.5), table, bases.centers[0])
+
+
+@pytest.mark.parametrize("scenario", ["skirmish-5v5", "ruins", "dungeon-crawl"])
+def test_static_cuts_screened_by_edge_boxes_equal_one_pass_over_every_edge(scenario: str) -> None:
+    # _static_cut measures only the edges whose box comes near the base: it must flag exactly
+    # the edges that one pass over all of them flags (the graph's costs depend on it).
+    from riven_env.game.setup import new_game
+    from riven_env.scenario import load_scenario
+    from riven_env.table.navigation import segment_point_distances, static_nav
+    from riven_env.table.routing import _static_cut
+
+    state = new_game(load_scenario(scenario), 0)
+    nav = static_nav(state.table, float(state.bases.radii[0]))
+    a, b = nav.nodes[nav.edges[:, 0]], nav.nodes[nav.edges[:, 1]]
+    rng = np.random.default_rng(4)
+    width, height = state.table.width, state.table.height
+    flagged = 0
+    for _ in range(400):
+        x, y = float(rng.uniform(0, width)), float(rng.uniform(0, height))
+        limit = float(rng.uniform(0.3, 2.0))
+        nav.cuts.clear()
+        screened = _static_cut(nav, x, y, limit)
+        every = segment_point_distances(a, b, np.array(((x, y),)))[:, 0] < limit
+        assert np.array_equal(screened, every)
+        flagged += int(every.sum())
+    nav.cuts.clear()
+    assert flagged > 0  # the sample does cut edges, so the comparison means something
