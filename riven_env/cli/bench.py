@@ -29,7 +29,7 @@ def bench(
         200,
         "--memory-games",
         min=1,
-        help="Oracle games played after the warm-up to see whether peak memory levels off.",
+        help="Oracle games played after the warm-up to see whether memory levels off.",
     ),
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (ratio under kaz_ratio)."
@@ -88,12 +88,12 @@ def bench(
             str(met["scaling_ratio_2_workers"]),
         ),
         (
-            f"peak memory after {memory['warmup_games']} games, MiB",
-            _mib(memory["peak_rss_mib_after_warmup"]),
+            f"memory after {memory['warmup_games']} games, MiB",
+            _mib(memory["rss_mib_after_warmup"]),
             "",
             "",
         ),
-        (f"... after {memory['games']} more games, MiB", _mib(memory["peak_rss_mib"]), "", ""),
+        (f"... after {memory['games']} more games, MiB", _mib(memory["rss_mib"]), "", ""),
     ]
     for row in rows:
         table.add_row(*row)
