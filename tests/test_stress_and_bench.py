@@ -94,3 +94,32 @@ def test_bench_json_has_every_measure() -> None:
         assert memory["growth_mib"] == pytest.approx(
             memory["rss_mib"] - memory["rss_mib_after_warmup"]
         )
+
+
+@pytest.mark.slow
+def test_whatif_replays_every_workload_byte_for_byte(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/whatif.py is only a measurement if a replayed pass is the same game."""
+    import importlib.util
+
+    from riven_env.game import actions
+    from riven_env.game.state import GameState
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "whatif.py"
+    spec = importlib.util.spec_from_file_location("riven_whatif", path)
+    whatif = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(whatif)
+    before = (actions._find_destination, GameState._compute_legal)
+
+    report = whatif.main(["--scenario", "duel-1v1", "--games", "2", "--steps", "30", "--json"])
+
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(report))
+    assert [r["workload"] for r in report["results"]] == list(whatif.WORKLOADS)
+    for result in report["results"]:
+        assert len(result["rows"]) == len(whatif.COMBINATIONS)
+        assert all(row["same"] for row in result["rows"]), result
+        assert result["rows"][0]["free"] == [] and result["rows"][0]["speedup"] == 1.0
+        assert result["calls_per_unit"]["legal"] > 0
+    games = report["results"][0]["calls_per_unit"]
+    assert games["oracle"] == pytest.approx(games["legal"])  # the Oracle decides every time
+    assert report["results"][1]["calls_per_unit"]["observation"] > 0
+    assert (actions._find_destination, GameState._compute_legal) == before  # put back
