@@ -110,6 +110,7 @@ class _Tapes:
         return wrapped
 
     def start(self, mode: str, free: Iterable[str] = ()) -> None:
+        """Begin a pass: ``mode`` as in ``__init__``; ``free``: the stages replayed."""
         self.mode, self.free = mode, frozenset(free)
         self.position = dict.fromkeys(STAGES, 0)
         if mode == "record":
