@@ -110,7 +110,9 @@ def test_whatif_replays_every_workload_byte_for_byte(capsys: pytest.CaptureFixtu
     spec.loader.exec_module(whatif)
     before = (actions._find_destination, GameState._compute_legal)
 
-    report = whatif.main(["--scenario", "duel-1v1", "--games", "2", "--steps", "30", "--json"])
+    report = whatif.main(
+        ["--scenario", "duel-1v1", "--games", "2", "--steps", "30", "--repeat", "1", "--json"]
+    )
 
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(report))
     assert [r["workload"] for r in report["results"]] == list(whatif.WORKLOADS)
