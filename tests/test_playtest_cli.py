@@ -24,7 +24,8 @@ def test_playtest_json_has_the_documented_keys(tmp_path):
                   "--report", str(tmp_path / "r.html"))  # fmt: skip
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"games", "wins", "draws", "win_rate", "draw_rate", "mean_rounds", "config"}
+    assert set(data) == {"games", "wins", "draws", "win_rate", "draw_rate", "mean_rounds", "sides",
+                         "config"}  # fmt: skip
     assert data["games"] == 3 and set(data["wins"]) == {"blue", "red"}
     assert set(data["win_rate"]["blue"]) == {"rate", "low", "high"}
     assert set(data["config"]) == {"scenario", "blue", "red", "games", "seed", "workers",

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from agents.base import BaseAgent
 from agents.oracle import words
@@ -120,6 +121,20 @@ class OracleAgent(BaseAgent):
         sides = getattr(state.scenario, "sides", {})
         name = sides[side].oracle if side in sides else None
         return self._named(name, f"side {side}")
+
+    def resolved_profiles(self, state: GameState) -> dict[str, Any]:
+        """The profiles this agent plays its side with, as reports show them.
+
+        Returns:
+            ``{"side": profile ordering the side's activations, "models": {model id:
+            profile driving that model}}`` for this agent's side.
+        """
+        models = {
+            model.id: self.profile_for(state, i).name
+            for i, model in enumerate(state.models)
+            if model.side == self.side
+        }
+        return {"side": self.side_profile(state, self.side).name, "models": models}
 
     # ------------------------------------------------------------------ the agent
     def act(self, state: GameState, legal: Sequence[Decision]) -> Decision:

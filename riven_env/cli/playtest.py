@@ -54,6 +54,21 @@ def _pct(rate: dict) -> str:
     return f"{rate['rate'] * 100:.1f}%  [{rate['low'] * 100:.1f}, {rate['high'] * 100:.1f}]"
 
 
+def _side_line(side: str, agent: str, info: dict) -> str:
+    """``blue: oracle, Oracle profile tactical; Wardens of the Ford: captain, ...; 2.10 points``."""
+    from riven_env.playtest.summary import roster_text
+
+    text = f"{side}: {info.get('agent') or agent}"
+    if info.get("oracle_profile"):
+        text += f", Oracle profile {info['oracle_profile']}"
+    if info.get("roster"):
+        name = f"{info['name']}: " if info.get("name") else ""
+        text += f"; {name}{roster_text(info)}"
+    if info.get("mean_points") is not None:
+        text += f"; {info['mean_points']:.2f} points per game"
+    return text
+
+
 def _interrupted(exc: Exception) -> typer.Exit:
     typer.echo(str(exc), err=True)
     return typer.Exit(EXIT_INTERRUPTED)
@@ -124,6 +139,8 @@ def playtest(
     table.add_row("draws", str(data["draws"]), _pct(data["draw_rate"]))
     console = Console()
     console.print(table)
+    for side, agent in (("blue", blue), ("red", red)):
+        console.print(_side_line(side, agent, data["sides"].get(side, {})), highlight=False)
     mean_rounds = data["mean_rounds"]
     console.print(
         f"games: {data['games']} (played now: {result.played}, resumed: {result.skipped}); "

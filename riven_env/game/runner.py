@@ -80,5 +80,12 @@ def play_game(
     }
     events = state.drain_events()
     events[0]["agents"] = {"blue": blue, "red": red}
+    # The Oracle profiles each side really plays with, resolved by the agent itself (an
+    # ``oracle:PROFILE`` spec overrides the scenario's): reports name them per side.
+    events[0]["oracle_profiles"] = {
+        side: agent.resolved_profiles(state)
+        for side, agent in agents.items()
+        if callable(getattr(agent, "resolved_profiles", None))
+    }
     events.extend(play(state, agents, max_decisions=max_decisions))
     return events

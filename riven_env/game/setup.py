@@ -141,7 +141,8 @@ def game_start_fields(state: GameState, seed: Any) -> dict[str, Any]:
             }
             for o in scenario.objectives
         ],
-        "sides": {k: {"name": s.name} for k, s in scenario.sides.items()},
+        "sides": {k: {"name": s.name, "oracle": s.oracle} for k, s in scenario.sides.items()},
+        "momentum": dict(state.momentum),
         "models": [
             {
                 "id": m.id,

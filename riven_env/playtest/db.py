@@ -20,7 +20,7 @@ from typing import Any
 from riven_env.extras import require
 from riven_env.playtest.config import PlaytestConfig
 from riven_env.playtest.errors import PlaytestError
-from riven_env.playtest.summary import GameSummary
+from riven_env.playtest.summary import GameSummary, side_rosters
 
 SCHEMA_VERSION = 1
 
@@ -41,6 +41,9 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("config", "JSON"),
         ("identity", "VARCHAR"),
         ("code_version", "VARCHAR"),
+        # Who played each side: agent, resolved Oracle profile, roster (side_rosters of the
+        # run's first stored game; NULL until one is stored).
+        ("sides", "JSON"),
     ),
     "games": (
         ("run_id", "VARCHAR"),
@@ -149,6 +152,8 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 EXPORT_FORMATS = ("parquet", "csv")
+# Columns added to a table after schema version 1 first shipped: (table, column, type).
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (("runs", "sides", "JSON"),)
 
 
 @dataclass(frozen=True)
@@ -287,6 +292,9 @@ class ResultsDB:
             if name == "games":
                 body += ", PRIMARY KEY (run_id, game_index)"
             self._con.execute(f"CREATE TABLE IF NOT EXISTS {name} ({body})")
+        # Files written before a column existed get it (NULL in their old rows).
+        for name, column, kind in ADDED_COLUMNS:
+            self._con.execute(f"ALTER TABLE {name} ADD COLUMN IF NOT EXISTS {column} {kind}")
 
     # ------------------------------------------------------------------ writing
     def create_run(self, config: PlaytestConfig) -> str:
@@ -297,8 +305,9 @@ class ResultsDB:
         while self.run_exists(run_id):  # two runs in the same second with the same config
             digest = sha1(digest.encode()).hexdigest()[:8]
             run_id = f"{created:%Y%m%d-%H%M%S}-{digest}"
+        columns = [column for column, _ in TABLES["runs"] if column != "sides"]
         self._con.execute(
-            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO runs ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
             [
                 run_id, created, config.kind, config.label, config.group_id, config.scenario,
                 config.blue, config.red, config.games, config.seed,
@@ -339,11 +348,15 @@ class ResultsDB:
             )  # fmt: skip
             for name, rows in _rows(s, run_id, record.game_index).items():
                 tables[name].extend(rows)
+        sides = json.dumps(side_rosters(records[0].summary), sort_keys=True)
         self._con.execute("BEGIN TRANSACTION")
         try:
             for name, rows in tables.items():
                 if rows:
                     self._insert_columns(name, rows)
+            self._con.execute(
+                "UPDATE runs SET sides = ? WHERE run_id = ? AND sides IS NULL", [sides, run_id]
+            )
             self._con.execute("COMMIT")
         except Exception:
             self._con.execute("ROLLBACK")

@@ -40,28 +40,46 @@ def _colour(side: str) -> str:
     return SIDE_COLOURS.get(side, OTHER_COLOUR)
 
 
-def _interval_bars(ax: Any, labels: Sequence[str], intervals: Sequence[Interval]) -> None:
+def percent_label(value: float) -> str:
+    """A bar's label, rounded as the report's tables round rates (one decimal: 12.5%)."""
+    return f"{value:.1f}%"
+
+
+def _interval_bars(
+    ax: Any, labels: Sequence[str], intervals: Sequence[Interval], colours: Sequence[str] = ()
+) -> None:
     values = [0.0 if i.n == 0 else i.value * 100 for i in intervals]
     lower = [v - i.low * 100 for v, i in zip(values, intervals, strict=True)]
     upper = [i.high * 100 - v for v, i in zip(values, intervals, strict=True)]
     ax.barh(labels, values, xerr=[lower, upper], capsize=6,
-            color=[_colour(label.split()[0].lower()) for label in labels])  # fmt: skip
+            color=list(colours) or [_colour(label.split()[0].lower()) for label in labels])  # fmt: skip
     for y, value in enumerate(values):
-        ax.text(value + 1, y + 0.3, f"{value:.0f}%", va="center", fontsize=9)
+        ax.text(value + 1, y + 0.3, percent_label(value), va="center", fontsize=9)
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of games (bar = estimate, whisker = 95% interval)")
     ax.invert_yaxis()
 
 
+def _legend_beside(ax: Any, **options: Any) -> None:
+    """The legend to the right of the plot area, where it cannot cover a bar."""
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+              **options)  # fmt: skip
+
+
 def win_rates(analysis: RunAnalysis) -> str:
     """Blue wins, red wins and draws with their 95% intervals."""
+    return _png(win_rates_figure(analysis))
+
+
+def win_rates_figure(analysis: RunAnalysis) -> Any:
+    """The figure of :func:`win_rates` (for tests that read its labels)."""
     plt = _pyplot()
     s = analysis.summary
     labels = [f"{side.capitalize()} wins" for side in s.win_rate] + ["Draw"]
     intervals = [*s.win_rate.values(), s.draw_rate]
     fig, ax = plt.subplots(figsize=(7, 2.4))
     _interval_bars(ax, labels, intervals)
-    return _png(fig)
+    return fig
 
 
 def first_player(analysis: RunAnalysis) -> str:
@@ -69,15 +87,9 @@ def first_player(analysis: RunAnalysis) -> str:
     plt = _pyplot()
     fp = analysis.first_player
     fig, ax = plt.subplots(figsize=(7, 1.9))
-    values = [fp["first"], fp["second"]]
-    labels = ["Moved first", "Moved second"]
-    data = [0.0 if i.n == 0 else i.value * 100 for i in values]
-    ax.barh(labels, data, color=["#16a085", "#d35400"],
-            xerr=[[d - i.low * 100 for d, i in zip(data, values, strict=True)],
-                  [i.high * 100 - d for d, i in zip(data, values, strict=True)]], capsize=6)  # fmt: skip
-    ax.set_xlim(0, 100)
+    _interval_bars(ax, ["Moved first", "Moved second"], [fp["first"], fp["second"]],
+                   colours=["#16a085", "#d35400"])  # fmt: skip
     ax.set_xlabel("% of games won (whisker = 95% interval)")
-    ax.invert_yaxis()
     return _png(fig)
 
 
@@ -96,6 +108,13 @@ def grouped_per_side(
     per_side: Mapping[str, Mapping[str, float]], measures: Sequence[tuple[str, str]], ylabel: str
 ) -> str:
     """Grouped bars: one group per measure, one bar per side (mean per game)."""
+    return _png(grouped_per_side_figure(per_side, measures, ylabel))
+
+
+def grouped_per_side_figure(
+    per_side: Mapping[str, Mapping[str, float]], measures: Sequence[tuple[str, str]], ylabel: str
+) -> Any:
+    """The figure of :func:`grouped_per_side` (for tests that inspect its layout)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 2.8))
     sides = list(per_side)
@@ -107,8 +126,8 @@ def grouped_per_side(
     ax.set_xticks([m + width * (len(sides) - 1) / 2 for m in range(len(measures))])
     ax.set_xticklabels([label for _, label in measures])
     ax.set_ylabel(ylabel)
-    ax.legend(frameon=False)
-    return _png(fig)
+    _legend_beside(ax)
+    return fig
 
 
 def dice_choices(choices: Sequence[DiceChoice]) -> str:
@@ -156,6 +175,13 @@ def oracle_rules(fired: Mapping[tuple[str, str], int]) -> str:
 
 def resources(rows: Sequence[tuple[str, str, str, str, int]], resource: str, games: int) -> str:
     """Gained and spent per game by reason for one resource (momentum or strain), per side."""
+    return _png(resources_figure(rows, resource, games))
+
+
+def resources_figure(
+    rows: Sequence[tuple[str, str, str, str, int]], resource: str, games: int
+) -> Any:
+    """The figure of :func:`resources` (for tests that inspect its layout)."""
     plt = _pyplot()
     picked = [r for r in rows if r[1] == resource]
     labels = sorted({f"{side} {direction}" for side, _, direction, _, _ in picked})
@@ -172,5 +198,5 @@ def resources(rows: Sequence[tuple[str, str, str, str, int]], resource: str, gam
         left = [a + b for a, b in zip(left, widths, strict=True)]
     ax.invert_yaxis()
     ax.set_xlabel(f"{resource} per game")
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
-    return _png(fig)
+    _legend_beside(ax, fontsize=8)
+    return fig

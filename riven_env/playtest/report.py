@@ -17,6 +17,7 @@ from riven_env.playtest import plots
 from riven_env.playtest.analysis import MIN_ACTIVATIONS_TO_COMPARE, RunAnalysis, analyse_run
 from riven_env.playtest.db import ResultsDB
 from riven_env.playtest.stats import Interval
+from riven_env.playtest.summary import roster_text
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222;
@@ -248,6 +249,27 @@ def _resources(a: RunAnalysis) -> str:
     )
 
 
+def _sides(a: RunAnalysis) -> str:
+    """Who played each side: agent, the Oracle profile it resolved, warband and roster."""
+    rows = []
+    for side in ("blue", "red"):
+        info = a.summary.sides.get(side, {})
+        points = info.get("mean_points")
+        rows.append(
+            (
+                f"<b>{_e(side.capitalize())}</b>",
+                _e(info.get("agent") or a.run[side]),
+                _e(info.get("oracle_profile") or "not the Oracle"),
+                _e(info.get("name") or "-"),
+                _e(roster_text(info)) if info.get("roster") else "-",
+                "-" if points is None else f"{points:.2f}",
+            )
+        )
+    return _table(
+        ["Side", "Agent", "Oracle profile", "Warband", "Roster", "Points per game"], rows, 5
+    )
+
+
 def render_report(analysis: RunAnalysis) -> str:
     """Render the HTML text of the report for an analysed run."""
     run = analysis.run
@@ -255,8 +277,9 @@ def render_report(analysis: RunAnalysis) -> str:
     rules = ", ".join(f"{k} = {v}" for k, v in overrides.items()) or "rules as written"
     header = (
         f"<h1>Playtest report: {_e(run['scenario'])}</h1>"
-        f'<p class="meta">Blue: <b>{_e(run["blue"])}</b>, red: <b>{_e(run["red"])}</b>. '
-        f"{analysis.summary.games} games played (of {run['games_requested']} requested), run "
+        f"{_sides(analysis)}"
+        f'<p class="meta">{analysis.summary.games} games played '
+        f"(of {run['games_requested']} requested), run "
         f"seed {run['seed']}, rules: {_e(rules)}. Run <code>{_e(run['run_id'])}</code>, "
         f"created {_e(run['created'])}, code {_e(run['code_version'])}.</p>"
     )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from riven_env.playtest.config import SIDES
@@ -30,6 +31,9 @@ class RunSummary:
         rounds: Mean rounds with a t interval.
         first_side_wins: Games won by the side that took the first turn.
         first_side_rate: Wilson interval of the first player's win rate.
+        sides: Who played each side (``runs.sides``: agent, warband name, resolved Oracle
+            profile, roster; :func:`~riven_env.playtest.summary.side_rosters`), each with
+            ``mean_points``, the points it scored per game (null with no games).
     """
 
     run_id: str
@@ -41,6 +45,7 @@ class RunSummary:
     rounds: Interval
     first_side_wins: int
     first_side_rate: Interval
+    sides: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def headline_json(self) -> dict[str, Any]:
         """The documented ``--json`` keys except ``config``."""
@@ -51,6 +56,7 @@ class RunSummary:
             "win_rate": {side: rate_json(i) for side, i in self.win_rate.items()},
             "draw_rate": rate_json(self.draw_rate),
             "mean_rounds": None if self.rounds.n == 0 else self.rounds.value,
+            "sides": self.sides,
         }
 
 
@@ -62,6 +68,11 @@ def summarise_run(db: ResultsDB, run_id: str) -> RunSummary:
     draws = sum(1 for g in games if g["draw"])
     first = sum(1 for g in games if g["winner"] is not None and g["winner"] == g["first_side"])
     decided_first = sum(1 for g in games if g["first_side"] is not None)
+    stored = db.run(run_id).get("sides")
+    sides: dict[str, dict[str, Any]] = json.loads(stored) if stored else {}
+    for side in SIDES:
+        points = [g[f"{side}_points"] for g in games if g[f"{side}_points"] is not None]
+        sides.setdefault(side, {})["mean_points"] = sum(points) / len(points) if points else None
     return RunSummary(
         run_id=run_id,
         games=n,
@@ -72,4 +83,5 @@ def summarise_run(db: ResultsDB, run_id: str) -> RunSummary:
         rounds=mean_interval([g["rounds"] for g in games]),
         first_side_wins=first,
         first_side_rate=wilson_interval(first, decided_first),
+        sides=sides,
     )

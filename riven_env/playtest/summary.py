@@ -56,7 +56,9 @@ class ModelSummary:
         side: The model's side.
         profile: Profile name from the scenario.
         name: Display name.
-        oracle: Oracle behaviour profile, or ``None``.
+        oracle: Enemy Oracle profile that drove the model, as the agent resolved it
+            (``game_start.oracle_profiles``); ``None`` when no Oracle played its side. Logs
+            without ``oracle_profiles`` keep the scenario's profile from ``game_start``.
         mettle: Mettle threshold.
         wounds: Starting wounds.
         status: ``standing``, ``down``, ``out`` or ``fled`` at the end.
@@ -103,6 +105,10 @@ class SideSummary:
     Attributes:
         side: Side key (``blue``/``red``).
         agent: Agent name that played it.
+        name: The warband's display name from the scenario.
+        oracle_profile: Enemy Oracle profile that ordered the side's activations, as the
+            agent resolved it (``oracle`` takes the scenario's, ``oracle:PROFILE`` forces
+            one); ``None`` when the side was not played by the Oracle.
         points: Final points.
         models: Models fielded.
         down: Times a model went Down.
@@ -129,6 +135,8 @@ class SideSummary:
 
     side: str
     agent: str
+    name: str = ""
+    oracle_profile: str | None = None
     points: int = 0
     models: int = 0
     down: int = 0
@@ -258,18 +266,32 @@ class _Summariser:
     def __init__(self, start: Mapping[str, Any]):
         self.start = start
         agents = {str(k): str(v) for k, v in start.get("agents", {}).items()}
-        side_keys = list(start.get("sides", {})) or list(agents)
-        self.sides = {
-            side: SideSummary(side=side, agent=agents.get(side, "")) for side in side_keys
-        }
+        declared = start.get("sides", {})
+        side_keys = list(declared) or list(agents)
+        # Written by the game runner since the Oracle resolves its profiles itself; without
+        # it (another player's log) the scenario's profiles are all there is.
+        resolved = start.get("oracle_profiles")
+        self.sides = {}
+        for side in side_keys:
+            info = declared.get(side) if isinstance(declared, Mapping) else None
+            summary = SideSummary(side=side, agent=agents.get(side, ""))
+            if isinstance(info, Mapping):
+                summary.name = str(info.get("name") or "")
+            if isinstance(resolved, Mapping) and isinstance(resolved.get(side), Mapping):
+                summary.oracle_profile = resolved[side].get("side")
+            self.sides[side] = summary
         self.models: dict[str, ModelSummary] = {}
         for row in start.get("models", []):
+            oracle = row.get("oracle")
+            if isinstance(resolved, Mapping):
+                played = resolved.get(row["side"])
+                oracle = played.get("models", {}).get(row["id"]) if played else None
             model = ModelSummary(
                 model=row["id"],
                 side=row["side"],
                 profile=row.get("profile", ""),
                 name=row.get("name", row["id"]),
-                oracle=row.get("oracle"),
+                oracle=oracle,
                 mettle=int(row.get("mettle", 0)),
                 wounds=int(row.get("wounds", 0)),
             )
@@ -496,3 +518,50 @@ def summarise_game(
     for event in iterator:
         summariser.feed(event)
     return summariser.result()
+
+
+def side_rosters(summary: GameSummary) -> dict[str, dict[str, Any]]:
+    """Who played each side of a game and with which models (JSON-ready).
+
+    Models of the same profile, display name and Oracle profile are counted together, in
+    the order the scenario lists them.
+
+    Returns:
+        ``{side: {"agent", "name", "oracle_profile", "models", "roster": [{"profile",
+        "name", "count", "oracle", "mettle", "wounds"}]}}``.
+    """
+    rosters: dict[str, dict[str, Any]] = {}
+    for key, side in summary.sides.items():
+        entries: dict[tuple[str, str, str | None], dict[str, Any]] = {}
+        for model in summary.models:
+            if model.side != key:
+                continue
+            group = (model.profile, model.name, model.oracle)
+            entry = entries.setdefault(
+                group,
+                {"profile": model.profile, "name": model.name, "count": 0,
+                 "oracle": model.oracle, "mettle": model.mettle, "wounds": model.wounds},
+            )  # fmt: skip
+            entry["count"] += 1
+        rosters[key] = {
+            "agent": side.agent,
+            "name": side.name,
+            "oracle_profile": side.oracle_profile,
+            "models": side.models,
+            "roster": list(entries.values()),
+        }
+    return rosters
+
+
+def roster_text(side: Mapping[str, Any]) -> str:
+    """One line for a side of :func:`side_rosters`: ``"captain, 2x warrior (beast)"``.
+
+    An entry's Oracle profile is named only where it differs from the side's own.
+    """
+    parts = []
+    for entry in side.get("roster", []):
+        text = entry["profile"] if entry["count"] == 1 else f"{entry['count']}x {entry['profile']}"
+        if entry.get("oracle") and entry["oracle"] != side.get("oracle_profile"):
+            text += f" ({entry['oracle']})"
+        parts.append(text)
+    return ", ".join(parts) or "no models"
