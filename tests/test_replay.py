@@ -209,7 +209,7 @@ def synthetic_log() -> list[dict[str, Any]]:
             model="red-2",
             profile="aggressive",
             rule="charge_nearest",
-            decision="charge blue-1",
+            decision="charge m3 ->m0",
             explanation="an enemy is within charge reach",
         ),
         _e(
@@ -461,7 +461,7 @@ def test_sentences_for_every_event_kind() -> None:
     assert texts[3] == "blue-1 activates on 2 dice vs Mettle 4+: 5, 4 -> 2 successes, 2 actions."
     assert texts[5] == 'blue-1 moves 5" from (6, 2) to (6, 7).'
     assert texts[13] == (
-        "Oracle (aggressive) for red-2, rule charge_nearest: charge blue-1 "
+        "Oracle (aggressive) for red-2, rule charge_nearest: red-2 charges blue-1 "
         "(an enemy is within charge reach)."
     )
     assert texts[15] == 'red-2 charges 14" from (6, 22) to (6, 8).'

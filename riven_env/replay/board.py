@@ -229,4 +229,12 @@ def svg_legend(board: BoardSpec) -> str:
             f'<circle cx="1" cy="0.7" r="0.55" style="fill:{side.colour}"/></svg>'
             f"{escape(side.name)}</li>"
         )
+    if board.sides and board.models:
+        # As replay.css draws a Down model: its side colour faded, a dashed outline.
+        colour = board.sides[0].colour
+        items.append(
+            '<li class="legend-down"><svg class="swatch" viewBox="0 0 2 1.4" aria-hidden="true">'
+            f'<g class="model down"><circle class="base" cx="1" cy="0.7" r="0.55" '
+            f'style="fill:{colour}"/></g></svg>Down (faded, dashed, "dwn" badge)</li>'
+        )
     return f'<ul id="legend">{"".join(items)}</ul>'

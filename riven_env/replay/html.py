@@ -19,6 +19,7 @@ from string import Template
 from typing import Any
 
 from riven_env.replay.board import svg_board, svg_legend
+from riven_env.replay.labels import label_layout
 from riven_env.replay.narrate import describe_events
 from riven_env.replay.spec import BoardSpec, ReplayError, read_board
 
@@ -80,11 +81,50 @@ def _check_events(events: Sequence[Mapping[str, Any]]) -> None:
                 raise ReplayError(f"events[{i}].{key} = {value!r}; expected a finite number")
 
 
+def momentum_pools(
+    events: Sequence[Mapping[str, Any]], board: BoardSpec
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """Whose pool each side's Momentum is, and every pool's starting value.
+
+    ``game_start.momentum`` names the pools (a side, or its hero's model id in solo-hero
+    mode) with their start; an older log without it gives them from the first ``momentum``
+    event of each owner (its value less its change), and a pool never changed starts at 0.
+
+    Returns:
+        ``({side: owner}, {owner: starting Momentum})``.
+    """
+    side_of = {model.id: model.side for model in board.models}
+    declared = events[0].get("momentum")
+    start: dict[str, Any] = dict(declared) if isinstance(declared, Mapping) else {}
+    if not start:
+        for event in events:
+            owner = event.get("owner")
+            if event.get("type") == "momentum" and isinstance(owner, str) and owner not in start:
+                value, delta = event.get("value"), event.get("delta")
+                numbers = all(isinstance(v, int | float) for v in (value, delta))
+                start[owner] = value - delta if numbers else 0  # type: ignore[operator]
+    owners = {side.id: side.id for side in board.sides}
+    for owner in start:
+        if owner in side_of:
+            owners[side_of[owner]] = owner
+    return owners, start
+
+
+def _agent_text(start: Mapping[str, Any], side: str) -> str:
+    """``oracle: tactical`` (the agent and the Oracle profile it resolved), or the agent."""
+    agents = start.get("agents")
+    agent = agents.get(side) if isinstance(agents, Mapping) else None
+    profiles = start.get("oracle_profiles")
+    played = profiles.get(side) if isinstance(profiles, Mapping) else None
+    profile = played.get("side") if isinstance(played, Mapping) else None
+    if agent and profile and str(profile) not in str(agent):
+        return f"{agent}: {profile}"
+    return str(agent or "")
+
+
 def _subtitle(start: Mapping[str, Any], board: BoardSpec) -> str:
     sides = " vs ".join(
-        f"{side.name} ({start.get('agents', {}).get(side.id)})"
-        if isinstance(start.get("agents"), Mapping) and start["agents"].get(side.id)
-        else side.name
+        f"{side.name} ({_agent_text(start, side.id)})" if _agent_text(start, side.id) else side.name
         for side in board.sides
     )
     parts = [
@@ -118,10 +158,15 @@ def render_replay(events: Sequence[Mapping[str, Any]], *, title: str | None = No
     board = read_board(events)
     _check_events(events)
     start = events[0]
+    owners, momentum_start = momentum_pools(events, board)
     config = {
         "width": board.width,
         "height": board.height,
         "sides": {side.id: {"name": side.name, "colour": side.colour} for side in board.sides},
+        "side_order": [side.id for side in board.sides],
+        "momentum_owner": owners,
+        "momentum_start": momentum_start,
+        "labels": label_layout(board, events).to_json(),
     }
     page_title = title or board.title
     script = _asset("replay.js")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["describe_event", "describe_events", "side_names"]
+__all__ = ["LogContext", "decision_words", "describe_event", "describe_events", "side_names"]
 
 # Verb used for each kind of `move` event.
 _MOVE_VERBS: dict[str, str] = {
@@ -29,6 +29,134 @@ _OBJECTIVE_VERBS: dict[str, str] = {
     "looted": "loots",
     "extracted": "extracts",
 }
+
+
+# How a decision reads: "{model} <verb>[ {target}][ {destination}]" by decision kind
+# (riven_env/game/decisions.py). {target} is the target model's id.
+_DECISION_VERBS: dict[str, str] = {
+    "activate": "activates",
+    "bonus": "takes a Momentum bonus activation",
+    "move": "moves",
+    "charge": "charges {target}",
+    "melee": "fights {target}",
+    "shoot": "shoots at {target}",
+    "aim": "aims",
+    "disengage": "disengages",
+    "focus": "focuses (gains Momentum)",
+    "rest": "rests (sheds Strain)",
+    "stabilise": "stabilises {target}",
+    "rally": "rallies {target}",
+    "interact": "works",
+    "take_cover": "takes cover",
+    "finish": "finishes off {target}",
+    "end": "ends its activation",
+}
+
+# Where a candidate destination goes (riven_env/table/destinations.py), by its kind;
+# {ref} is the model (or objective) the destination refers to.
+_DESTINATION_WORDS: dict[str, str] = {
+    "toward_enemy": "toward {ref}",
+    "toward_objective": "toward the {ref}",
+    "cover_from_enemy": "into cover from {ref}",
+    "away": "away from {ref}",
+    "toward_friend": "toward {ref}",
+    "objective": "the {ref}",
+}
+
+# Spend options of a 2d6 test (riven_env/rules/spends).
+_SPEND_WORDS: dict[str, str] = {
+    "reroll:0": "spends Momentum to reroll the first die",
+    "reroll:1": "spends Momentum to reroll the second die",
+    "boost": "spends Momentum to raise the result one band",
+    "strain": "spends Strain to turn the Miss into a Partial",
+    "accept": "accepts the roll",
+}
+
+
+class LogContext:
+    """What turns the indices in a log's decision codes into names.
+
+    Decisions are logged as codes (``move m5 @toward_objective:0``): ``m5`` is the sixth
+    model of ``game_start.models`` and objective ``0`` the first of ``game_start.objectives``.
+
+    Attributes:
+        names: ``{side id: display name}``.
+        models: Model ids in ``game_start`` order.
+        objectives: Objective names in ``game_start`` order.
+    """
+
+    def __init__(self, events: Sequence[Mapping[str, Any]] = ()):
+        self.names: dict[str, str] = side_names(events)
+        start = next((e for e in events if e.get("type") == "game_start"), {})
+        self.models = [
+            str(m.get("id")) for m in start.get("models") or [] if isinstance(m, Mapping)
+        ]
+        self.objectives = [
+            str(o.get("name")) for o in start.get("objectives") or [] if isinstance(o, Mapping)
+        ]
+
+    def model(self, index: str | int | None) -> str:
+        """The id of model ``index`` (``"m5"`` or ``5``); the code itself when unknown."""
+        text = str(index)
+        number = text[1:] if text.startswith("m") else text
+        if number.isdigit() and int(number) < len(self.models):
+            return self.models[int(number)]
+        return text
+
+    def objective(self, index: str | int | None) -> str:
+        """The name of objective ``index``; ``objective N`` when unknown."""
+        text = str(index)
+        if text.isdigit() and int(text) < len(self.objectives):
+            return self.objectives[int(text)]
+        return f"objective {text}"
+
+    def destination(self, label: Any) -> str:
+        """Words for a destination label such as ``toward_objective:0`` (``toward the well``)."""
+        kind, _, ref = str(label).partition(":")
+        pattern = _DESTINATION_WORDS.get(kind)
+        if pattern is None:
+            return f"to {str(label).replace('_', ' ')}"
+        objective = kind in ("toward_objective", "objective")
+        return pattern.format(ref=self.objective(ref) if objective else self.model(ref))
+
+
+def decision_words(code: Any, context: LogContext) -> str:
+    """A decision code of the log (``Decision.__str__``) in words.
+
+    ``move m5 @toward_objective:0`` reads ``blue-4 moves toward the well``; ``activate m0 3d``
+    ``blue-captain activates on 3 dice``; ``spend reroll:1`` ``spends Momentum to reroll the
+    second die``. A code this does not know keeps its kind in words and its fields as names.
+    """
+    tokens = str(code).split()
+    if not tokens:
+        return str(code)
+    kind, model, target, destination, dice, option = tokens[0], None, None, None, None, None
+    for token in tokens[1:]:
+        if token.startswith("->"):
+            target = context.model(token[2:])
+        elif token.startswith("@"):
+            destination = context.destination(token[1:])
+        elif token.startswith("m") and token[1:].isdigit():
+            model = context.model(token)
+        elif token.endswith("d") and token[:-1].isdigit():
+            dice = int(token[:-1])
+        elif option is None and kind == "spend":
+            option = token
+        else:  # not a code of this log's format: it may already be words
+            return str(code).replace("_", " ")
+    if kind == "pass":
+        return "passes the turn"
+    if kind == "spend":
+        return _SPEND_WORDS.get(str(option), f"spends ({option})")
+    verb = _DECISION_VERBS.get(kind, kind.replace("_", " ") + (" {target}" if target else ""))
+    text = verb.format(target=target or "?")
+    if kind == "activate" and dice is not None:
+        text += f" on {dice} {'die' if dice == 1 else 'dice'}"
+    if kind == "rally" and target == model:
+        text = "rallies itself"
+    if destination is not None:
+        text += f" {destination}"
+    return f"{model} {text}" if model is not None else text
 
 
 def side_names(events: Sequence[Mapping[str, Any]]) -> dict[str, str]:
@@ -142,12 +270,20 @@ def _activation(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return text + "."
 
 
+def _context(names: Mapping[str, str]) -> LogContext:
+    return names.context if isinstance(names, _Names) else LogContext()
+
+
 def _action(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    text = f"{e.get('model')}: {str(e.get('action', '?')).replace('_', ' ')}"
-    if e.get("target"):
-        text += f" -> {e['target']}"
+    action = str(e.get("action", "?"))
+    verb = _DECISION_VERBS.get(action, action.replace("_", " ") + " {target}")
+    text = f"{e.get('model')} {verb.format(target=e.get('target') or '?')}"
+    if action in _DECISION_VERBS and "{target}" not in _DECISION_VERBS[action] and e.get("target"):
+        text += f" {e['target']}"
+    if action == "rally" and e.get("target") == e.get("model"):
+        text = f"{e.get('model')} rallies itself"
     if e.get("destination"):
-        text += f" to {e['destination']}"
+        text += f" {_context(names).destination(e['destination'])}"
     left = e.get("actions_left")
     if left is not None:
         text += f" ({left} {'action' if left == 1 else 'actions'} left)"
@@ -309,10 +445,13 @@ _DESCRIBERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, str]], str]] = 
     "game_start": _game_start,
     "round_start": lambda e, n: f"Round {e.get('round')} begins.",
     "turn_start": lambda e, n: f"{_side(e.get('side'), n)} to play (round {e.get('round')}).",
-    "decision": lambda e, n: f"{_side(e.get('side'), n)} decides: {e.get('decision')}.",
+    "decision": lambda e, n: (
+        f"{_side(e.get('side'), n)}: {decision_words(e.get('decision'), _context(n))}."
+    ),
     "oracle_decision": lambda e, n: (
         f"Oracle ({e.get('profile')}) for {e.get('model')}, rule {e.get('rule')}: "
-        f"{e.get('decision')}" + (f" ({e['explanation']})." if e.get("explanation") else ".")
+        f"{decision_words(e.get('decision'), _context(n))}"
+        + (f" ({e['explanation']})." if e.get("explanation") else ".")
     ),
     "activation": _activation,
     "action": _action,
@@ -341,23 +480,42 @@ _DESCRIBERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, str]], str]] = 
 }
 
 
-def describe_event(event: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
+class _Names(dict):
+    """Side names that also carry the log's :class:`LogContext` to the describers."""
+
+    def __init__(self, context: LogContext):
+        super().__init__(context.names)
+        self.context = context
+
+
+def describe_event(
+    event: Mapping[str, Any],
+    names: Mapping[str, str] | None = None,
+    *,
+    context: LogContext | None = None,
+) -> str:
     """Return one human-readable sentence for an event.
 
     Args:
         event: An event dict as described in ``docs/event-log.md``.
         names: ``{side id: display name}`` (see :func:`side_names`); side ids are shown
             when a side is missing from it.
+        context: The log's :class:`LogContext`, which names the models and objectives of
+            decision codes (without it they keep their indices); its side names are used
+            when ``names`` is not given.
 
     Returns:
         A sentence such as ``"blue-2 shoots red-1 (soft cover, TN 10): 4+3+3 = 10 -> partial."``.
         Unknown event types get a generic ``"type: key=value, ..."`` line.
     """
     describer = _DESCRIBERS.get(str(event.get("type")), _generic)
-    return describer(event, names or {})
+    context = context or LogContext()
+    if names is not None:
+        context.names = dict(names)
+    return describer(event, _Names(context))
 
 
 def describe_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Return :func:`describe_event` for every event, using the log's own side names."""
-    names = side_names(events)
-    return [describe_event(event, names) for event in events]
+    """Return :func:`describe_event` for every event, with the log's own names."""
+    context = LogContext(events)
+    return [describe_event(event, context=context) for event in events]

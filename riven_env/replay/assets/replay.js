@@ -5,7 +5,8 @@
  * Table coordinates are inches with y up; SVG y is height - y.
  *
  * URL query (for automation): ?step=K (or step=last, or a list such as step=last,-3) shows
- * that event on load; &trace=1 records the state after each step; &play=1 starts playing.
+ * that event on load; &trace=1 records the state after each step; &play=1 starts playing;
+ * &measure=1 adds the drawn boxes of labels and anchors, and the base fills, to each state.
  * The current state is always written as JSON into <pre id="state">, and window.rivenReplay
  * offers step(n), goTo(i), play(), pause(), index, count, positions(), state().
  */
@@ -31,6 +32,13 @@
   var start = events[0];
   var height = config.height;
   var sides = config.sides;  /* {id: {name, colour}} */
+  var sideOrder = config.side_order || Object.keys(sides);
+  /* Label layout computed by riven_env/replay/labels.py: a frame per distinct layout. */
+  var labels = config.labels;
+  /* Whose pool each side's Momentum is (the side, or its hero in solo-hero mode), and the
+     pools at the start, so that a side with no Momentum yet still shows 0. */
+  var momentumOwner = config.momentum_owner || {};
+  var momentumStart = config.momentum_start || {};
   var modelInfo = {};        /* id -> static info from game_start */
   start.models.forEach(function (m) { modelInfo[m.id] = m; });
 
@@ -114,6 +122,7 @@
   function sideColour(side) { return sides[side] ? sides[side].colour : "#777777"; }
   function sideName(side) { return sides[side] ? sides[side].name : String(side); }
   function shortLabel(id) {
+    if (labels && labels.text[id] !== undefined) return labels.text[id];
     var tail = String(id).split("-").pop();
     return tail.length <= 3 ? tail : tail.slice(0, 3);
   }
@@ -134,6 +143,7 @@
     }, g);
     var marks = el("g", { "class": "marks" }, g);
     var label = el("text", { "class": "label", x: 0, y: 0 }, marks);
+    if (labels && labels.font[m.id]) label.style.fontSize = labels.font[m.id] + "px";
     label.textContent = shortLabel(m.id);
     var pips = [];
     var count = Math.max(m.wounds, 0);
@@ -144,7 +154,7 @@
       }, marks));
     }
     var badges = el("g", { "class": "badges" }, marks);
-    views[m.id] = { group: g, base: base, ring: ring, marks: marks, pips: pips, badges: badges, title: title, radius: r };
+    views[m.id] = { group: g, base: base, ring: ring, marks: marks, pips: pips, badges: badges, title: title, radius: r, label: label };
   });
 
   function placeModel(id, x, y) {
@@ -158,11 +168,13 @@
 
   function drawBadges(v, ms) {
     while (v.badges.firstChild) v.badges.removeChild(v.badges.firstChild);
-    var labels = ms.conditions.map(function (c) { return { text: String(c).slice(0, 3), cls: "badge", full: c }; });
-    if (ms.down && ms.stable) labels.push({ text: "stb", cls: "badge stable", full: "stabilised" });
+    /* The same badges, in the same order, as riven_env/replay/labels.py counts. */
+    var marks = ms.conditions.map(function (c) { return { text: String(c).slice(0, 3), cls: "badge", full: c }; });
+    if (ms.down) marks.push({ text: "dwn", cls: "badge down", full: "Down" });
+    if (ms.down && ms.stable) marks.push({ text: "stb", cls: "badge stable", full: "stabilised" });
     var y = -(v.radius + BADGE_HEIGHT / 2 + 0.08);
-    labels.forEach(function (b, k) {
-      var x = (k - (labels.length - 1) / 2) * (BADGE_WIDTH + 0.05);
+    marks.forEach(function (b, k) {
+      var x = (k - (marks.length - 1) / 2) * (BADGE_WIDTH + 0.05);
       var g = el("g", { "class": b.cls, "data-condition": b.full }, v.badges);
       el("rect", { x: fmt(x - BADGE_WIDTH / 2), y: fmt(y - BADGE_HEIGHT / 2), width: BADGE_WIDTH, height: BADGE_HEIGHT, rx: 0.08 }, g);
       var t = el("text", { x: fmt(x), y: fmt(y) }, g);
@@ -177,11 +189,18 @@
     return "Ready";
   }
 
+  function frameOf(s) { return labels ? labels.frames[labels.frame_of[s.index]] : null; }
+
   function drawModels(s) {
+    var frame = frameOf(s);
     Object.keys(s.models).forEach(function (id) {
       var ms = s.models[id], v = views[id], info = modelInfo[id];
       if (!v) return;
       placeModel(id, ms.x, ms.y);
+      var offset = frame && frame.m[id] ? frame.m[id] : [0, 0];
+      v.label.setAttribute("x", fmt(offset[0]));
+      v.label.setAttribute("y", fmt(-offset[1]));
+      v.label.classList.toggle("outside", offset[0] !== 0 || offset[1] !== 0);
       v.group.classList.toggle("down", ms.down);
       v.group.classList.toggle("stable", ms.down && ms.stable);
       v.group.classList.toggle("removed", !!ms.removed);
@@ -217,7 +236,13 @@
   }
 
   function drawObjectives(s) {
-    document.querySelectorAll(".objective").forEach(function (node) {
+    var frame = frameOf(s);
+    document.querySelectorAll(".objective").forEach(function (node, k) {
+      var label = node.querySelector(".objective-label");
+      if (frame && frame.o[k] && label) {
+        label.setAttribute("x", fmt(frame.o[k][0]));
+        label.setAttribute("y", fmt(height - frame.o[k][1]));
+      }
       var o = s.objectives[node.getAttribute("data-objective")];
       var marker = node.querySelector(".objective-marker");
       node.classList.toggle("looted", !!o && o.event === "looted");
@@ -234,12 +259,20 @@
   }
   function ownerName(owner) { return sides[owner] ? sideName(owner) : String(owner); }
 
-  function pools(map) {
-    var keys = Object.keys(map);
-    if (!keys.length) return "-";
-    return keys.map(function (k) {
-      return (sides[k] ? chip(k) : "") + escapeHtml(ownerName(k)) + " " + escapeHtml(map[k]);
-    }).join(", ");
+  /* One entry per side, in the log's order, 0 included; then any other owner in the map. */
+  function pools(map, owners, startValues) {
+    var shown = {};
+    var parts = sideOrder.map(function (side) {
+      var owner = owners[side] !== undefined ? owners[side] : side;
+      shown[owner] = true;
+      var value = map[owner] !== undefined ? map[owner] : (startValues[owner] !== undefined ? startValues[owner] : 0);
+      var who = owner === side ? sideName(side) : sideName(side) + " (" + owner + ")";
+      return chip(side) + escapeHtml(who) + " " + escapeHtml(value);
+    });
+    Object.keys(map).forEach(function (k) {
+      if (!shown[k]) parts.push(escapeHtml(ownerName(k)) + " " + escapeHtml(map[k]));
+    });
+    return parts.join(", ") || "-";
   }
 
   function drawPanel(s) {
@@ -248,10 +281,10 @@
     var side = s.side !== null && s.side !== undefined ? s.side : null;
     document.getElementById("st-side").innerHTML = side !== null
       ? chip(side) + escapeHtml(sideName(side)) : (s.index === 0 ? "deployment; " + escapeHtml(sideName(start.first_side)) + " first" : "-");
-    document.getElementById("st-momentum").innerHTML = pools(s.momentum);
+    document.getElementById("st-momentum").innerHTML = pools(s.momentum, momentumOwner, momentumStart);
     var scores = Object.assign({}, s.scores);
     if (s.result && s.result.points) scores = Object.assign(scores, s.result.points);
-    document.getElementById("st-score").innerHTML = pools(scores);
+    document.getElementById("st-score").innerHTML = pools(scores, {}, {});
     var result = "-";
     if (s.result) result = s.result.draw || s.result.winner === null ? "draw" : sideName(s.result.winner) + " wins";
     document.getElementById("st-result").textContent = result + (s.result && s.result.reason ? " (" + s.result.reason + ")" : "");
@@ -324,8 +357,52 @@
       down: ids.filter(function (id) { return s.models[id].down && !s.models[id].removed; }),
       wounds: ids.reduce(function (acc, id) { acc[id] = s.models[id].wounds; return acc; }, {}),
       conditions: ids.reduce(function (acc, id) { acc[id] = s.models[id].conditions.slice(); return acc; }, {}),
-      momentum: s.momentum, scores: s.scores, text: texts[s.index]
+      momentum: s.momentum, scores: s.scores, text: texts[s.index],
+      panel: {
+        momentum: document.getElementById("st-momentum").textContent,
+        score: document.getElementById("st-score").textContent
+      },
+      labels: measure ? labelBoxes() : undefined,
+      fills: measure ? baseFills() : undefined
     };
+  }
+
+  /* With ?measure=1 the state also holds the drawn box (table inches, y up) of every label
+     and of every anchor's parts, as the browser measures them (tests check none overlap),
+     and the fill colour each base is drawn with. */
+  var measure = new URLSearchParams(window.location.search).get("measure") === "1";
+  function baseFills() {
+    var out = {};
+    Object.keys(views).forEach(function (id) { out[id] = getComputedStyle(views[id].base).fill; });
+    return out;
+  }
+  var board = document.getElementById("board");
+  function tableBox(node) {
+    var b = node.getBBox(), m = board.getScreenCTM().inverse().multiply(node.getScreenCTM());
+    var p = board.createSVGPoint(), xs = [], ys = [];
+    [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]].forEach(function (c) {
+      p.x = c[0]; p.y = c[1];
+      var q = p.matrixTransform(m);
+      xs.push(q.x); ys.push(height - q.y);
+    });
+    return [Math.min.apply(null, xs), Math.min.apply(null, ys), Math.max.apply(null, xs), Math.max.apply(null, ys)];
+  }
+  function labelBoxes() {
+    var out = { labels: {}, anchors: {} };
+    Object.keys(views).forEach(function (id) {
+      if (views[id].group.classList.contains("removed")) return;
+      var v = views[id];
+      out.labels["m:" + id] = tableBox(v.label);
+      var parts = [tableBox(v.base)];
+      if (v.pips.length) v.pips.forEach(function (p) { parts.push(tableBox(p)); });
+      Array.prototype.forEach.call(v.badges.querySelectorAll("rect"), function (r) { parts.push(tableBox(r)); });
+      out.anchors["m:" + id] = { circle: [Number(v.group.getAttribute("data-x")), Number(v.group.getAttribute("data-y")), v.radius], parts: parts.slice(1) };
+    });
+    document.querySelectorAll(".objective").forEach(function (node, k) {
+      out.labels["o:" + k] = tableBox(node.querySelector(".objective-label"));
+      out.anchors["o:" + k] = { circle: null, parts: [tableBox(node.querySelector(".objective-marker"))] };
+    });
+    return out;
   }
 
   /* ---------- navigation and playback ---------- */
