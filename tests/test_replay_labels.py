@@ -154,7 +154,9 @@ def _states(path: Path, steps: str) -> list[dict[str, Any]]:
 
 def _hit(a: list[float], b: list[float]) -> bool:
     slack = 0.005  # rounding of the drawn coordinates
-    return a[0] < b[2] - slack and b[0] < a[2] - slack and a[1] < b[3] - slack and b[1] < a[3] - slack
+    return (
+        a[0] < b[2] - slack and b[0] < a[2] - slack and a[1] < b[3] - slack and b[1] < a[3] - slack
+    )
 
 
 def _hits_circle(box: list[float], circle: list[float]) -> bool:
