@@ -113,6 +113,8 @@ def test_layout_gives_a_frame_to_every_event(skirmish):
     assert layout["text"]["blue-captain"] == "cap"
     # A 3-letter label shrinks to fit in its 1" base; a 1-character one keeps its size.
     assert layout["font"]["blue-captain"] < layout["font"]["blue-2"]
+    # ... and so, with room around it at deployment, sits inside it.
+    assert layout["frames"][0]["m"]["blue-captain"] == [0.0, 0.0]
 
 
 def test_decisions_read_as_words(skirmish):

@@ -153,7 +153,8 @@ def model_font(text: str, base: float) -> float:
     """The font size that fits ``text`` inside a base of diameter ``base`` (within the bounds)."""
     w, h = text_size(text, 1.0)
     fit = (base / 2) / math.hypot(w / 2, h / 2)
-    return max(MODEL_FONT_MIN, min(MODEL_FONT, fit))
+    # Rounded down to the 3 decimals the page is given, so the label still fits there.
+    return max(MODEL_FONT_MIN, min(MODEL_FONT, math.floor(fit * 1000) / 1000))
 
 
 def _fits_inside(label: Label) -> bool:
@@ -346,7 +347,7 @@ def layout_moments(
     removes it, puts it Down, stabilises it or changes its Conditions.
     """
     texts = {m.id: model_label_text(m.id) for m in board.models}
-    fonts = {m.id: round(model_font(texts[m.id], m.base), 3) for m in board.models}
+    fonts = {m.id: model_font(texts[m.id], m.base) for m in board.models}
     pieces = {m.id: _Piece(m.x, m.y, m.base) for m in board.models}
     bounds = view_bounds(board)
     labels = frame_labels(board, pieces, fonts, texts)
@@ -370,7 +371,7 @@ def label_layout(board: BoardSpec, events: Sequence[Mapping[str, Any]]) -> Label
         The :class:`LabelLayout`: one frame per distinct layout and the frame of each event.
     """
     texts = {m.id: model_label_text(m.id) for m in board.models}
-    fonts = {m.id: round(model_font(texts[m.id], m.base), 3) for m in board.models}
+    fonts = {m.id: model_font(texts[m.id], m.base) for m in board.models}
     centres = {m.id: (m.x, m.y) for m in board.models}
     frames: list[dict[str, Any]] = []
     frame_of: list[int] = []
