@@ -14,10 +14,10 @@ from riven_env.cli.common import echo_json, friendly_errors, parse_overrides
 
 # Options whose defaults are mutable types live here (module-level singletons), as typer needs.
 OUT_OPTION = typer.Option(
-    Path("runs/ppo"), "--out", help="Output folder (checkpoints, TensorBoard logs, final.zip)."
+    Path("runs/ppo"), "--out", help="Output folder (checkpoints, TensorBoard logs, final.safetensors)."
 )
 RESUME_OPTION = typer.Option(
-    None, "--resume", help="Continue training from this checkpoint (.zip)."
+    None, "--resume", help="Continue from this checkpoint (.safetensors; ppo+pickle:PATH for an old SB3 .zip, which runs its code)."
 )
 CONFIG_OPTION = typer.Option(
     None, "--config", help="Hyperparameter file (TOML) over training/config/default.toml."
@@ -60,7 +60,7 @@ def train_command(
     set_: list[str] | None = TRAIN_SET_OPTION,
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
-    """Train a MaskablePPO policy; the result is agent ppo:OUT/final.zip."""
+    """Train a MaskablePPO policy; the result is agent ppo:OUT/final.safetensors."""
     from training.hyperparams import load_train_config
     from training.train import TrainRun, train
 
