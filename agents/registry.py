@@ -34,7 +34,7 @@ def parse_agent_spec(spec: str) -> tuple[str, str | None]:
     kind, _, arg = spec.strip().partition(":")
     if kind not in AGENT_KINDS:
         raise AgentSpecError(
-            f"unknown agent {spec!r}{did_you_mean(kind, AGENT_KINDS)}; allowed: {ALLOWED_TEXT}"
+            f"unknown agent {spec!r}{did_you_mean(kind, AGENT_KINDS)} (allowed: {ALLOWED_TEXT})"
         )
     return kind, (arg or None)
 

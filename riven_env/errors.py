@@ -32,6 +32,7 @@ class ScenarioError(RivenError):
     def __init__(self, message: str, *, file: str | None = None, field: str | None = None):
         self.file = file
         self.field = field
+        self.detail = message  # the message without the file and field in front
         where = ": ".join(part for part in (file, field) if part)
         super().__init__(f"{where}: {message}" if where else message)
 

@@ -45,7 +45,7 @@ def test_wilson_interval_known_values() -> None:
 def test_play_match_is_reproducible_and_independent_of_workers() -> None:
     one = play_match("duel-1v1", "random", "random", 6, seed=4)
     again = play_match("duel-1v1", "random", "random", 6, seed=4)
-    split = play_match("duel-1v1", "random", "random", 6, seed=4, jobs=2)
+    split = play_match("duel-1v1", "random", "random", 6, seed=4, workers=2)
     assert one == again == split
     assert one.wins + one.draws + one.losses == 6
 

@@ -17,6 +17,7 @@ A pickle-based stable-baselines3 ``.zip`` is resumed from only with ``ppo+pickle
 from __future__ import annotations
 
 import csv
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -51,8 +52,12 @@ class TrainRun:
         resume: A checkpoint to continue from: a policy file (``.safetensors``), or
             ``ppo+pickle:PATH`` for a pickle-based SB3 ``.zip`` (runs its code; warns).
         config: The resolved configuration (``load_train_config``).
-        progress_bar: Show a progress bar.
+        progress_bar: Show a progress bar (training steps, and the evaluation games).
         log: Called with a line of text for each evaluation (None: silent).
+        eval_workers: Worker processes for the periodic evaluation games (the results do
+            not depend on it).
+        eval_progress: Show the evaluation games' progress bar (stderr) even without
+            ``progress_bar`` (stable-baselines3's training bar, which draws on stdout).
     """
 
     scenario: str
@@ -66,6 +71,8 @@ class TrainRun:
     config: dict[str, dict[str, Any]] = field(default_factory=load_train_config)
     progress_bar: bool = False
     log: Callable[[str], None] | None = None
+    eval_workers: int = 1
+    eval_progress: bool = False
 
 
 def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> Callable[[], Any]:
@@ -184,12 +191,17 @@ def _callback_class() -> type:
     return RivenCallback
 
 
+def live_subject(policy: Any, metadata: Mapping[str, Any], side: str) -> Any:
+    """The agent of a policy in memory (picklable as a partial, for evaluation workers)."""
+    from agents.ppo import PPOAgent
+
+    return PPOAgent.from_model(policy, side, dict(metadata))
+
+
 def evaluate_during_training(
     model: Any, run: TrainRun, metadata: Mapping[str, Any], timesteps: int, logger: Any = None
 ) -> dict[str, MatchResult]:
     """Play the live policy against each evaluation opponent; log and append to eval.csv."""
-    from agents.ppo import PPOAgent
-
     train = run.config["train"]
     opponents = list(dict.fromkeys([run.opponent, *train["eval_opponents"]]))
     results: dict[str, MatchResult] = {}
@@ -202,12 +214,16 @@ def evaluate_during_training(
                 ["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
             )
         for opponent in opponents:
+            # The policy network alone (not the model with its envs) can go to workers.
+            subject = functools.partial(live_subject, model.policy, dict(metadata))
             result = evaluate_agent(
                 run.scenario,
-                lambda side: PPOAgent.from_model(model, side, dict(metadata)),
+                subject,
                 opponent,
                 train["eval_games"],
                 seed=run.seed + 1_000_000,
+                workers=run.eval_workers,
+                progress=run.progress_bar or run.eval_progress,
             )
             results[opponent] = result
             writer.writerow(
