@@ -265,6 +265,30 @@ def build_vec_env(run: TrainRun, opponent: Any) -> Any:
     return DummyVecEnv(fns)
 
 
+def check_inputs(run: TrainRun) -> None:
+    """Refuse a bad scenario, opponent or checkpoint here, before any env process starts.
+
+    Raises:
+        RivenError: The scenario, the opponent spec or ``--resume`` is invalid (one line
+            that names it, instead of a traceback from every environment worker).
+    """
+    from agents.ppo import resolve_policy_file
+    from agents.registry import make_agent
+    from riven_env.game.setup import new_game
+
+    new_game(run.scenario, 0)
+    make_agent(run.opponent, "red", 0)
+    if run.resume is not None:
+        text = str(run.resume)
+        trusted = text.startswith(PICKLE_PREFIX)
+        try:
+            resolve_policy_file(
+                text[len(PICKLE_PREFIX) :] if trusted else text, trust_pickle=trusted
+            )
+        except RivenError as exc:
+            raise RivenError(f"--resume {text}: {exc}") from None
+
+
 def train(run: TrainRun) -> Path:
     """Train (or resume) a MaskablePPO policy; return the path of ``final.safetensors``.
 
@@ -277,6 +301,7 @@ def train(run: TrainRun) -> Path:
 
     if run.envs < 1 or run.timesteps < 1:
         raise RivenError(f"--envs ({run.envs}) and --timesteps ({run.timesteps}) must be >= 1")
+    check_inputs(run)
     torch.set_num_threads(int(run.config["train"]["torch_threads"]))
     run.out.mkdir(parents=True, exist_ok=True)
     (run.out / "config.json").write_text(
