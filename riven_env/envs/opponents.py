@@ -31,7 +31,7 @@ class OpponentPool:
     """Agent specs to draw an opponent from, one per episode.
 
     Attributes:
-        specs: Agent specs (``"ppo:runs/a/snapshots/step_20000.zip"``, ``"oracle"``).
+        specs: Agent specs (``"ppo:runs/a/snapshots/step_20000.safetensors"``, ``"oracle"``).
         weights: Relative weight of each spec (default: equal).
     """
 
