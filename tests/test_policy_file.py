@@ -153,6 +153,16 @@ def test_a_crafted_pickle_zip_is_refused_and_runs_nothing(tmp_path: Path) -> Non
         cwd=ROOT, capture_output=True, text=True,
     )  # fmt: skip
     assert cli.returncode == 2 and cli.stderr.startswith("error: ") and "ppo+pickle:" in cli.stderr
+    # Nor does training resume from it, or play against it, without the opt-in.
+    from riven_env.errors import RivenError
+    from training.train import TrainRun, check_inputs
+
+    for run in (
+        TrainRun("duel-1v1", "random", 64, 1, tmp_path / "out", resume=model),
+        TrainRun("duel-1v1", f"ppo:{model}", 64, 1, tmp_path / "out"),
+    ):
+        with pytest.raises(RivenError, match=r"pickle-based .* ppo\+pickle:"):
+            check_inputs(run)
     assert not target.exists()
 
 

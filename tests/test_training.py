@@ -194,3 +194,24 @@ def test_cli_eval_prints_rates_with_intervals() -> None:
         app, ["train", "--scenario", "duel-1v1", "--set", "ppo.n_steps=lots", "--out", "/tmp/never"]
     )
     assert bad.exit_code == 2 and "ppo.n_steps" in bad.output
+
+
+def test_evaluation_of_a_live_policy_is_the_same_on_workers_and_shows_progress(
+    tiny_run, capsys, monkeypatch
+) -> None:
+    import functools
+
+    from agents.policy_file import load_policy
+    from training.evaluate import evaluate_agent
+    from training.train import live_subject
+
+    _, final = tiny_run
+    policy, doc = load_policy(final)
+    subject = functools.partial(live_subject, policy, doc["encoding"])
+    here = evaluate_agent("duel-1v1", subject, "random", 4, seed=9)
+    monkeypatch.setenv("TTY_INTERACTIVE", "1")
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    spread = evaluate_agent("duel-1v1", subject, "random", 4, seed=9, workers=2, progress=True)
+    assert here == spread and here.games == 4
+    err = capsys.readouterr().err
+    assert "vs random" in err and "4/4" in err
