@@ -1,21 +1,26 @@
-"""A trained MaskablePPO policy as an agent: ``ppo:PATH``.
+"""A trained MaskablePPO policy as an agent: ``ppo:PATH`` (and ``ppo+pickle:PATH``).
 
 The agent encodes the state with the same :class:`~riven_env.encoding.ObservationEncoder` and
 :class:`~riven_env.encoding.ActionCatalogue` as the environments, masks the illegal actions
 and picks the policy's most likely action (deterministic). It plays whichever side is to
 decide, since the encoding is side-relative.
 
-The encoding's padding (model slots per side, objective slots) is read from the sidecar file
-``PATH.riven.json`` that training writes next to every model; without one, the scenario's own
-sizes are used, and a size that does not match the model's spaces is an error.
+``ppo:PATH`` loads a policy file of :mod:`agents.policy_file`: ``NAME.safetensors`` plus its
+``NAME.json`` sidecar (``PATH`` may leave out ``.safetensors``, or name a training output
+folder, which means its ``final.safetensors``). Loading it reads tensors and JSON only: no
+code in the file can run.
 
-Security: a model file is a zip holding pickled Python objects; loading it can run arbitrary
-code. Load only model files from trusted sources.
+``ppo+pickle:PATH`` loads a stable-baselines3 ``.zip`` (what older versions saved). Such a
+file holds pickled Python objects: loading it can run arbitrary code, so it needs this
+explicit spec, and a warning is printed on stderr when it is loaded. ``ppo:`` refuses a
+``.zip``. Its encoding padding is read from the old sidecar ``PATH.riven.json`` when present.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,47 +28,85 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent
+from agents.policy_file import WEIGHTS_SUFFIX, load_policy, policy_paths, read_sidecar
 from riven_env.errors import AgentSpecError
 from riven_env.extras import require
 from riven_env.game import Decision, GameState
 
-SIDECAR_SUFFIX = ".riven.json"
+#: The encoding sidecar of a pickle-based ``.zip`` (``model.zip.riven.json``).
+LEGACY_SIDECAR_SUFFIX = ".riven.json"
+#: The policy a training output folder stands for (``ppo:runs/duel``).
+FINAL_NAME = "final" + WEIGHTS_SUFFIX
 
 
-def sidecar_path(model_path: str | Path) -> Path:
-    """Where the encoding metadata of a model file lives (``model.zip.riven.json``)."""
-    return Path(f"{model_path}{SIDECAR_SUFFIX}")
+def legacy_sidecar_path(model_path: str | Path) -> Path:
+    """Where the encoding metadata of a pickle-based ``.zip`` lives."""
+    return Path(f"{model_path}{LEGACY_SIDECAR_SUFFIX}")
 
 
-def write_sidecar(model_path: str | Path, metadata: dict[str, Any]) -> Path:
-    """Write the encoding metadata of a saved model (scenario, padding, observation mode)."""
-    path = sidecar_path(model_path)
-    path.write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
-    return path
+def _is_zip(path: Path) -> bool:
+    return path.suffix == ".zip" or (path.is_file() and zipfile.is_zipfile(path))
 
 
-def _model_file(path: str | Path) -> Path:
-    candidate = Path(path)
-    if candidate.suffix != ".zip" and not candidate.exists():
-        candidate = candidate.with_name(candidate.name + ".zip")
-    if not candidate.exists():
-        raise AgentSpecError(f"ppo: model file {str(path)!r} does not exist")
-    return candidate
+def resolve_policy_file(path: str | Path, *, trust_pickle: bool = False) -> Path:
+    """The policy file that ``ppo:PATH`` (or ``ppo+pickle:PATH``) names.
+
+    Raises:
+        AgentSpecError: No such file, a folder without ``final.safetensors``, or a
+            pickle-based ``.zip`` without the ``ppo+pickle:`` opt-in.
+    """
+    given = Path(path)
+    if given.is_dir():
+        candidate = given / FINAL_NAME
+        if not candidate.is_file():
+            raise AgentSpecError(
+                f"ppo: {str(path)!r} is a folder without {FINAL_NAME}; give a policy file "
+                f"(NAME{WEIGHTS_SUFFIX})"
+            )
+        given = candidate
+    if trust_pickle:
+        candidate = given if given.suffix == ".zip" else given.with_name(given.name + ".zip")
+        if not candidate.is_file():
+            raise AgentSpecError(f"ppo+pickle: model file {str(path)!r} does not exist")
+        return candidate
+    weights, _ = policy_paths(given)
+    if weights.is_file():
+        return weights
+    zipped = given if given.suffix == ".zip" else given.with_name(given.name + ".zip")
+    if zipped.is_file() and _is_zip(zipped):
+        raise AgentSpecError(
+            f"ppo: {str(zipped)!r} is a pickle-based stable-baselines3 zip: loading it can run "
+            f"arbitrary code. Load it only if you trust its source, with the agent "
+            f"ppo+pickle:{zipped}"
+        )
+    raise AgentSpecError(f"ppo: model file {str(path)!r} does not exist")
+
+
+def pickle_warning(path: Path) -> str:
+    """The warning printed when a pickle-based model is loaded."""
+    return (
+        f"warning: loading pickle-based model {path}: it can run arbitrary code; "
+        "load only files from sources you trust"
+    )
 
 
 class PPOAgent(BaseAgent):
     """Plays with a trained MaskablePPO policy (sb3-contrib), deterministically.
 
     Args:
-        name: The agent spec (``"ppo:runs/duel/final.zip"``).
+        name: The agent spec (``"ppo:runs/duel/final.safetensors"``).
         side: The side it plays (informative: it plays whichever side is to decide).
         seed: Unused by the deterministic policy; kept for the agent protocol.
-        path: The model zip (``.zip`` may be left out).
-        model: An already loaded model (training evaluates its live model this way).
+        path: The policy file (``.safetensors`` may be left out; a training output folder
+            means its ``final.safetensors``), or with ``trust_pickle`` an SB3 ``.zip``.
+        model: An already loaded model or policy (training evaluates its live model so).
         metadata: Encoding metadata, as in the sidecar file (overrides the sidecar).
+        trust_pickle: Load a pickle-based ``.zip`` (agent ``ppo+pickle:PATH``); it can run
+            code, and a warning is printed when it is loaded.
 
     Raises:
-        AgentSpecError: No such file, or the model does not fit the scenario's encoding.
+        AgentSpecError: No such file, a damaged sidecar, a ``.zip`` without
+            ``trust_pickle``, or (when acting) a model that does not fit the scenario.
     """
 
     def __init__(
@@ -75,16 +118,29 @@ class PPOAgent(BaseAgent):
         path: str | Path | None = None,
         model: Any = None,
         metadata: dict[str, Any] | None = None,
+        trust_pickle: bool = False,
     ) -> None:
         super().__init__(name, side, seed)
         if path is None and model is None:
             raise AgentSpecError("ppo: give a model file, as in ppo:PATH")
-        self.path = _model_file(path) if path is not None else None
-        if metadata is None and self.path is not None and sidecar_path(self.path).exists():
-            metadata = json.loads(sidecar_path(self.path).read_text(encoding="utf-8"))
+        self.trust_pickle = trust_pickle
+        self.path = resolve_policy_file(path, trust_pickle=trust_pickle) if path else None
+        if metadata is None and self.path is not None:
+            metadata = self._file_metadata(self.path)
         self.metadata: dict[str, Any] = dict(metadata or {})
         self._model = model
         self._encoders: dict[int, tuple[Any, Any, Any]] = {}
+
+    def _file_metadata(self, path: Path) -> dict[str, Any]:
+        if not self.trust_pickle:
+            return dict(read_sidecar(path).get("encoding", {}))
+        legacy = legacy_sidecar_path(path)
+        if not legacy.exists():
+            return {}
+        try:
+            return dict(json.loads(legacy.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise AgentSpecError(f"{legacy}: not a readable JSON sidecar ({exc})") from None
 
     @classmethod
     def from_model(
@@ -96,10 +152,20 @@ class PPOAgent(BaseAgent):
     # ------------------------------------------------------------------ loading
     @property
     def model(self) -> Any:
-        """The MaskablePPO model (loaded on first use)."""
+        """The policy (loaded on first use): an SB3 policy, or a whole model for a zip."""
         if self._model is None:
-            sb3_contrib = require("sb3_contrib", "rl", "ppo: agents")
-            self._model = sb3_contrib.MaskablePPO.load(str(self.path), device="cpu")
+            if self.trust_pickle:
+                sb3_contrib = require("sb3_contrib", "rl", "ppo+pickle: agents")
+                # Said at the moment the pickle is read, wherever that happens.
+                print(pickle_warning(self.path), file=sys.stderr, flush=True)
+                try:
+                    self._model = sb3_contrib.MaskablePPO.load(str(self.path), device="cpu")
+                except Exception as exc:  # noqa: BLE001 - a damaged zip fails in many ways
+                    raise AgentSpecError(
+                        f"{self.path}: cannot load the model zip ({type(exc).__name__}: {exc})"
+                    ) from None
+            else:
+                self._model, _ = load_policy(self.path)
         return self._model
 
     def _encoding(self, state: GameState) -> tuple[Any, Any, Any]:

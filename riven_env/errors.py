@@ -32,6 +32,7 @@ class ScenarioError(RivenError):
     def __init__(self, message: str, *, file: str | None = None, field: str | None = None):
         self.file = file
         self.field = field
+        self.detail = message  # the message without the file and field in front
         where = ": ".join(part for part in (file, field) if part)
         super().__init__(f"{where}: {message}" if where else message)
 
@@ -62,3 +63,22 @@ class MissingExtraError(RivenError, ImportError):
             f"{feature} needs the optional package '{module}', which is not installed. "
             f'Install the extra: pip install "riven-lab[{extra}]"'
         )
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """``"; did you mean X?"`` for the choice closest to ``name`` (closest first), or ``""``.
+
+    Every "unknown name" message uses it, so that the likeliest fix is the first thing a
+    user reads: ``unknown scenario 'skirmish5v5'; did you mean skirmish-5v5?``.
+    """
+    import difflib
+
+    options = [str(c) for c in choices]
+    close = difflib.get_close_matches(str(name), options, n=3, cutoff=0.6)
+    if not close:
+        lowered = {o.lower(): o for o in options}
+        close = [lowered[str(name).lower()]] if str(name).lower() in lowered else []
+    if not close:
+        return ""
+    others = f" (or {', '.join(close[1:])})" if len(close) > 1 else ""
+    return f"; did you mean {close[0]}?{others}"

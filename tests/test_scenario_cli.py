@@ -48,8 +48,10 @@ def test_show_accepts_a_file_and_refuses_unknown_names(tmp_path: Path) -> None:
     path = next(i.path for i in list_bundled() if i.name == "duel-1v1")
     assert invoke("show", str(path)).exit_code == 0
     result = invoke("show", "no-such-mission")
-    assert result.exit_code == 1
+    assert result.exit_code == 2 and result.stderr.startswith("error: unknown scenario")
     assert "no-such-mission" in result.output and "skirmish-5v5" in result.output
+    result = invoke("show", "skirmish-5v")
+    assert "did you mean skirmish-5v5?" in result.stderr.splitlines()[0]
     assert "Traceback" not in result.output
 
 
@@ -105,5 +107,8 @@ def test_generate_to_stdout_and_bad_kind() -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("# RIVEN scenario") and "[scenario]" in result.stdout
     result = invoke("generate", "--kind", "cave", "--seed", "2")
-    assert result.exit_code == 1
-    assert "cave" in result.output and "field, ruins, dungeon" in result.output
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --kind: unknown kind 'cave'")
+    assert "field, ruins, dungeon" in result.output
+    result = invoke("generate", "--kind", "dungen", "--seed", "2")
+    assert "did you mean dungeon?" in result.stderr

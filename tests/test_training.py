@@ -45,7 +45,7 @@ def test_wilson_interval_known_values() -> None:
 def test_play_match_is_reproducible_and_independent_of_workers() -> None:
     one = play_match("duel-1v1", "random", "random", 6, seed=4)
     again = play_match("duel-1v1", "random", "random", 6, seed=4)
-    split = play_match("duel-1v1", "random", "random", 6, seed=4, jobs=2)
+    split = play_match("duel-1v1", "random", "random", 6, seed=4, workers=2)
     assert one == again == split
     assert one.wins + one.draws + one.losses == 6
 
@@ -103,16 +103,18 @@ def test_training_writes_checkpoints_snapshots_evaluations_and_a_usable_agent(ti
 
     run, final = tiny_run
     out = run.out
-    assert final.exists() and (out / "final.zip.riven.json").exists()
-    assert sorted(p.name for p in (out / "checkpoints").glob("*.zip")) == [
-        "step_128.zip",
-        "step_256.zip",
+    assert final == out / "final.safetensors" and (out / "final.json").exists()
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == [
+        "step_128.json",
+        "step_128.safetensors",
+        "step_256.json",
+        "step_256.safetensors",
     ]
-    assert (out / "snapshots" / "step_0.zip").exists()
+    assert (out / "snapshots" / "step_0.safetensors").exists()
     rows = (out / "eval.csv").read_text(encoding="utf-8").splitlines()
     assert rows[0].startswith("timesteps,opponent") and len(rows) == 4  # steps 0, 128, 256
     assert any((out / "tb").rglob("events.out.tfevents*"))
-    meta = json.loads((out / "final.zip.riven.json").read_text(encoding="utf-8"))
+    meta = json.loads((out / "final.json").read_text(encoding="utf-8"))["encoding"]
     assert meta["scenario"] == "duel-1v1" and meta["obs_mode"] == "flat"
     agents = {
         side: make_agent(f"ppo:{final}", side, [1, k]) for k, side in enumerate(("blue", "red"))
@@ -123,8 +125,9 @@ def test_training_writes_checkpoints_snapshots_evaluations_and_a_usable_agent(ti
 
 
 def test_resume_continues_the_timestep_count(tiny_run) -> None:
-    from sb3_contrib import MaskablePPO
+    from safetensors.torch import load_file
 
+    from agents.policy_file import read_sidecar
     from training.train import TrainRun, train
 
     run, final = tiny_run
@@ -134,7 +137,9 @@ def test_resume_continues_the_timestep_count(tiny_run) -> None:
         "duel-1v1", "random", 64, 1, run.out / "resumed", seed=3, config=config, resume=final
     )
     path = train(resumed)
-    assert MaskablePPO.load(str(path)).num_timesteps >= 256 + 64
+    assert read_sidecar(path)["num_timesteps"] >= 256 + 64
+    # The optimizer's moments travel with the weights, so a resumed run continues Adam.
+    assert any(k.startswith("optimizer.state.") for k in load_file(str(path)))
 
 
 def test_ppo_agent_refuses_a_scenario_it_was_not_trained_for(tiny_run) -> None:
@@ -153,7 +158,7 @@ def test_ppo_agent_refuses_a_scenario_it_was_not_trained_for(tiny_run) -> None:
     with pytest.raises(AgentSpecError, match="was trained for observations"):
         padded.act(state, state.legal_decisions())
     with pytest.raises(AgentSpecError, match="does not exist"):
-        make_agent("ppo:no/such/model.zip", "blue", 0)
+        make_agent("ppo:no/such/model.safetensors", "blue", 0)
 
 
 def test_cli_eval_prints_rates_with_intervals() -> None:
@@ -189,3 +194,24 @@ def test_cli_eval_prints_rates_with_intervals() -> None:
         app, ["train", "--scenario", "duel-1v1", "--set", "ppo.n_steps=lots", "--out", "/tmp/never"]
     )
     assert bad.exit_code == 2 and "ppo.n_steps" in bad.output
+
+
+def test_evaluation_of_a_live_policy_is_the_same_on_workers_and_shows_progress(
+    tiny_run, capsys, monkeypatch
+) -> None:
+    import functools
+
+    from agents.policy_file import load_policy
+    from training.evaluate import evaluate_agent
+    from training.train import live_subject
+
+    _, final = tiny_run
+    policy, doc = load_policy(final)
+    subject = functools.partial(live_subject, policy, doc["encoding"])
+    here = evaluate_agent("duel-1v1", subject, "random", 4, seed=9)
+    monkeypatch.setenv("TTY_INTERACTIVE", "1")
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    spread = evaluate_agent("duel-1v1", subject, "random", 4, seed=9, workers=2, progress=True)
+    assert here == spread and here.games == 4
+    err = capsys.readouterr().err
+    assert "vs random" in err and "4/4" in err

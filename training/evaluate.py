@@ -122,6 +122,54 @@ def _play_specs(args: tuple[Any, str, str, int, Mapping[str, object] | None]) ->
     return play_one(scenario, agents, game_seed, overrides)
 
 
+def _play_chunk(args: tuple[Callable[[Any], Any], list[Any]]) -> list[Any]:
+    play_task, tasks = args
+    return [play_task(task) for task in tasks]
+
+
+def run_tasks(
+    play_task: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    *,
+    workers: int = 1,
+    progress: bool = False,
+    description: str = "games",
+) -> list[Any]:
+    """``[play_task(t) for t in tasks]``, in order, on ``workers`` processes, with a bar.
+
+    The results do not depend on ``workers``: every task carries its own seeds. Workers are
+    spawned (not forked: the parent may hold torch or progress-bar threads), and get the
+    tasks in chunks so that each process start is paid for by several games.
+
+    Args:
+        play_task: A picklable function of one task (module level, or a partial of one).
+        tasks: The tasks (picklable).
+        workers: Worker processes (1: play in this process).
+        progress: Show the shared progress bar (:mod:`riven_env.progress`) on stderr.
+        description: The bar's label.
+    """
+    from riven_env.progress import tracked
+
+    tasks = list(tasks)
+    results: list[Any] = []
+    with tracked(len(tasks), description, enabled=progress) as advance:
+        if workers > 1 and len(tasks) > 1:
+            import multiprocessing
+
+            size = max(1, math.ceil(len(tasks) / (4 * workers)))
+            chunks = [(play_task, tasks[i : i + size]) for i in range(0, len(tasks), size)]
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                for chunk in pool.map(_play_chunk, chunks):
+                    results.extend(chunk)
+                    advance(len(chunk))
+        else:
+            for task in tasks:
+                results.append(play_task(task))
+                advance(1)
+    return results
+
+
 def play_match(
     scenario: Any,
     blue: str,
@@ -130,7 +178,8 @@ def play_match(
     *,
     seed: int = 0,
     overrides: Mapping[str, object] | None = None,
-    jobs: int = 1,
+    workers: int = 1,
+    progress: bool = False,
 ) -> MatchResult:
     """Play ``games`` games between two agent specs; the result is from blue's view.
 
@@ -141,15 +190,70 @@ def play_match(
         games: Number of games.
         seed: Game ``g`` uses game seed ``seed + g``.
         overrides: Rules data overrides.
-        jobs: Worker processes (1: play in this process).
+        workers: Worker processes (1: play in this process); the result is the same.
+        progress: Show a progress bar on stderr.
     """
     tasks = [(scenario, blue, red, seed + g, overrides) for g in range(games)]
-    if jobs > 1 and games > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            winners = list(pool.map(_play_specs, tasks, chunksize=max(1, games // (4 * jobs))))
-    else:
-        winners = [_play_specs(task) for task in tasks]
+    winners = run_tasks(
+        _play_specs, tasks, workers=workers, progress=progress, description=f"{blue} vs {red}"
+    )
     return _tally(winners, ["blue"] * games)
+
+
+def play_subject_game(
+    task: tuple[Any, Callable[[str], Any], str, int, str, Mapping[str, object] | None, bool],
+) -> dict[str, Any]:
+    """One game of a subject against an opponent spec (a task of :func:`subject_games`).
+
+    ``task`` is ``(scenario, make_subject, opponent, game_seed, side, overrides,
+    keep_events)``; the subject is made afresh (``make_subject(side)``) for every game.
+    """
+    from agents.registry import make_agent
+
+    scenario, make_subject, opponent, game_seed, side, overrides, keep_events = task
+    other = SIDES[1 - SIDES.index(side)]
+    state = new_game(loaded_scenario(scenario), game_seed, overrides=overrides)
+    agents = {
+        side: make_subject(side),
+        other: make_agent(opponent, other, agent_seeds(game_seed)[other]),
+    }
+    events = play(state, agents)
+    game = {"seed": game_seed, "side": side, "winner": state.winner}
+    if keep_events:
+        game["events"] = events
+    return game
+
+
+def subject_games(
+    scenario: Any,
+    make_subject: Callable[[str], Any],
+    opponent: str,
+    games: int,
+    *,
+    seed: int = 0,
+    overrides: Mapping[str, object] | None = None,
+    keep_events: bool = False,
+    workers: int = 1,
+    progress: bool = False,
+    description: str | None = None,
+) -> list[dict[str, Any]]:
+    """Play a subject against ``opponent``, alternating sides (even games: blue).
+
+    Returns one dict per game: ``seed``, ``side`` (the subject's), ``winner`` and, with
+    ``keep_events``, the event log ``events``. ``make_subject`` must be picklable when
+    ``workers > 1`` (a module-level function or a :func:`functools.partial` of one).
+    """
+    tasks = [
+        (scenario, make_subject, opponent, seed + g, SIDES[g % 2], overrides, keep_events)
+        for g in range(games)
+    ]
+    return run_tasks(
+        play_subject_game,
+        tasks,
+        workers=workers,
+        progress=progress,
+        description=description or f"vs {opponent}",
+    )
 
 
 def evaluate_agent(
@@ -160,31 +264,26 @@ def evaluate_agent(
     *,
     seed: int = 0,
     overrides: Mapping[str, object] | None = None,
+    workers: int = 1,
+    progress: bool = False,
 ) -> MatchResult:
     """Play an agent against ``opponent``, alternating sides; the result is the agent's view.
 
     Args:
         scenario: A bundled name, a path or a loaded Scenario.
-        make_subject: ``side -> Agent`` for the agent under test (called once per side).
+        make_subject: ``side -> Agent`` for the agent under test (called for every game;
+            picklable when ``workers > 1``).
         opponent: Agent spec of the opponent.
         games: Number of games (even games: the subject plays blue; odd: red).
         seed: Game ``g`` uses game seed ``seed + g``.
         overrides: Rules data overrides.
+        workers: Worker processes (1: play in this process); the result is the same.
+        progress: Show a progress bar on stderr.
     """
-    from agents.registry import make_agent
-
-    scenario = loaded_scenario(scenario)
-    subjects = {side: make_subject(side) for side in SIDES}
-    winners: list[str | None] = []
-    sides: list[str] = []
-    for g in range(games):
-        game_seed = seed + g
-        side = SIDES[g % 2]
-        other = SIDES[1 - g % 2]
-        agents = {
-            side: subjects[side],
-            other: make_agent(opponent, other, agent_seeds(game_seed)[other]),
-        }
-        winners.append(play_one(scenario, agents, game_seed, overrides))
-        sides.append(side)
-    return _tally(winners, sides)
+    if workers <= 1:
+        scenario = loaded_scenario(scenario)  # built once and shared by every game here
+    played = subject_games(
+        scenario, make_subject, opponent, games, seed=seed, overrides=overrides,
+        workers=workers, progress=progress,
+    )  # fmt: skip
+    return _tally([g["winner"] for g in played], [g["side"] for g in played])

@@ -75,7 +75,7 @@ class SelfPlayPool:
 
     @staticmethod
     def short_name(spec: str) -> str:
-        """``ppo:out/snapshots/step_20000.zip`` -> ``step_20000``; other specs unchanged."""
+        """``ppo:out/snapshots/step_20000.safetensors`` -> ``step_20000``; other specs unchanged."""
         if spec.startswith("ppo:"):
             return Path(spec[4:]).stem
         return spec

@@ -20,6 +20,7 @@ Everything is written to ``OUT/stress.json`` and summarised in ``OUT/stress.md``
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -27,8 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from riven_env.game import SIDES, new_game
-from riven_env.game.runner import agent_seeds, play
+from riven_env.game import SIDES
 
 GRID = 6  # the position heat map is GRID x GRID cells of the table
 
@@ -48,6 +48,8 @@ class StressConfig:
         replays: Example games (best-response wins first) written as replays.
         seed: Seed of training and of evaluation game ``g`` (``seed + g``).
         train_overrides: ``{"section": {"key": value}}`` over the training config.
+        workers: Worker processes for the evaluation games (the results do not depend on it).
+        progress: Show progress bars (training and evaluation) on stderr.
     """
 
     scenario: str
@@ -60,6 +62,8 @@ class StressConfig:
     replays: int = 3
     seed: int = 0
     train_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    workers: int = 1
+    progress: bool = False
 
 
 def _games(
@@ -68,23 +72,28 @@ def _games(
     opponent: str,
     games: int,
     seed: int,
+    *,
+    workers: int = 1,
+    progress: bool = False,
+    description: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the subject against ``opponent`` on alternating sides; keep every log."""
+    """Play the subject against ``opponent`` on alternating sides; keep every log.
+
+    ``make_subject`` is called for every game (picklable when ``workers > 1``).
+    """
+    from training.evaluate import subject_games
+
+    return subject_games(
+        scenario, make_subject, opponent, games, seed=seed, keep_events=True,
+        workers=workers, progress=progress, description=description,
+    )  # fmt: skip
+
+
+def _seeded_agent(spec: str, seed: int, side: str) -> Any:
+    """The baseline agent of ``side``, seeded as the stress test always seeded it."""
     from agents.registry import make_agent
 
-    played = []
-    for g in range(games):
-        game_seed = seed + g
-        side = SIDES[g % 2]
-        other = SIDES[1 - g % 2]
-        state = new_game(scenario, game_seed)
-        agents = {
-            side: make_subject(side),
-            other: make_agent(opponent, other, agent_seeds(game_seed)[other]),
-        }
-        events = play(state, agents)
-        played.append({"seed": game_seed, "side": side, "winner": state.winner, "events": events})
-    return played
+    return make_agent(spec, side, [seed, 99, SIDES.index(side)])
 
 
 def _model_sides(events: Sequence[Mapping[str, Any]]) -> dict[str, str]:
@@ -224,7 +233,7 @@ def stress_oracle(config: StressConfig, log: Callable[[str], None] = print) -> d
     from riven_env.playtest.stats import paired_difference
     from training.evaluate import loaded_scenario
     from training.hyperparams import load_train_config
-    from training.train import TrainRun, train
+    from training.train import TrainRun, live_subject, train
 
     out = Path(config.out)
     train_config = load_train_config()
@@ -240,19 +249,25 @@ def stress_oracle(config: StressConfig, log: Callable[[str], None] = print) -> d
             out=out / "best_response",
             seed=config.seed,
             config=train_config,
+            eval_progress=config.progress,
+            eval_workers=config.workers,
         )
     )
     scenario = loaded_scenario(config.scenario)
-    subjects = {side: PPOAgent(f"ppo:{model_path}", side, None, path=model_path) for side in SIDES}
+    # Loaded once here; the policy object (not the file) goes to the evaluation workers.
+    policy = PPOAgent(f"ppo:{model_path}", "blue", None, path=model_path)
+    subject = functools.partial(live_subject, policy.model, policy.metadata)
     log(f"evaluating the best response and {config.baseline} against {config.oracle}")
-    best = _games(scenario, subjects.__getitem__, config.oracle, config.games, config.seed)
-
-    def make_baseline(side: str) -> Any:
-        from agents.registry import make_agent
-
-        return make_agent(config.baseline, side, [config.seed, 99, SIDES.index(side)])
-
-    base = _games(scenario, make_baseline, config.oracle, config.games, config.seed)
+    evaluation = {"workers": config.workers, "progress": config.progress}
+    best = _games(
+        scenario, subject, config.oracle, config.games, config.seed,
+        description="best response", **evaluation,
+    )  # fmt: skip
+    baseline = functools.partial(_seeded_agent, config.baseline, config.seed)
+    base = _games(
+        scenario, baseline, config.oracle, config.games, config.seed,
+        description=config.baseline, **evaluation,
+    )  # fmt: skip
     won_best = [float(g["winner"] == g["side"]) for g in best]
     won_base = [float(g["winner"] == g["side"]) for g in base]
     gap = paired_difference(won_best, won_base)

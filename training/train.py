@@ -4,28 +4,37 @@ Output folder layout (``--out DIR``)::
 
     DIR/config.json            the resolved configuration of the run
     DIR/tb/                    TensorBoard logs (rollout, train, eval/win_rate_vs_*, selfplay/*)
-    DIR/checkpoints/step_N.zip periodic checkpoints (each with a .riven.json sidecar)
-    DIR/snapshots/step_N.zip   self-play snapshots
-    DIR/eval.csv               timesteps, opponent, games, wins, draws, losses, win_rate
-    DIR/final.zip              the trained policy: use it as agent ``ppo:DIR/final.zip``
+    DIR/checkpoints/step_N.safetensors  periodic checkpoints (each with its step_N.json sidecar)
+    DIR/snapshots/step_N.safetensors    self-play snapshots
+    DIR/eval.csv                        timesteps, opponent, games, wins, draws, losses, win_rate
+    DIR/final.safetensors               the trained policy (sidecar final.json): use it as agent
+                                        ``ppo:DIR/final.safetensors`` (or ``ppo:DIR``)
 
-Model files are pickles: load only files from trusted sources.
+Policy files hold tensors and JSON only (:mod:`agents.policy_file`): loading one runs no code.
+A pickle-based stable-baselines3 ``.zip`` is resumed from only with ``ppo+pickle:PATH``.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.policy_file import WEIGHTS_SUFFIX
 from riven_env.errors import RivenError
 from riven_env.extras import require
 from training.evaluate import MatchResult, evaluate_agent
 from training.hyperparams import load_train_config
 from training.selfplay import SelfPlayPool
+
+#: The trained policy in the output folder (``ppo:OUT`` names it too).
+FINAL_NAME = "final" + WEIGHTS_SUFFIX
+#: The agent-spec prefix that opts in to resuming from a pickle-based SB3 ``.zip``.
+PICKLE_PREFIX = "ppo+pickle:"
 
 
 @dataclass
@@ -40,10 +49,15 @@ class TrainRun:
         out: Output folder.
         seed: Seed of the model, the environments and the evaluations.
         self_play: Train against a pool of earlier snapshots.
-        resume: A checkpoint to continue from.
+        resume: A checkpoint to continue from: a policy file (``.safetensors``), or
+            ``ppo+pickle:PATH`` for a pickle-based SB3 ``.zip`` (runs its code; warns).
         config: The resolved configuration (``load_train_config``).
-        progress_bar: Show a progress bar.
+        progress_bar: Show a progress bar (training steps, and the evaluation games).
         log: Called with a line of text for each evaluation (None: silent).
+        eval_workers: Worker processes for the periodic evaluation games (the results do
+            not depend on it).
+        eval_progress: Show the evaluation games' progress bar (stderr) even without
+            ``progress_bar`` (stable-baselines3's training bar, which draws on stdout).
     """
 
     scenario: str
@@ -53,10 +67,12 @@ class TrainRun:
     out: Path
     seed: int = 0
     self_play: bool = False
-    resume: Path | None = None
+    resume: Path | str | None = None
     config: dict[str, dict[str, Any]] = field(default_factory=load_train_config)
     progress_bar: bool = False
     log: Callable[[str], None] | None = None
+    eval_workers: int = 1
+    eval_progress: bool = False
 
 
 def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> Callable[[], Any]:
@@ -93,13 +109,10 @@ def encoding_metadata(env: Any, scenario: str) -> dict[str, Any]:
 
 
 def save_model(model: Any, path: Path, metadata: Mapping[str, Any]) -> Path:
-    """Save ``model`` to ``path`` (a .zip) with its encoding sidecar."""
-    from agents.ppo import write_sidecar
+    """Save ``model``'s policy to ``path`` (``.safetensors`` plus its JSON sidecar)."""
+    from agents.policy_file import save_policy
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(str(path))
-    write_sidecar(path, dict(metadata))
-    return path
+    return save_policy(model, path, metadata)
 
 
 def _callback_class() -> type:
@@ -148,7 +161,7 @@ def _callback_class() -> type:
             if self._due("checkpoint", self.checkpoint_every):
                 save_model(
                     self.model,
-                    self.run.out / "checkpoints" / f"step_{self.num_timesteps}.zip",
+                    self.run.out / "checkpoints" / f"step_{self.num_timesteps}{WEIGHTS_SUFFIX}",
                     self.metadata,
                 )
             if self._due("eval", self.eval_every):
@@ -169,7 +182,7 @@ def _callback_class() -> type:
         def _snapshot(self) -> None:
             path = save_model(
                 self.model,
-                self.run.out / "snapshots" / f"step_{self.num_timesteps}.zip",
+                self.run.out / "snapshots" / f"step_{self.num_timesteps}{WEIGHTS_SUFFIX}",
                 self.metadata,
             )
             self.pool.add_snapshot(path)
@@ -178,12 +191,17 @@ def _callback_class() -> type:
     return RivenCallback
 
 
+def live_subject(policy: Any, metadata: Mapping[str, Any], side: str) -> Any:
+    """The agent of a policy in memory (picklable as a partial, for evaluation workers)."""
+    from agents.ppo import PPOAgent
+
+    return PPOAgent.from_model(policy, side, dict(metadata))
+
+
 def evaluate_during_training(
     model: Any, run: TrainRun, metadata: Mapping[str, Any], timesteps: int, logger: Any = None
 ) -> dict[str, MatchResult]:
     """Play the live policy against each evaluation opponent; log and append to eval.csv."""
-    from agents.ppo import PPOAgent
-
     train = run.config["train"]
     opponents = list(dict.fromkeys([run.opponent, *train["eval_opponents"]]))
     results: dict[str, MatchResult] = {}
@@ -196,12 +214,16 @@ def evaluate_during_training(
                 ["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
             )
         for opponent in opponents:
+            # The policy network alone (not the model with its envs) can go to workers.
+            subject = functools.partial(live_subject, model.policy, dict(metadata))
             result = evaluate_agent(
                 run.scenario,
-                lambda side: PPOAgent.from_model(model, side, dict(metadata)),
+                subject,
                 opponent,
                 train["eval_games"],
                 seed=run.seed + 1_000_000,
+                workers=run.eval_workers,
+                progress=run.progress_bar or run.eval_progress,
             )
             results[opponent] = result
             writer.writerow(
@@ -243,8 +265,32 @@ def build_vec_env(run: TrainRun, opponent: Any) -> Any:
     return DummyVecEnv(fns)
 
 
+def check_inputs(run: TrainRun) -> None:
+    """Refuse a bad scenario, opponent or checkpoint here, before any env process starts.
+
+    Raises:
+        RivenError: The scenario, the opponent spec or ``--resume`` is invalid (one line
+            that names it, instead of a traceback from every environment worker).
+    """
+    from agents.ppo import resolve_policy_file
+    from agents.registry import make_agent
+    from riven_env.game.setup import new_game
+
+    new_game(run.scenario, 0)
+    make_agent(run.opponent, "red", 0)
+    if run.resume is not None:
+        text = str(run.resume)
+        trusted = text.startswith(PICKLE_PREFIX)
+        try:
+            resolve_policy_file(
+                text[len(PICKLE_PREFIX) :] if trusted else text, trust_pickle=trusted
+            )
+        except RivenError as exc:
+            raise RivenError(f"--resume {text}: {exc}") from None
+
+
 def train(run: TrainRun) -> Path:
-    """Train (or resume) a MaskablePPO policy; return the path of ``final.zip``.
+    """Train (or resume) a MaskablePPO policy; return the path of ``final.safetensors``.
 
     Raises:
         MissingExtraError: The ``rl`` extra is not installed.
@@ -255,6 +301,7 @@ def train(run: TrainRun) -> Path:
 
     if run.envs < 1 or run.timesteps < 1:
         raise RivenError(f"--envs ({run.envs}) and --timesteps ({run.timesteps}) must be >= 1")
+    check_inputs(run)
     torch.set_num_threads(int(run.config["train"]["torch_threads"]))
     run.out.mkdir(parents=True, exist_ok=True)
     (run.out / "config.json").write_text(
@@ -289,10 +336,7 @@ def train(run: TrainRun) -> Path:
     metadata = encoding_metadata(probe, run.scenario)
     policy = "MultiInputPolicy" if run.config["env"]["obs_mode"] == "dict" else "MlpPolicy"
     if run.resume is not None:
-        if not Path(run.resume).exists():
-            raise RivenError(f"--resume {run.resume}: no such checkpoint")
-        model = sb3_contrib.MaskablePPO.load(str(run.resume), env=vec_env, device="cpu")
-        model.tensorboard_log = str(run.out / "tb")
+        model = _resumed_model(run, vec_env, policy)
         reset = False
     else:
         model = sb3_contrib.MaskablePPO(
@@ -315,7 +359,61 @@ def train(run: TrainRun) -> Path:
             reset_num_timesteps=reset,
             tb_log_name="ppo",
         )
-        final = save_model(model, run.out / "final.zip", metadata)
+        final = save_model(model, run.out / FINAL_NAME, metadata)
     finally:
         vec_env.close()
     return final
+
+
+def _resumed_model(run: TrainRun, vec_env: Any, policy: str) -> Any:
+    """The model to continue training: weights, optimizer state and timestep count restored.
+
+    A policy file is rebuilt from its sidecar (no unpickling); the hyperparameters are the
+    run's configuration. A pickle-based ``.zip`` is loaded only with ``ppo+pickle:PATH``.
+    """
+    import sys
+
+    from agents.policy_file import (
+        load_optimizer_state,
+        load_policy_state,
+        policy_kwargs_from_sidecar,
+        read_sidecar,
+    )
+    from agents.ppo import pickle_warning, resolve_policy_file
+
+    sb3_contrib = require("sb3_contrib", "rl", "riven train --resume")
+    text = str(run.resume)
+    if text.startswith(PICKLE_PREFIX):
+        path = resolve_policy_file(text[len(PICKLE_PREFIX) :], trust_pickle=True)
+        print(pickle_warning(path), file=sys.stderr, flush=True)
+        model = sb3_contrib.MaskablePPO.load(str(path), env=vec_env, device="cpu")
+        model.tensorboard_log = str(run.out / "tb")
+        return model
+    try:
+        path = resolve_policy_file(text)
+    except RivenError as exc:
+        raise RivenError(f"--resume {text}: {exc}") from None
+    from safetensors.torch import load_file
+
+    doc = read_sidecar(path)
+    if doc.get("policy_class") != policy:
+        raise RivenError(
+            f"--resume {path}: a {doc.get('policy_class')} checkpoint, but env.obs_mode = "
+            f"{run.config['env']['obs_mode']!r} trains a {policy}"
+        )
+    model = sb3_contrib.MaskablePPO(
+        policy,
+        vec_env,
+        seed=run.seed,
+        device="cpu",
+        verbose=0,
+        tensorboard_log=str(run.out / "tb"),
+        # The network as the checkpoint built it: the sidecar's settings, not the config's.
+        policy_kwargs=policy_kwargs_from_sidecar(doc),
+        **run.config["ppo"],
+    )
+    tensors = load_file(str(path), device="cpu")
+    load_policy_state(model.policy, tensors, str(path))
+    load_optimizer_state(model.policy, tensors, doc, str(path))
+    model.num_timesteps = int(doc.get("num_timesteps", 0))
+    return model

@@ -94,8 +94,11 @@ def _select(data: OracleData, names: Sequence[str] | None) -> list[OracleProfile
         return list(data.profiles.values())
     unknown = [n for n in names if n not in data.profiles]
     if unknown:
+        from riven_env.errors import did_you_mean
+
         raise OracleDataError(
-            f"unknown Oracle profile(s) {', '.join(unknown)}; allowed: {', '.join(data.profiles)}"
+            f"unknown Oracle profile(s) {', '.join(unknown)}"
+            f"{did_you_mean(unknown[0], data.profiles)} (allowed: {', '.join(data.profiles)})"
         )
     return [data.profiles[n] for n in names]
 

@@ -42,7 +42,7 @@ from agents.oracle.profiles import (
     load_profiles,
 )
 from agents.oracle.situation import Board, Situation, first_in_order, select
-from riven_env.errors import AgentSpecError
+from riven_env.errors import AgentSpecError, did_you_mean
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import END, move_allowance
 from riven_env.game.decisions import (
@@ -87,8 +87,9 @@ class OracleAgent(BaseAgent):
         self.data = data if data is not None else load_profiles(profiles_path)
         if profile is not None and profile not in self.data.profiles:
             raise AgentSpecError(
-                f"agent {name!r}: unknown Oracle profile {profile!r}; "
-                f"allowed: {', '.join(self.data.profiles)}"
+                f"agent {name!r}: unknown Oracle profile {profile!r}"
+                f"{did_you_mean(profile, self.data.profiles)} "
+                f"(allowed: {', '.join(self.data.profiles)})"
             )
         self.forced = profile
         self._dice_memo: dict[tuple[int, int, tuple[int, ...]], tuple] = {}

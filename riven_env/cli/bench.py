@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from riven_env.cli.common import echo_json, friendly_errors
+from riven_env.cli.common import echo_json, friendly_errors, make_console
 
 
 def register(app: typer.Typer) -> None:
@@ -49,7 +49,6 @@ def bench(
     if as_json:
         echo_json(result)
         return
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"riven bench ({scenario}, this machine)")
@@ -97,7 +96,7 @@ def bench(
     ]
     for row in rows:
         table.add_row(*row)
-    Console().print(table)
+    make_console().print(table)
 
 
 def _mib(value: float | None) -> str:

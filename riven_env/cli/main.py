@@ -2,21 +2,131 @@
 
 Each command group lives in its own module with a ``register(app)`` function, so that
 the modules stay small and a command's heavy imports happen only when it runs.
+
+Every command reports errors the same way (:class:`RivenGroup`): one line ``error: ...`` on
+stderr and exit status 2, whether the command line is wrong (an unknown option, a bad
+value) or the input is (a RivenError, through :func:`~riven_env.cli.common.friendly_errors`).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup, TyperOption
+
+try:  # typer >= 0.20 vendors click as typer._click; older typer uses click itself
+    from typer._click import Context
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click import ClickException, Context, UsageError
+    from click.exceptions import NoArgsIsHelpError
+
+from riven_env import __version__
+
+#: Exit status of bad usage and bad input, everywhere.
+EXIT_USAGE = 2
+#: Exit status after Ctrl-C, as shells report for SIGINT.
+EXIT_INTERRUPTED = 130
+
+
+def _plain_flags(command: Any, ctx: Any = None) -> None:
+    """Show flags as ``--json``, not ``--json <bool>``, in the help of every command.
+
+    Typer's rich help prints a type for every option, booleans included; an empty metavar
+    makes it print none. Applied to the whole command tree once, before parsing.
+    """
+    ctx = Context(command, info_name=command.name, parent=ctx)
+    for param in command.get_params(ctx):
+        if isinstance(param, TyperOption) and param.is_flag and not param.count:
+            param.metavar = ""
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            _plain_flags(sub, ctx)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(line.strip() for line in message.strip().splitlines() if line.strip())
+
+
+def _usage_hint(exc: Any) -> str:
+    ctx = exc.ctx
+    if ctx is None:
+        return ""
+    return f" (see '{ctx.command_path} --help')"
+
+
+class RivenGroup(TyperGroup):
+    """The ``riven`` group: plain flags in help, and one error format for every command."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        _plain_flags(self)
+        try:
+            result = super().main(
+                args=args,
+                prog_name=prog_name,
+                complete_var=complete_var,
+                standalone_mode=False,
+                **extra,
+            )
+        except NoArgsIsHelpError:
+            code = EXIT_USAGE  # the help is already printed
+        except UsageError as exc:
+            typer.echo(f"error: {_one_line(exc.format_message())}{_usage_hint(exc)}", err=True)
+            code = EXIT_USAGE
+        except ClickException as exc:  # a FileError and the like: bad input too
+            typer.echo(f"error: {_one_line(exc.format_message())}", err=True)
+            code = EXIT_USAGE
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            code = EXIT_INTERRUPTED
+        else:
+            # Non-standalone click returns the code of an explicit Exit, else the result.
+            code = result if isinstance(result, int) else 0
+            if not standalone_mode:
+                return result
+        if not standalone_mode:
+            raise SystemExit(code)
+        sys.exit(code)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"riven {__version__}")
+        raise typer.Exit()
+
 
 app = typer.Typer(
     name="riven",
+    cls=RivenGroup,
     help="RIVEN Lab: rules engine, agents, playtests and training for the RIVEN wargame.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_show_version,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> None:
+    """RIVEN Lab: rules engine, agents, playtests and training for the RIVEN wargame."""
+
 
 # Modules that register commands on the app, in help order.
 COMMAND_MODULES = (
@@ -42,7 +152,7 @@ for _name in COMMAND_MODULES:
 
 def main() -> None:
     """Run the ``riven`` command line."""
-    app()
+    app(prog_name="riven")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ Bad input exits with status 2 and a one-line message on stderr naming the option
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
+
+from riven_env.cli.common import make_console
 
 if TYPE_CHECKING:  # the rules engine loads only when a command runs
     from riven_env.rules.odds import RulesLike
@@ -79,8 +80,14 @@ def _reported_errors() -> Iterator[None]:
     except _BadInput as error:
         message = str(error)
     except OddsInputError as error:
+        from riven_env.errors import did_you_mean
+
+        # A list of names ("none, soft, hard (shooting.cover_tn)") gets the closest one first.
+        names = [n.strip() for n in error.allowed.split("(")[0].split(",")]
+        hint = did_you_mean(error.value, names) if isinstance(error.value, str) else ""
         message = (
-            f"{_option_name(error.field)} {error.value!r} is not allowed; allowed: {error.allowed}"
+            f"{_option_name(error.field)} {error.value!r} is not allowed{hint} "
+            f"(allowed: {error.allowed})"
         )
     except RivenError as error:
         message = str(error)
@@ -117,7 +124,6 @@ def _print_json(payload: object) -> None:
 
 
 def _print_odds(title: str, odds: Mapping[str, Fraction], notes: Mapping[str, str]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=title)
@@ -130,7 +136,7 @@ def _print_odds(title: str, odds: Mapping[str, Fraction], notes: Mapping[str, st
             table.add_row(key, f"{float(value):.3f}", str(value), notes.get(key, ""))
         else:
             table.add_row(key, _percent_text(value), str(value), notes.get(key, ""))
-    Console(file=sys.stdout).print(table)
+    make_console().print(table)
 
 
 _ACTIVATION_NOTES = {
@@ -192,7 +198,6 @@ def _melee_notes(rules: RulesLike) -> dict[str, str]:
 
 def _print_activation_table(rules: RulesLike) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
     from riven_env.rules.odds import activation_outcome_keys, activation_table, dominated_choices
@@ -230,7 +235,7 @@ def _print_activation_table(rules: RulesLike) -> None:
             str(row.dice),
             *(_percent_text(odds[key]) for key in outcome_keys),
         )
-    console = Console(file=sys.stdout)
+    console = make_console()
     console.print(summary)
     console.print(outcomes)
     for choice in dominated:

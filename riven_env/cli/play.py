@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from riven_env.cli.common import echo_json, friendly_errors, parse_overrides
+from riven_env.cli.common import QuietOption, echo_json, friendly_errors, parse_overrides
 
 
 def register(app: typer.Typer) -> None:
@@ -33,12 +33,25 @@ def play(
         None, "--set", help="Rules override KEY=VALUE (repeatable)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    quiet: QuietOption = False,
 ) -> None:
     """Play one game and print the result."""
     from riven_env.game.events import write_jsonl
     from riven_env.game.runner import play_game
+    from riven_env.progress import game_progress
 
-    events = play_game(scenario, blue, red, seed, overrides=parse_overrides(set_))
+    # One game: the bar counts rounds (of the scenario's round limit).
+    bar = game_progress(not quiet, unit="rounds")
+    task = bar.add_task(f"{blue} vs {red}", total=None)
+
+    def advance(state) -> None:
+        bar.update(task, total=state.round_limit, completed=state.round - 1)
+
+    with bar:
+        events = play_game(
+            scenario, blue, red, seed, overrides=parse_overrides(set_), on_decision=advance
+        )
+        bar.update(task, completed=bar.tasks[0].total or 0)
     end = events[-1] if events and events[-1]["type"] == "game_end" else None
     if log is not None:
         write_jsonl(events, log)

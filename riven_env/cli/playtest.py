@@ -12,10 +12,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from riven_env.cli.common import echo_json, friendly_errors
+from riven_env.cli.common import (
+    QuietOption,
+    WorkersOption,
+    echo_json,
+    friendly_errors,
+    make_console,
+)
 from riven_env.playtest.config import DEFAULT_DB
 
 # Exit status after Ctrl-C, as shells report for SIGINT.
@@ -28,9 +33,7 @@ Games = Annotated[int, typer.Option("--games", min=1, help="Number of games (per
 Seed = Annotated[
     int, typer.Option("--seed", min=0, help="Run seed; game i plays a seed derived from it.")
 ]
-Workers = Annotated[
-    int | None, typer.Option("--workers", min=1, help="Parallel workers (default: all CPUs).")
-]
+Workers = WorkersOption
 Backend = Annotated[str, typer.Option("--backend", help="local (processes) or ray.")]
 RayAddress = Annotated[
     str | None,
@@ -107,6 +110,7 @@ def playtest(
         typer.Option("--export", help="Also export the run's games to FILE.parquet or FILE.csv."),
     ] = None,
     max_decisions: MaxDecisions = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Play many games in parallel and store the results."""
     from riven_env.playtest.db import ResultsDB
@@ -118,7 +122,7 @@ def playtest(
         backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
     )  # fmt: skip
     try:
-        result = run_playtest(config, progress=not as_json, resume=resume)
+        result = run_playtest(config, progress=not quiet, resume=resume)
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
     if export is not None:
@@ -137,7 +141,7 @@ def playtest(
     for side in ("blue", "red"):
         table.add_row(f"{side} wins", str(data["wins"][side]), _pct(data["win_rate"][side]))
     table.add_row("draws", str(data["draws"]), _pct(data["draw_rate"]))
-    console = Console()
+    console = make_console()
     console.print(table)
     for side, agent in (("blue", blue), ("red", red)):
         console.print(_side_line(side, agent, data["sides"].get(side, {})), highlight=False)
@@ -204,6 +208,7 @@ def compare(
     sets: Sets = None,
     as_json: AsJson = False,
     max_decisions: MaxDecisions = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Compare rule variants with the baseline on the same seeds."""
     from riven_env.playtest.compare import Variant, run_compare
@@ -220,7 +225,7 @@ def compare(
         parsed.append(Variant(label=text.strip(), overrides={key: value}))
     try:
         result = run_compare(
-            config, parsed, until_significant=until_significant, alpha=alpha, progress=not as_json
+            config, parsed, until_significant=until_significant, alpha=alpha, progress=not quiet
         )
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
@@ -246,7 +251,7 @@ def compare(
             f"{d['value'] * 100:+.1f} pts [{d['low'] * 100:+.1f}, {d['high'] * 100:+.1f}]",
             f"{r['value']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]", seq_text,
         )  # fmt: skip
-    Console().print(table)
+    make_console().print(table)
 
 
 @friendly_errors
@@ -262,6 +267,7 @@ def tournament(
     sets: Sets = None,
     as_json: AsJson = False,
     max_decisions: MaxDecisions = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Round robin between agents (both sides of every pair) with OpenSkill ratings."""
     from riven_env.playtest.runner import PlaytestInterrupted
@@ -273,7 +279,7 @@ def tournament(
         backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
     )  # fmt: skip
     try:
-        result = run_tournament(config, names, progress=not as_json)
+        result = run_tournament(config, names, progress=not quiet)
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
     data = result.to_json()
@@ -290,7 +296,7 @@ def tournament(
             f"{rating['sigma']:.2f}", str(s["wins"]), str(s["draws"]), str(s["losses"]),
             _pct(s["win_rate"]),
         )  # fmt: skip
-    Console().print(table)
+    make_console().print(table)
     typer.echo(f"runs stored in {config.db} (group {result.group_id})", err=True)
 
 

@@ -1,8 +1,9 @@
 """``riven scenarios``: list, show, validate and generate scenario files.
 
-Every command reports bad input as plain messages and a non-zero exit status, never as a
-traceback: a missing file, a directory, a binary file or broken TOML is a message like any
-other validation problem.
+Every command reports bad input without a traceback. ``show`` and ``generate`` print one
+line ``error: ...`` and exit with status 2, as every command does. ``validate`` is a checker:
+it prints every problem of each file (a missing file, a directory, a binary file or broken
+TOML is a problem like any other) and exits with status 1 when a file is invalid.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from typing import Annotated
 
 import typer
 
-from riven_env.errors import RivenError
+from riven_env.errors import RivenError, ScenarioError
 
-#: Exit status when a scenario is invalid or cannot be found.
+#: Exit status of ``validate`` when a file is invalid.
 EXIT_INVALID = 1
 #: Exit status when the validator itself failed (a bug, reported without a traceback).
 EXIT_INTERNAL = 2
+#: Exit status of bad input (an unknown scenario or generator option), as everywhere.
+EXIT_USAGE = 2
 
 _CONDITION_WORDS = {
     "eliminate": "a side with no active models (all Down, Out or Fled) loses at once",
@@ -30,9 +33,10 @@ _CONDITION_WORDS = {
 }
 
 
-def _fail(message: str, code: int = EXIT_INVALID) -> typer.Exit:
-    typer.echo(message, err=True)
-    return typer.Exit(code)
+def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    from riven_env.cli.common import fail
+
+    return fail(message, code)
 
 
 def _list() -> None:
@@ -142,8 +146,10 @@ def _validate(files: list[Path]) -> None:
         try:
             problems = validate_file(file)
         except Exception as exc:  # noqa: BLE001 - the CLI promises no traceback, even on a bug
-            typer.echo(f"{file}: internal error while validating ({type(exc).__name__}: {exc})")
-            raise typer.Exit(EXIT_INTERNAL) from None
+            raise _fail(
+                f"{file}: internal error while validating ({type(exc).__name__}: {exc})",
+                EXIT_INTERNAL,
+            ) from None
         if problems:
             failed = True
             typer.echo(
@@ -165,6 +171,10 @@ def _generate(
 
     try:
         doc = generate_scenario(kind, seed, setting=setting, models_per_side=models_per_side)  # type: ignore[arg-type]
+    except ScenarioError as exc:
+        # Name the command-line option the value came from (--kind), not the API field.
+        option = f"--{exc.field.replace('_', '-')}: " if exc.field else ""
+        raise _fail(f"{option}{exc.detail}") from None
     except RivenError as exc:
         raise _fail(str(exc)) from None
     text = to_toml(doc)

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import typer
 
-from riven_env.cli.common import echo_json, friendly_errors
+from riven_env.cli.common import (
+    QuietOption,
+    WorkersOption,
+    default_workers,
+    echo_json,
+    friendly_errors,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -31,6 +37,8 @@ def stress_oracle(
     seed: int = typer.Option(0, "--seed", help="Seed of training and evaluation."),
     out: Path = typer.Option(Path("runs/stress"), "--out", help="Output folder."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
+    workers: WorkersOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Train a best response against the Oracle; report exploitability, tactics and replays."""
     if not oracle.startswith("oracle"):
@@ -52,6 +60,8 @@ def stress_oracle(
             games=games,
             replays=replays,
             seed=seed,
+            workers=min(default_workers(workers), games),
+            progress=not quiet,
         ),
         log=log,
     )

@@ -1,7 +1,8 @@
 """``riven train`` (MaskablePPO) and ``riven eval`` (win/draw/loss with 95% intervals).
 
-Both load their heavy dependencies (stable-baselines3, torch) only when they run. Model
-files (``ppo:PATH``) are pickles: load only files from trusted sources.
+Both load their heavy dependencies (stable-baselines3, torch) only when they run. Trained
+policies are safetensors weights plus a JSON sidecar (``agents/policy_file.py``): loading one
+runs no code. A pickle-based SB3 ``.zip`` loads only as ``ppo+pickle:PATH``, with a warning.
 """
 
 from __future__ import annotations
@@ -10,14 +11,26 @@ from pathlib import Path
 
 import typer
 
-from riven_env.cli.common import echo_json, friendly_errors, parse_overrides
+from riven_env.cli.common import (
+    QuietOption,
+    WorkersOption,
+    default_workers,
+    echo_json,
+    friendly_errors,
+    parse_overrides,
+)
 
 # Options whose defaults are mutable types live here (module-level singletons), as typer needs.
 OUT_OPTION = typer.Option(
-    Path("runs/ppo"), "--out", help="Output folder (checkpoints, TensorBoard logs, final.zip)."
+    Path("runs/ppo"),
+    "--out",
+    help="Output folder (checkpoints, TensorBoard logs, final.safetensors).",
 )
 RESUME_OPTION = typer.Option(
-    None, "--resume", help="Continue training from this checkpoint (.zip)."
+    None,
+    "--resume",
+    help="Continue from this checkpoint (.safetensors); ppo+pickle:PATH for an old SB3 .zip "
+    "(runs its code: trusted files only).",
 )
 CONFIG_OPTION = typer.Option(
     None, "--config", help="Hyperparameter file (TOML) over training/config/default.toml."
@@ -55,12 +68,16 @@ def train_command(
         "--self-play",
         help="Train against a pool of earlier snapshots of the learner (plus --opponent).",
     ),
-    resume: Path | None = RESUME_OPTION,
+    resume: str | None = RESUME_OPTION,
     config: Path | None = CONFIG_OPTION,
     set_: list[str] | None = TRAIN_SET_OPTION,
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, help="Worker processes for the periodic evaluation games."
+    ),
+    quiet: QuietOption = False,
 ) -> None:
-    """Train a MaskablePPO policy; the result is agent ppo:OUT/final.zip."""
+    """Train a MaskablePPO policy; the result is agent ppo:OUT/final.safetensors."""
     from training.hyperparams import load_train_config
     from training.train import TrainRun, train
 
@@ -74,13 +91,12 @@ def train_command(
         self_play=self_play,
         resume=resume,
         config=load_train_config(config, set_ or ()),
-        progress_bar=progress,
+        progress_bar=progress and not quiet,
         log=lambda line: typer.echo(line, err=True),
+        eval_workers=workers,
     )
     final = train(run)
-    typer.echo(
-        f"trained policy: {final} (use it as agent ppo:{final}; model files are pickles, share only with trusted users)"
-    )
+    typer.echo(f"trained policy: {final} (use it as agent ppo:{final})")
 
 
 @friendly_errors
@@ -94,17 +110,35 @@ def eval_command(
     red: str = typer.Option("random", "--red", help="Agent for red."),
     games: int = typer.Option(100, "--games", help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Game g uses game seed SEED + g."),
-    jobs: int = typer.Option(1, "--jobs", help="Worker processes."),
+    workers: WorkersOption = None,
+    jobs: int | None = typer.Option(
+        None, "--jobs", min=1, hidden=True, help="Deprecated: use --workers."
+    ),
     set_: list[str] | None = RULES_SET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    quiet: QuietOption = False,
 ) -> None:
     """Play GAMES games and print blue's win/draw/loss rates with 95% confidence intervals."""
+    from riven_env.game.runner import play_game
     from training.evaluate import play_match
 
     if games < 1:
         raise typer.BadParameter(f"{games}: must be >= 1", param_hint="--games")
+    if jobs is not None:
+        typer.echo("warning: --jobs is deprecated; use --workers", err=True)
+        workers = workers or jobs
+    overrides = parse_overrides(set_) or None
+    # Bad input (scenario, agents, --set) fails here, in one line, before any worker starts.
+    play_game(scenario, blue, red, seed, overrides=overrides, max_decisions=0)
     result = play_match(
-        scenario, blue, red, games, seed=seed, overrides=parse_overrides(set_) or None, jobs=jobs
+        scenario,
+        blue,
+        red,
+        games,
+        seed=seed,
+        overrides=overrides,
+        workers=min(default_workers(workers), games),
+        progress=not quiet,
     )
     if as_json:
         echo_json(

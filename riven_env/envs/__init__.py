@@ -1,9 +1,9 @@
 """Gymnasium and PettingZoo adapters of RIVEN (the only package that imports them).
 
-Importing this package registers ``riven/Skirmish-v0``::
+``import riven_env`` registers ``riven/Skirmish-v0`` (importing this package does too)::
 
     import gymnasium as gym
-    import riven_env.envs  # noqa: F401  (registers the environment)
+    import riven_env  # noqa: F401  (registers the environment)
 
     env = gym.make("riven/Skirmish-v0", scenario="duel-1v1", opponent="random")
 
@@ -14,17 +14,8 @@ environment (both sides learn) is :func:`riven_env.envs.pz_env.env` /
 
 from __future__ import annotations
 
-import gymnasium
+from riven_env.registration import ENV_ID, register_env
 
-ENV_ID = "riven/Skirmish-v0"
-
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(
-        id=ENV_ID,
-        entry_point="riven_env.envs.gym_env:RivenSkirmishEnv",
-        # Episodes end with the game; the env truncates itself (episode.max_learner_steps).
-        max_episode_steps=None,
-        disable_env_checker=False,
-    )
+register_env()
 
 __all__ = ["ENV_ID"]

@@ -31,7 +31,7 @@ class OpponentPool:
     """Agent specs to draw an opponent from, one per episode.
 
     Attributes:
-        specs: Agent specs (``"ppo:runs/a/snapshots/step_20000.zip"``, ``"oracle"``).
+        specs: Agent specs (``"ppo:runs/a/snapshots/step_20000.safetensors"``, ``"oracle"``).
         weights: Relative weight of each spec (default: equal).
     """
 
@@ -71,10 +71,10 @@ def build_opponent(spec: str, side: str, seed: Sequence[int] | int | None) -> An
     Raises:
         AgentSpecError: The spec names no known agent.
     """
-    from agents.registry import make_agent, parse_agent_spec
+    from agents.registry import POLICY_KINDS, make_agent, parse_agent_spec
 
     kind, _ = parse_agent_spec(spec)
-    if kind != "ppo":
+    if kind not in POLICY_KINDS:
         return make_agent(spec, side, seed)
     key = (spec, side)
     agent = _POLICY_CACHE.get(key)

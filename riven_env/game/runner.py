@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -23,8 +23,12 @@ def play(
     agents: Mapping[str, Any],
     *,
     max_decisions: int | None = None,
+    on_decision: Callable[[GameState], None] | None = None,
 ) -> list[Event]:
-    """Play ``state`` to the end with ``agents`` (side -> Agent); return the new events."""
+    """Play ``state`` to the end with ``agents`` (side -> Agent); return the new events.
+
+    ``on_decision(state)``, when given, is called after every decision (a progress bar).
+    """
     from riven_env.errors import IllegalActionError
 
     events = state.drain_events()
@@ -43,6 +47,8 @@ def play(
             state.emit("oracle_decision", **explanation)
         events.extend(state.apply(decision))
         decisions += 1
+        if on_decision is not None:
+            on_decision(state)
     return events
 
 
@@ -54,6 +60,7 @@ def play_game(
     *,
     overrides: Mapping[str, object] | None = None,
     max_decisions: int | None = None,
+    on_decision: Callable[[GameState], None] | None = None,
 ) -> list[Event]:
     """Play one game of ``scenario`` between the agents named ``blue`` and ``red``.
 
@@ -64,6 +71,7 @@ def play_game(
         seed: The game seed: dice and both agents' private streams derive from it.
         overrides: Rules data overrides for this game.
         max_decisions: Stop early after this many decisions (the game is then unfinished).
+        on_decision: Called with the state after every decision.
 
     Returns:
         The event log (JSON-ready dicts; ``docs/event-log.md``).
@@ -87,5 +95,5 @@ def play_game(
         for side, agent in agents.items()
         if callable(getattr(agent, "resolved_profiles", None))
     }
-    events.extend(play(state, agents, max_decisions=max_decisions))
+    events.extend(play(state, agents, max_decisions=max_decisions, on_decision=on_decision))
     return events

@@ -7,24 +7,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
+from rich.progress import Progress
 
 from riven_env.playtest.backends import BatchResults, make_batches, run_local, run_ray
 from riven_env.playtest.config import DEFAULT_PLAYER, PlaytestConfig
 from riven_env.playtest.db import GameRecord, ResultsDB, record_from_dict
 from riven_env.playtest.errors import GameFailedError, PlaytestError
 from riven_env.playtest.results import RunSummary, summarise_run
+from riven_env.progress import game_progress
 
 
 class PlaytestInterrupted(PlaytestError):
@@ -42,15 +32,6 @@ class PlaytestInterrupted(PlaytestError):
             f"interrupted: {saved} of {games} games of run {run_id} are saved; "
             "run the same command again with --resume to play the rest"
         )
-
-
-class GamesPerSecondColumn(ProgressColumn):
-    """Progress column showing the finishing rate in games per second."""
-
-    def render(self, task: Task) -> Text:
-        """Render ``task.speed`` (games/s) or a dash before the first game."""
-        speed = task.finished_speed or task.speed
-        return Text("- games/s" if speed is None else f"{speed:.2f} games/s", style="cyan")
 
 
 @dataclass(frozen=True)
@@ -94,19 +75,8 @@ class RunResult:
 
 
 def _progress(enabled: bool) -> Progress:
-    # Progress goes to stderr so that --json output on stdout stays one clean object.
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        GamesPerSecondColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=not enabled,
-        transient=False,
-    )
+    # The shared bar (riven_env.progress): on stderr, off when not a TTY or with --quiet.
+    return game_progress(enabled)
 
 
 def check_inputs(config: PlaytestConfig) -> None:

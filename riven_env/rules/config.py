@@ -30,6 +30,9 @@ from riven_env.errors import RulesDataError
 DEFAULT_RULES_FILE = "riven-v0.1.toml"
 """Name of the bundled rules data file inside ``riven_env/rules/data``."""
 
+#: What errors of an override (``--set KEY=VALUE``, ``overrides=``) name instead of a file.
+OVERRIDE_SOURCE = "rules override"
+
 _TRUE_STRINGS = frozenset({"true", "yes", "on", "1"})
 _FALSE_STRINGS = frozenset({"false", "no", "off", "0"})
 
@@ -154,8 +157,10 @@ def load_rules(
     raw = _read_toml(source_path)
     applied: dict[str, object] = {}
     for key, value in (overrides or {}).items():
-        dotted = resolve_override_key(raw, str(key), source)
-        coerced = coerce_override(dotted, value, _lookup(raw, dotted), source)
+        # Errors of an override name the override (the key and value the user typed), not
+        # the rules file: the file is fine, and its installed path is long and beside the point.
+        dotted = resolve_override_key(raw, str(key), "")
+        coerced = coerce_override(dotted, value, _lookup(raw, dotted), "")
         _assign(raw, dotted, coerced)
         applied[dotted] = coerced
 
@@ -163,7 +168,19 @@ def load_rules(
     # those modules import this one for the RulesConfig type.
     from riven_env.rules.validation import validate_rules
 
-    validate_rules(raw, source)
+    if not applied:
+        validate_rules(raw, source)
+    else:
+        try:
+            validate_rules(raw, source)
+        except RulesDataError:
+            # Blame the file when it is invalid by itself, else the overrides.
+            validate_rules(_read_toml(source_path), source)
+            try:
+                validate_rules(raw, OVERRIDE_SOURCE)
+            except RulesDataError as exc:
+                raise RulesDataError(str(exc)) from None
+            raise
     return RulesConfig(raw=raw, source=source, overrides=applied)
 
 
@@ -187,6 +204,11 @@ def leaf_keys(raw: Mapping[str, Any], prefix: str = "") -> Iterator[str]:
             yield dotted
 
 
+def _where(source: str) -> str:
+    # Messages about an override say so themselves; a file is named only when there is one.
+    return f"{source}: " if source else ""
+
+
 def resolve_override_key(raw: Mapping[str, Any], key: str, source: str) -> str:
     """Turn an override key (dotted, or a unique leaf name) into its canonical dotted key.
 
@@ -200,17 +222,21 @@ def resolve_override_key(raw: Mapping[str, Any], key: str, source: str) -> str:
             return key
         if _exists(raw, key):
             raise RulesDataError(
-                f"{source}: override {key!r} names a table; override one of its values "
+                f"{_where(source)}override {key!r} names a table; override one of its values "
                 f"(e.g. {next(k for k in all_leaves if k.startswith(key + '.'))!r})"
             )
-        raise RulesDataError(f"{source}: unknown override key {key!r}{_suggest(key, all_leaves)}")
+        raise RulesDataError(
+            f"{_where(source)}unknown override key {key!r}{_suggest(key, all_leaves)}"
+        )
     candidates = [leaf for leaf in all_leaves if leaf.rsplit(".", 1)[-1] == key]
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
-        raise RulesDataError(f"{source}: unknown override key {key!r}{_suggest(key, all_leaves)}")
+        raise RulesDataError(
+            f"{_where(source)}unknown override key {key!r}{_suggest(key, all_leaves)}"
+        )
     raise RulesDataError(
-        f"{source}: override key {key!r} is ambiguous; use one of: {', '.join(candidates)}"
+        f"{_where(source)}override key {key!r} is ambiguous; use one of: {', '.join(candidates)}"
     )
 
 
@@ -226,7 +252,7 @@ def coerce_override(dotted: str, value: object, current: object, source: str) ->
 
     def refuse(expected: str) -> RulesDataError:
         return RulesDataError(
-            f"{source}: override {dotted} = {value!r}: expected {expected} "
+            f"{_where(source)}override {dotted} = {value!r}: expected {expected} "
             f"(the default is {current!r})"
         )
 
@@ -292,9 +318,13 @@ def _assign(raw: dict[str, Any], dotted: str, value: object) -> None:
 
 
 def _suggest(key: str, leaves: list[str]) -> str:
+    """``"; did you mean activation.turnover?"``: the closest key first (by its last part)."""
     by_tail: dict[str, list[str]] = {}
     for leaf in leaves:
         by_tail.setdefault(leaf.rsplit(".", 1)[-1], []).append(leaf)
     tails = difflib.get_close_matches(key.rsplit(".", 1)[-1], list(by_tail), n=3)
     close = [leaf for tail in tails for leaf in by_tail[tail]][:6]
-    return f"; did you mean one of: {', '.join(close)}" if close else ""
+    if not close:
+        return ""
+    others = f" (or {', '.join(close[1:])})" if len(close) > 1 else ""
+    return f"; did you mean {close[0]}?{others}"

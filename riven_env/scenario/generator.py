@@ -29,7 +29,7 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from riven_env.errors import ScenarioError
+from riven_env.errors import ScenarioError, did_you_mean
 from riven_env.rules.config import RulesConfig, bundled_rules
 from riven_env.scenario.layout import Draw, Layout, Room, connected, dungeon, piece_shape, scatter
 from riven_env.scenario.schema import SCHEMA_VERSION, SETTINGS
@@ -264,11 +264,15 @@ def generate_scenario(
 
     if kind not in GENERATOR_KINDS:
         raise ScenarioError(
-            f"unknown kind {kind!r}; allowed: {', '.join(GENERATOR_KINDS)}", field="kind"
+            f"unknown kind {kind!r}{did_you_mean(kind, GENERATOR_KINDS)} "
+            f"(allowed: {', '.join(GENERATOR_KINDS)})",
+            field="kind",
         )
     if setting not in SETTINGS:
         raise ScenarioError(
-            f"unknown setting {setting!r}; allowed: {', '.join(SETTINGS)}", field="setting"
+            f"unknown setting {setting!r}{did_you_mean(setting, SETTINGS)} "
+            f"(allowed: {', '.join(SETTINGS)})",
+            field="setting",
         )
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ScenarioError(f"bad seed {seed!r}; allowed: an integer >= 0", field="seed")

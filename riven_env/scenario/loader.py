@@ -16,7 +16,7 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from riven_env.errors import ScenarioError
+from riven_env.errors import ScenarioError, did_you_mean
 from riven_env.rules.config import RulesConfig
 from riven_env.scenario.checks import combined_error
 from riven_env.scenario.defaults import loader_defaults
@@ -119,9 +119,10 @@ def resolve_scenario(name_or_path: str | Path) -> Path:
                 return info.path
     if looks_like_path or Path(text).exists():
         return Path(name_or_path)
-    names = ", ".join(info.name for info in list_bundled())
+    bundled = [info.name for info in list_bundled()]
     raise ScenarioError(
-        f"unknown scenario {text!r}: not a bundled scenario name nor a file; bundled: {names}"
+        f"unknown scenario {text!r}{did_you_mean(text, bundled)} (not a bundled scenario name "
+        f"nor a file; bundled: {', '.join(bundled)})"
     )
 
 

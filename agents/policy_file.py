@@ -1,0 +1,397 @@
+"""Policy files that cannot run code when loaded: safetensors weights plus a JSON sidecar.
+
+A stable-baselines3 ``.zip`` holds pickled Python objects (cloudpickled spaces and
+schedules), so loading one runs whatever code its author put there. RIVEN Lab saves
+trained policies in a format that holds only data instead::
+
+    NAME.safetensors   the network weights (``policy.*``) and, for resuming, the Adam
+                       moments (``optimizer.*``): tensors only, read by ``safetensors``
+    NAME.json          the sidecar: format and version, the algorithm and policy class
+                       (names from a fixed allow-list), the observation and action spaces,
+                       the policy settings needed to rebuild the network, the encoding
+                       metadata (scenario, padding, observation mode) and the timestep count
+
+Loading rebuilds the policy object from the sidecar (every class is looked up by name in
+:data:`ACTIVATIONS`, :data:`FEATURE_EXTRACTORS`, :data:`OPTIMIZERS` or the algorithm's
+policy aliases; nothing is imported by a name read from the file) and fills it with
+``load_state_dict`` from the safetensors file. No pickle is read at any point.
+
+The sidecar's ``format`` is :data:`FORMAT` and its ``version`` :data:`FORMAT_VERSION`;
+``docs/training.md`` documents every key.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from riven_env.errors import AgentSpecError
+from riven_env.extras import require
+
+WEIGHTS_SUFFIX = ".safetensors"
+SIDECAR_SUFFIX = ".json"
+FORMAT = "riven-policy"
+FORMAT_VERSION = 1
+ALGORITHM = "MaskablePPO"
+
+# Classes a sidecar may name, by the name it uses. Anything else is refused, so a sidecar
+# can never make the loader import or call code of its choosing.
+ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "GELU", "SiLU", "Sigmoid")
+FEATURE_EXTRACTORS = ("FlattenExtractor", "CombinedExtractor")
+OPTIMIZERS = ("Adam", "AdamW", "RMSprop", "SGD")
+# Constructor settings that are classes, and where their allowed names are listed.
+_CLASS_SETTINGS = {
+    "activation_fn": ACTIVATIONS,
+    "features_extractor_class": FEATURE_EXTRACTORS,
+    "optimizer_class": OPTIMIZERS,
+}
+# Constructor arguments the loader supplies itself rather than reading from the sidecar.
+_SUPPLIED = ("observation_space", "action_space", "lr_schedule")
+
+
+def policy_paths(path: str | Path) -> tuple[Path, Path]:
+    """``(weights, sidecar)`` of a policy named with or without ``.safetensors``."""
+    path = Path(path)
+    weights = path if path.suffix == WEIGHTS_SUFFIX else path.with_name(path.name + WEIGHTS_SUFFIX)
+    return weights, weights.with_suffix(SIDECAR_SUFFIX)
+
+
+# ---------------------------------------------------------------------------- spaces
+def _number(value: float) -> float | str:
+    # JSON has no infinity: write it as a string and read it back with float().
+    return value if math.isfinite(value) else str(value)
+
+
+def _bound(array: Any) -> Any:
+    import numpy as np
+
+    flat = np.asarray(array, dtype=np.float64).ravel()
+    if flat.size and np.all(flat == flat[0]):
+        return _number(float(flat[0]))  # the usual case: one bound for every cell
+    return [_number(float(v)) for v in flat]
+
+
+def space_to_json(space: Any) -> dict[str, Any]:
+    """A gymnasium space as plain JSON data (Box, Discrete, MultiBinary, MultiDiscrete, Dict).
+
+    Raises:
+        AgentSpecError: The space is of another type.
+    """
+    from gymnasium import spaces
+
+    if isinstance(space, spaces.Dict):
+        return {"type": "Dict", "spaces": {k: space_to_json(s) for k, s in space.spaces.items()}}
+    if isinstance(space, spaces.Box):
+        return {
+            "type": "Box",
+            "shape": list(space.shape),
+            "dtype": str(space.dtype),
+            "low": _bound(space.low),
+            "high": _bound(space.high),
+        }
+    if isinstance(space, spaces.Discrete):
+        return {"type": "Discrete", "n": int(space.n), "start": int(space.start)}
+    if isinstance(space, spaces.MultiBinary):
+        n = space.n
+        return {
+            "type": "MultiBinary",
+            "n": [int(v) for v in n] if isinstance(n, tuple | list) else int(n),
+        }
+    if isinstance(space, spaces.MultiDiscrete):
+        return {"type": "MultiDiscrete", "nvec": [int(v) for v in space.nvec.ravel()]}
+    raise AgentSpecError(f"cannot save a policy with a {type(space).__name__} space")
+
+
+def space_from_json(data: Mapping[str, Any], where: str = "space") -> Any:
+    """The gymnasium space of :func:`space_to_json` data.
+
+    Raises:
+        AgentSpecError: The data does not describe a supported space (``where`` names it).
+    """
+    import numpy as np
+    from gymnasium import spaces
+
+    try:
+        kind = data["type"]
+        if kind == "Dict":
+            return spaces.Dict(
+                {k: space_from_json(v, f"{where}.{k}") for k, v in data["spaces"].items()}
+            )
+        if kind == "Box":
+            shape = tuple(int(v) for v in data["shape"])
+            dtype = np.dtype(data["dtype"])
+            if dtype.kind not in "fiu":
+                raise ValueError(f"dtype {dtype} is not numeric")
+
+            def bound(value: Any) -> Any:
+                values = np.asarray(
+                    [float(v) for v in value] if isinstance(value, list) else float(value),
+                    dtype=dtype,
+                )
+                return values.reshape(shape) if values.ndim else np.full(shape, values, dtype)
+
+            return spaces.Box(bound(data["low"]), bound(data["high"]), shape, dtype)
+        if kind == "Discrete":
+            return spaces.Discrete(int(data["n"]), start=int(data.get("start", 0)))
+        if kind == "MultiBinary":
+            n = data["n"]
+            return spaces.MultiBinary(int(n) if isinstance(n, int) else [int(v) for v in n])
+        if kind == "MultiDiscrete":
+            return spaces.MultiDiscrete([int(v) for v in data["nvec"]])
+        raise ValueError(f"unknown space type {kind!r}")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise AgentSpecError(f"{where}: not a valid space description ({exc})") from None
+
+
+# ---------------------------------------------------------------------------- settings
+def _class_by_name(setting: str, name: str) -> type:
+    import torch
+    from stable_baselines3.common import torch_layers
+
+    allowed = _CLASS_SETTINGS[setting]
+    if name not in allowed:
+        raise AgentSpecError(f"{setting} = {name!r} is not allowed; allowed: {', '.join(allowed)}")
+    module = {"activation_fn": torch.nn, "optimizer_class": torch.optim}.get(setting, torch_layers)
+    return getattr(module, name)
+
+
+def _plain(value: Any, where: str) -> Any:
+    """``value`` if it is JSON data (tuples become lists); refuse anything else."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, list | tuple):
+        return [_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v, f"{where}.{k}") for k, v in value.items()}
+    raise AgentSpecError(f"cannot save policy setting {where} ({type(value).__name__})")
+
+
+def policy_settings(policy: Any) -> dict[str, Any]:
+    """The constructor settings of an SB3 policy as JSON data (classes by name)."""
+    settings: dict[str, Any] = {}
+    for key, value in policy._get_constructor_parameters().items():
+        if key in _SUPPLIED:
+            continue
+        if key in _CLASS_SETTINGS:
+            name = value.__name__
+            _class_by_name(key, name)  # refuse at save time what load would refuse
+            settings[key] = name
+        else:
+            settings[key] = _plain(value, key)
+    return settings
+
+
+def policy_kwargs_from_sidecar(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``policy_kwargs`` that rebuild the network a sidecar describes (classes by name)."""
+    kwargs: dict[str, Any] = {}
+    for key, value in doc.get("policy_settings", {}).items():
+        kwargs[key] = _class_by_name(key, value) if key in _CLASS_SETTINGS else value
+    return kwargs
+
+
+# ---------------------------------------------------------------------------- save
+def save_policy(
+    model: Any,
+    path: str | Path,
+    metadata: Mapping[str, Any],
+    *,
+    optimizer: bool = True,
+) -> Path:
+    """Save an SB3 MaskablePPO model's policy as ``path`` (.safetensors) plus its sidecar.
+
+    Args:
+        model: The MaskablePPO model (or anything with ``policy`` and ``num_timesteps``).
+        path: Where to write; ``.safetensors`` is added when missing.
+        metadata: The encoding metadata (scenario, padding, observation mode, actions).
+        optimizer: Also save the optimizer state (what ``riven train --resume`` needs).
+
+    Returns:
+        The path of the weights file.
+    """
+    require("safetensors", "rl", "saving a policy")
+    from safetensors.torch import save_file
+
+    policy = model.policy
+    weights, sidecar = policy_paths(path)
+    tensors = {f"policy.{k}": v.detach().cpu().contiguous() for k, v in policy.state_dict().items()}
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "algorithm": ALGORITHM,
+        "policy_class": _policy_alias(type(policy)),
+        "observation_space": space_to_json(policy.observation_space),
+        "action_space": space_to_json(policy.action_space),
+        "policy_settings": policy_settings(policy),
+        "encoding": dict(metadata),
+        "num_timesteps": int(getattr(model, "num_timesteps", 0)),
+    }
+    if optimizer and getattr(policy, "optimizer", None) is not None:
+        state = policy.optimizer.state_dict()
+        values: dict[str, dict[str, Any]] = {}
+        for index, entry in state["state"].items():
+            for name, value in entry.items():
+                if hasattr(value, "detach"):
+                    tensors[f"optimizer.state.{index}.{name}"] = value.detach().cpu().contiguous()
+                else:
+                    values.setdefault(str(index), {})[name] = _plain(value, f"optimizer.{name}")
+        doc["optimizer"] = {
+            "param_groups": _plain(state["param_groups"], "optimizer.param_groups"),
+            "values": values,
+        }
+    weights.parent.mkdir(parents=True, exist_ok=True)
+    save_file(tensors, str(weights), metadata={"format": FORMAT, "version": str(FORMAT_VERSION)})
+    sidecar.write_text(json.dumps(doc, indent=2, sort_keys=True), encoding="utf-8")
+    return weights
+
+
+def _policy_alias(policy_type: type) -> str:
+    sb3_contrib = require("sb3_contrib", "rl", "saving a policy")
+    for alias, cls in sb3_contrib.MaskablePPO.policy_aliases.items():
+        if cls is policy_type:
+            return alias
+    raise AgentSpecError(f"cannot save a policy of class {policy_type.__name__}")
+
+
+# ---------------------------------------------------------------------------- load
+def read_sidecar(path: str | Path) -> dict[str, Any]:
+    """The checked sidecar of a policy file.
+
+    Raises:
+        AgentSpecError: No sidecar, not JSON, or not this format and version.
+    """
+    weights, sidecar = policy_paths(path)
+    try:
+        doc = json.loads(sidecar.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise AgentSpecError(
+            f"{weights}: its sidecar {sidecar.name} is missing (a policy is the pair "
+            f"NAME{WEIGHTS_SUFFIX} + NAME{SIDECAR_SUFFIX})"
+        ) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise AgentSpecError(f"{sidecar}: not a readable JSON sidecar ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise AgentSpecError(f"{sidecar}: not a RIVEN policy sidecar (format {FORMAT!r})")
+    if doc.get("version") != FORMAT_VERSION:
+        raise AgentSpecError(
+            f"{sidecar}: version {doc.get('version')!r} is not supported; allowed: {FORMAT_VERSION}"
+        )
+    if doc.get("algorithm") != ALGORITHM:
+        raise AgentSpecError(f"{sidecar}: algorithm {doc.get('algorithm')!r}; allowed: {ALGORITHM}")
+    return doc
+
+
+def _read_tensors(weights: Path) -> dict[str, Any]:
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    try:
+        return load_file(str(weights), device="cpu")
+    except FileNotFoundError:
+        raise AgentSpecError(f"{weights}: policy file does not exist") from None
+    except (SafetensorError, OSError, ValueError) as exc:
+        raise AgentSpecError(f"{weights}: not a readable safetensors file ({exc})") from None
+
+
+def build_policy(doc: Mapping[str, Any], learning_rate: float = 0.0) -> Any:
+    """An untrained SB3 policy object as the sidecar ``doc`` describes it."""
+    sb3_contrib = require("sb3_contrib", "rl", "loading a policy")
+    aliases = sb3_contrib.MaskablePPO.policy_aliases
+    name = doc.get("policy_class")
+    if name not in aliases:
+        raise AgentSpecError(f"policy_class {name!r} is not allowed; allowed: {', '.join(aliases)}")
+    observation_space = space_from_json(doc["observation_space"], "observation_space")
+    action_space = space_from_json(doc["action_space"], "action_space")
+    try:
+        return aliases[name](
+            observation_space,
+            action_space,
+            lambda _progress: learning_rate,
+            **policy_kwargs_from_sidecar(doc),
+        )
+    except TypeError as exc:
+        raise AgentSpecError(f"policy_settings do not fit {name}: {exc}") from None
+
+
+def load_policy_state(policy: Any, tensors: Mapping[str, Any], where: str) -> None:
+    """Fill ``policy`` with the ``policy.*`` tensors (strict: every weight, no other)."""
+    state = {k[len("policy.") :]: v for k, v in tensors.items() if k.startswith("policy.")}
+    try:
+        policy.load_state_dict(state, strict=True)
+    except RuntimeError as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise AgentSpecError(
+            f"{where}: the weights do not fit the sidecar's policy ({first})"
+        ) from None
+
+
+def load_optimizer_state(
+    policy: Any, tensors: Mapping[str, Any], doc: Mapping[str, Any], where: str
+) -> bool:
+    """Restore the optimizer state saved with the weights; ``False`` when none was saved."""
+    saved = doc.get("optimizer")
+    if not saved:
+        return False
+    state: dict[int, dict[str, Any]] = {}
+    for key, value in tensors.items():
+        if key.startswith("optimizer.state."):
+            index, name = key[len("optimizer.state.") :].split(".", 1)
+            state.setdefault(int(index), {})[name] = value
+    for index, values in saved.get("values", {}).items():
+        state.setdefault(int(index), {}).update(values)
+    groups = [dict(g) for g in saved["param_groups"]]
+    for group in groups:
+        if isinstance(group.get("betas"), list):
+            group["betas"] = tuple(group["betas"])
+    try:
+        policy.optimizer.load_state_dict({"state": state, "param_groups": groups})
+    except (ValueError, KeyError, RuntimeError) as exc:
+        raise AgentSpecError(f"{where}: the optimizer state does not fit ({exc})") from None
+    return True
+
+
+def load_policy(path: str | Path) -> tuple[Any, dict[str, Any]]:
+    """Load a policy saved by :func:`save_policy`, without unpickling anything.
+
+    Returns:
+        ``(policy, sidecar)``: the SB3 policy in evaluation mode on the CPU (it has
+        ``predict(obs, deterministic=..., action_masks=...)``, ``observation_space`` and
+        ``action_space``) and the sidecar document.
+
+    Raises:
+        AgentSpecError: A missing or damaged file, or a sidecar that names something not
+            allowed.
+    """
+    weights, _ = policy_paths(path)
+    doc = read_sidecar(weights)
+    tensors = _read_tensors(weights)
+    policy = build_policy(doc)
+    load_policy_state(policy, tensors, str(weights))
+    policy.set_training_mode(False)
+    return policy, doc
+
+
+__all__ = [
+    "ACTIVATIONS",
+    "FEATURE_EXTRACTORS",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "OPTIMIZERS",
+    "SIDECAR_SUFFIX",
+    "WEIGHTS_SUFFIX",
+    "build_policy",
+    "load_optimizer_state",
+    "load_policy",
+    "load_policy_state",
+    "policy_kwargs_from_sidecar",
+    "policy_paths",
+    "policy_settings",
+    "read_sidecar",
+    "save_policy",
+    "space_from_json",
+    "space_to_json",
+]
