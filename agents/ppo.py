@@ -25,6 +25,7 @@ import numpy as np
 from agents.base import BaseAgent
 from riven_env.errors import AgentSpecError
 from riven_env.extras import require
+from riven_env.files import read_json
 from riven_env.game import Decision, GameState
 
 SIDECAR_SUFFIX = ".riven.json"
@@ -81,7 +82,13 @@ class PPOAgent(BaseAgent):
             raise AgentSpecError("ppo: give a model file, as in ppo:PATH")
         self.path = _model_file(path) if path is not None else None
         if metadata is None and self.path is not None and sidecar_path(self.path).exists():
-            metadata = json.loads(sidecar_path(self.path).read_text(encoding="utf-8"))
+            metadata = read_json(
+                sidecar_path(self.path), what="model sidecar (JSON)", error=AgentSpecError
+            )
+            if not isinstance(metadata, dict):
+                raise AgentSpecError(
+                    f"{sidecar_path(self.path)}: expected a JSON object of encoding settings"
+                )
         self.metadata: dict[str, Any] = dict(metadata or {})
         self._model = model
         self._encoders: dict[int, tuple[Any, Any, Any]] = {}

@@ -7,11 +7,17 @@ allowed, so that a designer can fix the data without reading a traceback.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 
 class RivenError(Exception):
     """Base class of every error RIVEN Lab raises on purpose."""
+
+
+class DataFileError(RivenError):
+    """A data file (TOML, JSON, JSON Lines) cannot be read: missing, a directory, not UTF-8
+    text, malformed, too large or nested too deep; the message names the file."""
 
 
 class RulesDataError(RivenError):
@@ -62,3 +68,23 @@ class MissingExtraError(RivenError, ImportError):
             f"{feature} needs the optional package '{module}', which is not installed. "
             f'Install the extra: pip install "riven-lab[{extra}]"'
         )
+
+
+def did_you_mean(word: str, choices: Iterable[str], *, cutoff: float = 0.6) -> str:
+    """The closest-match hint for an unknown name, ready to append to a message.
+
+    Args:
+        word: The unknown name as given.
+        choices: The names that are allowed.
+        cutoff: Least :func:`difflib.get_close_matches` similarity that counts as close.
+
+    Returns:
+        ``" (did you mean 'turnover'?)"`` for one close name, ``" (did you mean 'a' or
+        'b'?)"`` for several, or ``""`` when none is close.
+    """
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=3, cutoff=cutoff)
+    if not close:
+        return ""
+    quoted = [repr(name) for name in close]
+    shown = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    return f" (did you mean {shown}?)"

@@ -9,17 +9,13 @@ what was expected.
 from __future__ import annotations
 
 import copy
-import json
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
 from riven_env.errors import RivenError
+from riven_env.files import parse_json, parse_toml, read_toml
 
 DEFAULT_CONFIG = Path(__file__).with_name("config") / "default.toml"
 ACTIVATIONS = ("tanh", "relu")
@@ -31,10 +27,7 @@ class TrainConfigError(RivenError):
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise TrainConfigError(f"{path}: cannot read the training config: {exc}") from exc
+    return read_toml(path, what="training config", error=TrainConfigError)
 
 
 def _same_type(default: Any, value: Any, where: str) -> Any:
@@ -45,6 +38,8 @@ def _same_type(default: Any, value: Any, where: str) -> Any:
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise TrainConfigError(f"{where} = {value!r}: expected a number")
+        if not math.isfinite(value):
+            raise TrainConfigError(f"{where} = {value!r}: expected a finite number")
         return float(value)
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
@@ -93,11 +88,11 @@ def parse_set(items: Sequence[str]) -> dict[str, dict[str, Any]]:
         if not sep or not dot or not name:
             raise TrainConfigError(f"--set {item!r}: expected SECTION.KEY=VALUE (ppo.n_steps=128)")
         try:
-            value = tomllib.loads(f"v = {text.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
+            value = parse_toml(f"v = {text.strip()}", "--set", error=TrainConfigError)["v"]
+        except TrainConfigError:
             try:
-                value = json.loads(text)
-            except json.JSONDecodeError:
+                value = parse_json(text, "--set", error=TrainConfigError)
+            except TrainConfigError:
                 value = text.strip()
         out.setdefault(section, {})[name] = value
     return out

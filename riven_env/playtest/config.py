@@ -11,11 +11,7 @@ from typing import Any
 
 import numpy as np
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
+from riven_env.files import parse_toml
 from riven_env.playtest.errors import PlaytestError
 
 DEFAULT_DB = Path("runs") / "playtests.duckdb"
@@ -61,8 +57,8 @@ def parse_override(text: str) -> tuple[str, object]:
         raise PlaytestError(f"--set {text!r} is not allowed; allowed: KEY=VALUE, e.g. turnover=sbh")
     raw = raw.strip()
     try:
-        value: object = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+        value: object = parse_toml(f"v = {raw}", "--set", error=PlaytestError)["v"]
+    except PlaytestError:
         value = raw
     return key, value
 

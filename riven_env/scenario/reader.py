@@ -12,14 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 import shapely
 
 from riven_env.errors import RivenError, ScenarioError
+from riven_env.files import parse_toml
 from riven_env.rules.config import RulesConfig, bundled_rules
 from riven_env.scenario.checks import (
     FieldSpec,
@@ -101,9 +97,9 @@ class ScenarioReader:
     def read(self, text: str) -> Scenario | None:
         """Validate ``text`` and build the scenario, or return ``None`` on any problem."""
         try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            self.problems.add(f"not valid TOML: {exc}", None)
+            doc = parse_toml(text, self.source, what="scenario file", error=ScenarioError)
+        except ScenarioError as exc:
+            self.problems.errors.append(exc)
             return None
         top, _ = read_section(doc, TOP_LEVEL_FIELDS, "", self.problems)
         version = top.get("schema_version")
