@@ -46,6 +46,7 @@ class FieldSpec:
         maximum: For numbers, the largest allowed value (inclusive).
         pattern: For strings, a regular expression the whole value must match.
         pattern_words: How :attr:`pattern` is described in an error message.
+        max_items: For lists (``tables``, ``str_list``), the most entries allowed.
     """
 
     kind: FieldKind
@@ -56,6 +57,7 @@ class FieldSpec:
     maximum: float | None = None
     pattern: str | None = None
     pattern_words: str = ""
+    max_items: int | None = None
 
 
 @dataclass
@@ -165,6 +167,8 @@ def convert(value: Any, spec: FieldSpec) -> tuple[bool, Any, str]:
     elif kind == "str_list":
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             return False, None, expected
+        if spec.max_items is not None and len(value) > spec.max_items:
+            return False, None, _too_many(len(value), spec.max_items)
         return True, tuple(value), ""
     elif kind == "point":
         point = _numbers(value, 2)
@@ -181,14 +185,25 @@ def convert(value: Any, spec: FieldSpec) -> tuple[bool, Any, str]:
     elif kind == "tables":
         if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
             return False, None, expected
+        if spec.max_items is not None and len(value) > spec.max_items:
+            return False, None, _too_many(len(value), spec.max_items)
         return True, value, ""
     else:  # pragma: no cover - FieldKind is closed
         raise ValueError(f"unknown field kind {kind!r}")
     if spec.minimum is not None and converted < spec.minimum:
-        return False, None, f"must be at least {spec.minimum:g}"
+        return False, None, f"must be at least {_bound(spec.minimum)}"
     if spec.maximum is not None and converted > spec.maximum:
-        return False, None, f"must be at most {spec.maximum:g}"
+        return False, None, f"must be at most {_bound(spec.maximum)}"
     return True, converted, ""
+
+
+def _bound(value: float) -> str:
+    """A bound as written in the data (``2147483647``, not ``2.14748e+09``)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _too_many(count: int, most: int) -> str:
+    return f"{count} entries; at most {most} allowed (riven_env/data/limits.toml)"
 
 
 def check_keys(

@@ -36,6 +36,8 @@ from riven_env.scenario.placement import (
     place_models,
 )
 from riven_env.scenario.schema import (
+    MAX_MODELS_PER_SIDE,
+    MAX_ZONES,
     MODEL_FIELDS,
     OBJECTIVE_FIELDS,
     SCENARIO_FIELDS,
@@ -236,6 +238,12 @@ class ScenarioReader:
                     path,
                 )
                 continue
+            if len(rects) > MAX_ZONES:
+                self.problems.add(
+                    f"{len(rects)} rectangles; at most {MAX_ZONES} allowed (riven_env/data/limits.toml)",
+                    path,
+                )
+                continue
             parsed: list[Rect] = []
             for index, raw in enumerate(rects):
                 ok, rect, reason = convert(raw, _RECT)
@@ -370,6 +378,13 @@ class ScenarioReader:
                     join_path(path, "position"),
                 )
                 continue
+            if len(models) + values["count"] > MAX_MODELS_PER_SIDE:
+                self.problems.add(
+                    f"side {side!r} would field {len(models) + values['count']} models; at most "
+                    f"{MAX_MODELS_PER_SIDE} per side allowed (riven_env/data/limits.toml)",
+                    join_path(path, "count"),
+                )
+                break
             if library is None:
                 continue
             profile = library.profiles.get(values["profile"])
