@@ -14,10 +14,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from riven_env.errors import RivenError
+from riven_env.errors import RivenError, did_you_mean
 from riven_env.files import parse_json, parse_toml, read_toml
 
 DEFAULT_CONFIG = Path(__file__).with_name("config") / "default.toml"
+RANGES_CONFIG = Path(__file__).with_name("config") / "ranges.toml"
 ACTIVATIONS = ("tanh", "relu")
 VEC_ENVS = ("subproc", "dummy")
 
@@ -62,12 +63,18 @@ def _same_type(default: Any, value: Any, where: str) -> Any:
 
 def _merge(base: dict[str, Any], extra: Mapping[str, Any], source: str) -> None:
     for section, table in extra.items():
-        if section not in base or not isinstance(table, Mapping):
-            raise TrainConfigError(f"{source}: unknown section [{section}]; known: {sorted(base)}")
+        if section not in base:
+            raise TrainConfigError(
+                f"{source}: unknown section [{section}]{did_you_mean(section, base)}; "
+                f"known: {sorted(base)}"
+            )
+        if not isinstance(table, Mapping):
+            raise TrainConfigError(f"{source}: [{section}] = {table!r}: expected a table")
         for key, value in table.items():
             if key not in base[section]:
                 raise TrainConfigError(
-                    f"{source}: unknown key {section}.{key}; known: {sorted(base[section])}"
+                    f"{source}: unknown key {section}.{key}{did_you_mean(key, base[section])}; "
+                    f"known: {sorted(base[section])}"
                 )
             base[section][key] = _same_type(base[section][key], value, f"{source}: {section}.{key}")
 
@@ -126,16 +133,45 @@ def _check_choices(config: Mapping[str, Mapping[str, Any]]) -> None:
     vec_env = config["train"]["vec_env"]
     if vec_env not in VEC_ENVS:
         raise TrainConfigError(f"train.vec_env = {vec_env!r}: expected one of {list(VEC_ENVS)}")
-    for key in ("n_steps", "batch_size", "n_epochs"):
-        if config["ppo"][key] < 1:
-            raise TrainConfigError(f"ppo.{key} = {config['ppo'][key]!r}: must be >= 1")
-    for key in ("checkpoint_every", "eval_every", "eval_games"):
-        if config["train"][key] < 0:
-            raise TrainConfigError(f"train.{key} = {config['train'][key]!r}: must be >= 0")
-    if config["selfplay"]["pool_size"] < 1 or config["selfplay"]["snapshot_every"] < 1:
-        raise TrainConfigError("selfplay.pool_size and selfplay.snapshot_every must be >= 1")
     net_arch = config["policy"]["net_arch"]
-    if not net_arch or not all(isinstance(n, int) and n > 0 for n in net_arch):
+    if not net_arch or not all(isinstance(n, int) and not isinstance(n, bool) for n in net_arch):
         raise TrainConfigError(
             f"policy.net_arch = {net_arch!r}: expected a list of positive integers"
         )
+    _check_ranges(config)
+
+
+def _check_ranges(config: Mapping[str, Mapping[str, Any]]) -> None:
+    """Refuse numbers outside ``training/config/ranges.toml`` (each item of a list too)."""
+    for section, keys in _ranges().items():
+        for key, bounds in keys.items():
+            value = config[section][key]
+            for item in value if isinstance(value, list) else [value]:
+                if not _in_range(item, bounds):
+                    raise TrainConfigError(
+                        f"{section}.{key} = {value!r}: expected {_range_words(bounds)} "
+                        "(training/config/ranges.toml)"
+                    )
+
+
+def _ranges() -> dict[str, dict[str, dict[str, float]]]:
+    return read_toml(RANGES_CONFIG, what="training ranges file", error=TrainConfigError)
+
+
+def _in_range(value: Any, bounds: Mapping[str, float]) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return False
+    return not (
+        ("min" in bounds and value < bounds["min"])
+        or ("max" in bounds and value > bounds["max"])
+        or ("above" in bounds and value <= bounds["above"])
+        or ("below" in bounds and value >= bounds["below"])
+    )
+
+
+def _range_words(bounds: Mapping[str, float]) -> str:
+    words = {"min": ">= {}", "above": "> {}", "max": "<= {}", "below": "< {}"}
+    parts = [
+        words[key].format(bounds[key]) for key in ("min", "above", "max", "below") if key in bounds
+    ]
+    return "a finite number " + " and ".join(parts)

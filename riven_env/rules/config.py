@@ -123,6 +123,15 @@ def default_rules_path() -> Path:
 
 
 @functools.lru_cache(maxsize=1)
+def bundled_rules_data() -> dict[str, Any]:
+    """The bundled rules file as parsed, before validation (the schema of known keys).
+
+    Treat as read-only; it is shared.
+    """
+    return _read_toml(default_rules_path())
+
+
+@functools.lru_cache(maxsize=1)
 def bundled_rules() -> RulesConfig:
     """The bundled rules without overrides, loaded once per process and shared."""
     return load_rules()

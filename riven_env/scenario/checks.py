@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from riven_env.errors import ScenarioError
+from riven_env.errors import ScenarioError, did_you_mean
 
 FieldKind = Literal["str", "int", "number", "bool", "str_list", "point", "rect", "table", "tables"]
 
@@ -217,7 +217,9 @@ def check_keys(
     unknown = [key for key in data if key not in allowed]
     for key in unknown:
         problems.add(
-            f"unknown key {key!r}; allowed keys: {', '.join(allowed)}", join_path(path, key)
+            f"unknown key {key!r}{did_you_mean(str(key), allowed)}; allowed keys: "
+            f"{', '.join(allowed)}",
+            join_path(path, key),
         )
     return not unknown
 
