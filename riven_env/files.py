@@ -47,6 +47,11 @@ def limit(dotted: str) -> Any:
     return limits()[section][key]
 
 
+def _a(what: str) -> str:
+    """``what`` with its indefinite article (``"a rules file"``, ``"an event log"``)."""
+    return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
+
+
 def _error(error: type[RivenError], source: str, problem: str) -> RivenError:
     """Build ``error`` for ``problem`` in the file ``source``."""
     if issubclass(error, ScenarioError):
@@ -72,16 +77,16 @@ def read_bytes(
     source = str(path)
     try:
         if file.is_dir():
-            raise _error(error, source, f"is a directory, not a {what}")
+            raise _error(error, source, f"is a directory, not {_a(what)}")
         if not file.exists():
             raise _error(error, source, f"cannot read the {what}: no such file")
         if not file.is_file():
-            raise _error(error, source, f"not a regular file (expected a {what})")
+            raise _error(error, source, f"not a regular file (expected {_a(what)})")
         size = file.stat().st_size
         most = int(limit("files.max_bytes"))
         if size > most:
             raise _error(
-                error, source, f"{size} bytes is too large for a {what} (at most {most} bytes)"
+                error, source, f"{size} bytes is too large for {_a(what)} (at most {most} bytes)"
             )
         return file.read_bytes()
     except OSError as exc:
@@ -96,7 +101,7 @@ def decode_text(
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise _error(
-            error, source, f"not a UTF-8 text file (byte {exc.start}); a {what} is text"
+            error, source, f"not a UTF-8 text file (byte {exc.start}); {_a(what)} is text"
         ) from exc
 
 
@@ -146,7 +151,7 @@ def parse_toml(
     except RecursionError as exc:
         most = int(limit("files.max_depth"))
         raise _error(
-            error, source, f"not a usable {what}: nested deeper than {most} levels"
+            error, source, f"not usable as {_a(what)}: nested deeper than {most} levels"
         ) from exc
     check_depth(doc, source, error=error)
     return doc
@@ -217,7 +222,7 @@ def read_jsonl(
     source = str(path)
     file = Path(path)
     if file.is_dir():
-        raise _error(error, source, f"is a directory, not a {what}")
+        raise _error(error, source, f"is a directory, not {_a(what)}")
     if not file.exists():
         raise _error(error, source, f"cannot read the {what}: no such file")
     records: list[dict[str, Any]] = []
@@ -229,7 +234,9 @@ def read_jsonl(
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
                     raise _error(
-                        error, source, f"{where}not UTF-8 text (byte {exc.start}); a {what} is text"
+                        error,
+                        source,
+                        f"{where}not UTF-8 text (byte {exc.start}); {_a(what)} is text",
                     ) from exc
                 if not line.strip():
                     continue

@@ -61,7 +61,12 @@ def _same_type(default: Any, value: Any, where: str) -> Any:
     return value
 
 
-def _merge(base: dict[str, Any], extra: Mapping[str, Any], source: str) -> None:
+def _merge(
+    base: dict[str, Any],
+    extra: Mapping[str, Any],
+    source: str,
+    origins: dict[str, str] | None = None,
+) -> None:
     for section, table in extra.items():
         if section not in base:
             raise TrainConfigError(
@@ -77,6 +82,8 @@ def _merge(base: dict[str, Any], extra: Mapping[str, Any], source: str) -> None:
                     f"known: {sorted(base[section])}"
                 )
             base[section][key] = _same_type(base[section][key], value, f"{source}: {section}.{key}")
+            if origins is not None:
+                origins[f"{section}.{key}"] = source
 
 
 def parse_set(items: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -117,39 +124,42 @@ def load_train_config(
         TrainConfigError: An unknown key, a value of the wrong type, or a bad choice.
     """
     config = copy.deepcopy(_read(DEFAULT_CONFIG))
+    origins: dict[str, str] = {}  # dotted key -> the file or "--set" that gave its value
     if path is not None:
-        _merge(config, _read(Path(path)), str(path))
-    _merge(config, parse_set(overrides), "--set")
-    _check_choices(config)
+        _merge(config, _read(Path(path)), str(path), origins)
+    _merge(config, parse_set(overrides), "--set", origins)
+    _check_choices(config, origins)
     return config
 
 
-def _check_choices(config: Mapping[str, Mapping[str, Any]]) -> None:
+def _check_choices(config: Mapping[str, Mapping[str, Any]], origins: Mapping[str, str]) -> None:
+    """Check choices and ranges; ``origins`` names the file or ``--set`` of each value."""
+
+    def at(dotted: str) -> str:
+        return f"{origins[dotted]}: {dotted}" if dotted in origins else dotted
+
     activation = config["policy"]["activation"]
     if activation not in ACTIVATIONS:
         raise TrainConfigError(
-            f"policy.activation = {activation!r}: expected one of {list(ACTIVATIONS)}"
+            f"{at('policy.activation')} = {activation!r}: expected one of {list(ACTIVATIONS)}"
         )
     vec_env = config["train"]["vec_env"]
     if vec_env not in VEC_ENVS:
-        raise TrainConfigError(f"train.vec_env = {vec_env!r}: expected one of {list(VEC_ENVS)}")
+        raise TrainConfigError(
+            f"{at('train.vec_env')} = {vec_env!r}: expected one of {list(VEC_ENVS)}"
+        )
     net_arch = config["policy"]["net_arch"]
     if not net_arch or not all(isinstance(n, int) and not isinstance(n, bool) for n in net_arch):
         raise TrainConfigError(
-            f"policy.net_arch = {net_arch!r}: expected a list of positive integers"
+            f"{at('policy.net_arch')} = {net_arch!r}: expected a list of positive integers"
         )
-    _check_ranges(config)
-
-
-def _check_ranges(config: Mapping[str, Mapping[str, Any]]) -> None:
-    """Refuse numbers outside ``training/config/ranges.toml`` (each item of a list too)."""
     for section, keys in _ranges().items():
         for key, bounds in keys.items():
             value = config[section][key]
             for item in value if isinstance(value, list) else [value]:
                 if not _in_range(item, bounds):
                     raise TrainConfigError(
-                        f"{section}.{key} = {value!r}: expected {_range_words(bounds)} "
+                        f"{at(f'{section}.{key}')} = {value!r}: expected {_range_words(bounds)} "
                         "(training/config/ranges.toml)"
                     )
 

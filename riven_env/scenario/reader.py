@@ -86,6 +86,8 @@ class ScenarioReader:
         self._model_paths: dict[str, str] = {}
         # the spec handed to Table.from_spec, kept on the Scenario
         self._table_spec: dict[str, Any] = {}
+        # names of the file's own [profiles.*] entries, valid or not
+        self._inline_profiles: set[str] = set()
 
     @property
     def rules(self) -> RulesConfig:
@@ -165,6 +167,7 @@ class ScenarioReader:
         inline = {
             key: doc[key] for key in ("weapons", "profiles") if isinstance(doc.get(key), dict)
         }
+        self._inline_profiles = set(inline.get("profiles", {}))
         return read_entries(inline, self.problems, self.rules, base=base)
 
     def _table(self, data: Any) -> Table | None:
@@ -388,6 +391,8 @@ class ScenarioReader:
             if library is None:
                 continue
             profile = library.profiles.get(values["profile"])
+            if profile is None and values["profile"] in self._inline_profiles:
+                continue  # defined in this file but invalid: already reported there
             if profile is None:
                 self.problems.add(
                     f"unknown profile {values['profile']!r}; known profiles: "
