@@ -286,6 +286,10 @@ CASES: list[Case] = [
     case("db-text", "db", "this is not a database\n" * 100, "results database"),
     case("db-binary", "db", BINARY * 64, "results database"),
     case("db-directory", "db", DIR, "results database"),
+    # -- command-line sizes and numbers (the command line only) -------------------------
+    case("argv-compare-alpha-nan", "argv", "compare --scenario duel-1v1 --games 2 --variant turnover=sbh --alpha nan --workers 1 --db {tmp}/c.duckdb", "--alpha"),  # fmt: skip
+    case("argv-playtest-workers-huge", "argv", "playtest --scenario duel-1v1 --blue random --red random --games 2 --workers 100000 --db {tmp}/p.duckdb", "workers=100000", sub=True),  # fmt: skip
+    case("argv-train-envs-huge", "argv", "train --scenario duel-1v1 --opponent random --timesteps 8 --envs 100000 --out {tmp}/run --no-progress", "--envs"),  # fmt: skip
 ]  # fmt: skip
 
 
@@ -316,9 +320,9 @@ def warm() -> None:
 
 def materialise(case: Case, tmp_path: Path, db_bytes: Callable[[], bytes]) -> str:
     """Write the case's input under ``tmp_path``; return the path (or the value itself)."""
-    if case.kind in ("set", "train-set", "agent"):
+    if case.kind in ("set", "train-set", "agent", "argv"):
         assert isinstance(case.data, str)
-        return case.data
+        return case.data.replace("{tmp}", str(tmp_path))
     suffix = {"db": ".duckdb", "model": ".zip", "log": ".jsonl"}.get(case.kind, ".toml")
     path = tmp_path / f"input{suffix}"
     if case.data == DIR:
@@ -343,7 +347,10 @@ def materialise(case: Case, tmp_path: Path, db_bytes: Callable[[], bytes]) -> st
 
 # ----------------------------------------------------------------------------- API
 def call_api(case: Case, target: str, tmp_path: Path) -> None:
-    """Feed the input to the Python API that reads it (expected to raise)."""
+    """Feed the input to the Python API that reads it (expected to raise).
+
+    Command-line-only cases (``argv``) have no API call of their own.
+    """
     if case.kind == "scenario":
         from riven_env.scenario import load_scenario
 
@@ -405,13 +412,16 @@ def check_message(case: Case, message: str, target: str) -> None:
     assert "Traceback" not in message
     for text in case.expect:
         assert text in message, f"{case.id}: {text!r} not in {message!r}"
-    if case.kind not in ("set", "train-set", "agent") and case.data != MISSING:
+    if case.kind not in ("set", "train-set", "agent", "argv") and case.data != MISSING:
         # A file's error names the file (a missing file's too, but under its given name).
         assert Path(target).name in message, f"{case.id}: the file is not named: {message!r}"
 
 
+API_CASES = [c for c in CASES if c.kind != "argv"]
+
+
 @pytest.mark.timeout(5, func_only=True)
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", API_CASES, ids=[c.id for c in API_CASES])
 def test_api_refuses_cleanly(case: Case, tmp_path: Path, warm: None, request) -> None:
     target = materialise(case, tmp_path, lambda: request.getfixturevalue("results_db"))
     with pytest.raises(RivenError) as refused:
@@ -447,6 +457,8 @@ def cli_args(case: Case, target: str, tmp_path: Path) -> list[list[str]]:
             ["playtest", "--scenario", "duel-1v1", "--blue", "random", "--red", "random",
              "--games", "2", "--workers", "1", "--db", target, "--resume", "--json"],
         ]  # fmt: skip
+    if case.kind == "argv":
+        return [target.split()]
     return []  # library files and logs: read by the API only
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from riven_env.files import parse_toml
+from riven_env.files import limit, parse_toml
 from riven_env.playtest.errors import PlaytestError
 
 DEFAULT_DB = Path("runs") / "playtests.duckdb"
@@ -119,8 +119,12 @@ class PlaytestConfig:
             raise PlaytestError(f"games={self.games} is not allowed; allowed: 1 or more")
         if self.seed < 0:
             raise PlaytestError(f"seed={self.seed} is not allowed; allowed: 0 or more")
-        if self.workers is not None and self.workers < 1:
-            raise PlaytestError(f"workers={self.workers} is not allowed; allowed: 1 or more")
+        most = int(limit("processes.max_workers"))
+        if self.workers is not None and not 1 <= self.workers <= most:
+            raise PlaytestError(
+                f"workers={self.workers} is not allowed; allowed: 1 to {most} "
+                "(processes.max_workers in riven_env/data/limits.toml)"
+            )
         if self.backend not in BACKENDS:
             raise PlaytestError(
                 f"backend={self.backend!r} is not allowed; allowed: {', '.join(BACKENDS)}"
