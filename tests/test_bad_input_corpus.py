@@ -517,3 +517,108 @@ def test_the_corpus_is_large_and_varied() -> None:
         "log",
         "db",
     }
+
+
+# ----------------------------------------------------------------------------- per item
+def test_values_at_every_bound_are_still_accepted(tmp_path: Path) -> None:
+    """The limits refuse what is above them, not what reaches them."""
+    from agents.mcts import parse_simulations
+    from riven_env.scenario import load_scenario_text
+
+    most = int(limit("scenario.max_models_per_side"))
+    size = limit("table.max_size")
+    text = swap(swap(DUEL, "width = 24", f"width = {size}"), "height = 24", f"height = {size}")
+    text = swap(text, "red = [[0, 20, 24, 24]]", f"red = [[0, {size - 12}, {size}, {size}]]")
+    text = swap(text, "blue = [[0, 0, 24, 4]]", f"blue = [[0, 0, {size}, 12]]")
+    text = swap(text, 'id = "blue-champion"', f"count = {most}")
+    text = swap(text, "rounds = 6", f"rounds = {limit('scenario.max_rounds')}")
+    text = swap(text, "points = 1\n\n[sides", f"points = {limit('scenario.max_points')}\n\n[sides")
+    scenario = load_scenario_text(text)
+    assert len(scenario.sides["blue"].models) == most
+    assert scenario.table.width == size and scenario.objectives[0].points == 2**31 - 1
+    top = int(limit("agents.max_mcts_simulations"))
+    assert parse_simulations(str(top)) == top
+
+
+def test_terrain_vertices_are_counted_over_the_whole_table() -> None:
+    from riven_env.errors import TerrainError
+    from riven_env.table import Table
+
+    most = int(limit("table.max_vertices"))
+    circles = most // 16  # a circle is drawn with 16 vertices
+    spec = {"width": 60, "height": 60, "terrain": [
+        {"type": "scrub", "circle": [3 + 3 * (k % 18), 3 + 3 * (k // 18), 1]} for k in range(circles)
+    ]}  # fmt: skip
+    assert len(Table.from_spec(spec).pieces) == circles
+    spec["terrain"].append({"type": "scrub", "circle": [57, 57, 1]})
+    with pytest.raises(TerrainError, match=r"table\.terrain: the outlines have \d+ vertices"):
+        Table.from_spec(spec)
+
+
+def test_every_limit_is_documented() -> None:
+    from riven_env.files import limits
+
+    schema = (ROOT / "docs" / "scenario-schema.md").read_text(encoding="utf-8")
+    for section, keys in limits().items():
+        for key in keys:
+            assert f"`{section}.{key}`" in schema, f"{section}.{key} is not in scenario-schema.md"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e999"])
+def test_set_overrides_refuse_non_finite_numbers_from_every_parser(value: str) -> None:
+    """``riven play --set`` hands strings, ``riven playtest --set`` TOML values: both refused."""
+    from riven_env.errors import RulesDataError
+    from riven_env.playtest.config import parse_override
+    from riven_env.rules.config import load_rules
+
+    key, parsed = parse_override(f"objective_radius={value}")
+    for given in (value, parsed):
+        with pytest.raises(RulesDataError, match="distances.objective_radius"):
+            load_rules(overrides={key: given})
+
+
+def test_rules_files_still_take_new_named_entries(tmp_path: Path) -> None:
+    """Typos are refused, but a designer's new Condition, difficulty or distance is not."""
+    from riven_env.rules.config import load_rules
+
+    text = swap(RULES, "brutal = 12", "brutal = 12\nheroic = 14")
+    text = swap(text, "[conditions.bleeding]", '[conditions.burning]\ndescription = "On fire."\nexpires = "never"\n\n[conditions.bleeding]')  # fmt: skip
+    text = swap(text, "rally_range = 3.0", "rally_range = 3.0\nshout_range = 6.0")
+    text = swap(text, 'range = "rally_range"', 'range = "shout_range"')
+    path = tmp_path / "variant.toml"
+    path.write_text(text, encoding="utf-8")
+    rules = load_rules(path)
+    assert rules.get("test.difficulty.heroic") == 14 and rules.get("distances.shout_range") == 6.0
+
+
+def test_training_ranges_name_real_keys_and_accept_their_bounds() -> None:
+    from riven_env.files import read_toml
+    from training.hyperparams import RANGES_CONFIG, load_train_config
+
+    config = load_train_config()
+    for section, keys in read_toml(RANGES_CONFIG).items():
+        for key in keys:
+            assert key in config[section], f"{section}.{key} of ranges.toml is not a config key"
+    edge = load_train_config(None, ["ppo.gamma=1.0", "ppo.gae_lambda=0", "ppo.learning_rate=1"])
+    assert edge["ppo"]["gamma"] == 1.0 and edge["ppo"]["gae_lambda"] == 0.0
+
+
+def test_the_safe_reader_survives_what_the_parsers_do_not(tmp_path: Path) -> None:
+    """tomllib and json recurse without a bound; the reader turns that into one error."""
+    from riven_env.errors import DataFileError
+    from riven_env.files import check_depth, parse_json, read_toml
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text(nested_toml(100_000), encoding="utf-8")
+    with pytest.raises(DataFileError, match="deep.toml: .*nested deeper than"):
+        read_toml(deep)
+    with pytest.raises(DataFileError, match="nested deeper than"):
+        parse_json("[" * 100_000 + "]" * 100_000, "x.json")
+    with pytest.raises(DataFileError, match="non-finite number NaN"):
+        parse_json('{"a": NaN}', "x.json")
+    chain: list = []
+    for _ in range(100_000):  # deeper than any recursion limit: the check walks a stack
+        chain = [chain]
+    with pytest.raises(DataFileError, match="nested deeper"):
+        check_depth(chain, "chain")
+    check_depth([[1, {"a": [2]}]], "shallow")
