@@ -79,7 +79,9 @@ def read_bytes(
         if file.is_dir():
             raise _error(error, source, f"is a directory, not {_a(what)}")
         if not file.exists():
-            raise _error(error, source, f"cannot read the {what}: no such file")
+            raise _error(
+                error, source, f"cannot read the {what}: not found (no such file or directory)"
+            )
         if not file.is_file():
             raise _error(error, source, f"not a regular file (expected {_a(what)})")
         size = file.stat().st_size
@@ -224,7 +226,9 @@ def read_jsonl(
     if file.is_dir():
         raise _error(error, source, f"is a directory, not {_a(what)}")
     if not file.exists():
-        raise _error(error, source, f"cannot read the {what}: no such file")
+        raise _error(
+            error, source, f"cannot read the {what}: not found (no such file or directory)"
+        )
     records: list[dict[str, Any]] = []
     try:
         with file.open("rb") as handle:

@@ -188,7 +188,7 @@ def test_bad_value_in_file_is_refused_naming_file_and_key(
 
 
 def test_missing_file_and_bad_toml_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(RulesDataError, match="no such file"):
+    with pytest.raises(RulesDataError, match="not found"):
         load_rules(tmp_path / "absent.toml")
     broken = tmp_path / "broken.toml"
     broken.write_text("[activation\nmax_dice = 3\n", encoding="utf-8")
