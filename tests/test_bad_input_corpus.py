@@ -422,8 +422,8 @@ API_CASES = [c for c in CASES if c.kind != "argv"]
 
 @pytest.mark.timeout(5, func_only=True)
 @pytest.mark.parametrize("case", API_CASES, ids=[c.id for c in API_CASES])
-def test_api_refuses_cleanly(case: Case, tmp_path: Path, warm: None, request) -> None:
-    target = materialise(case, tmp_path, lambda: request.getfixturevalue("results_db"))
+def test_api_refuses_cleanly(case: Case, tmp_path: Path, warm: None, results_db: bytes) -> None:
+    target = materialise(case, tmp_path, lambda: results_db)
     with pytest.raises(RivenError) as refused:
         call_api(case, target, tmp_path)
     check_message(case, str(refused.value), target)
@@ -474,10 +474,10 @@ def check_cli(case: Case, code: int, output: str, target: str) -> None:
 
 @pytest.mark.timeout(5, func_only=True)
 @pytest.mark.parametrize("case", CLI_CASES, ids=[c.id for c in CLI_CASES])
-def test_cli_refuses_cleanly(case: Case, tmp_path: Path, warm: None, request) -> None:
+def test_cli_refuses_cleanly(case: Case, tmp_path: Path, warm: None, results_db: bytes) -> None:
     from riven_env.cli.main import app
 
-    target = materialise(case, tmp_path, lambda: request.getfixturevalue("results_db"))
+    target = materialise(case, tmp_path, lambda: results_db)
     for args in cli_args(case, target, tmp_path):
         result = runner.invoke(app, args)
         assert isinstance(result.exception, SystemExit | None), result.exception
@@ -487,6 +487,7 @@ def test_cli_refuses_cleanly(case: Case, tmp_path: Path, warm: None, request) ->
 SUBPROCESS_CASES = [c for c in CLI_CASES if c.subprocess]
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("case", SUBPROCESS_CASES, ids=[c.id for c in SUBPROCESS_CASES])
 def test_subprocess_refuses_cleanly(case: Case, tmp_path: Path, request) -> None:
