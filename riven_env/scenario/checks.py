@@ -47,6 +47,8 @@ class FieldSpec:
         pattern: For strings, a regular expression the whole value must match.
         pattern_words: How :attr:`pattern` is described in an error message.
         max_items: For lists (``tables``, ``str_list``), the most entries allowed.
+        limit_key: The key of ``riven_env/data/limits.toml`` that :attr:`maximum` or
+            :attr:`max_items` comes from, named in the message.
     """
 
     kind: FieldKind
@@ -58,6 +60,7 @@ class FieldSpec:
     pattern: str | None = None
     pattern_words: str = ""
     max_items: int | None = None
+    limit_key: str | None = None
 
 
 @dataclass
@@ -168,7 +171,7 @@ def convert(value: Any, spec: FieldSpec) -> tuple[bool, Any, str]:
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             return False, None, expected
         if spec.max_items is not None and len(value) > spec.max_items:
-            return False, None, _too_many(len(value), spec.max_items)
+            return False, None, _too_many(len(value), spec)
         return True, tuple(value), ""
     elif kind == "point":
         point = _numbers(value, 2)
@@ -186,14 +189,14 @@ def convert(value: Any, spec: FieldSpec) -> tuple[bool, Any, str]:
         if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
             return False, None, expected
         if spec.max_items is not None and len(value) > spec.max_items:
-            return False, None, _too_many(len(value), spec.max_items)
+            return False, None, _too_many(len(value), spec)
         return True, value, ""
     else:  # pragma: no cover - FieldKind is closed
         raise ValueError(f"unknown field kind {kind!r}")
     if spec.minimum is not None and converted < spec.minimum:
         return False, None, f"must be at least {_bound(spec.minimum)}"
     if spec.maximum is not None and converted > spec.maximum:
-        return False, None, f"must be at most {_bound(spec.maximum)}"
+        return False, None, f"must be at most {_bound(spec.maximum)}{_limit_source(spec)}"
     return True, converted, ""
 
 
@@ -202,8 +205,13 @@ def _bound(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _too_many(count: int, most: int) -> str:
-    return f"{count} entries; at most {most} allowed (riven_env/data/limits.toml)"
+def _limit_source(spec: FieldSpec) -> str:
+    """Where a bound comes from, for the message (empty for bounds that are not limits)."""
+    return f" ({spec.limit_key} in riven_env/data/limits.toml)" if spec.limit_key else ""
+
+
+def _too_many(count: int, spec: FieldSpec) -> str:
+    return f"{count} entries; at most {spec.max_items} allowed{_limit_source(spec)}"
 
 
 def check_keys(

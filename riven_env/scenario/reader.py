@@ -209,7 +209,11 @@ class ScenarioReader:
                 else:
                     self.problems.add(message, path)
         if self.problems.count() == before:
-            self.problems.add(str(whole), "table")
+            message = str(whole)
+            if message.startswith("table"):  # the engine named the field (table.terrain)
+                self.problems.add_verbatim(message, message.split(":", 1)[0])
+            else:
+                self.problems.add(message, "table")
 
     def _rect_on_table(self, rect: Rect, table: Table, path: str) -> bool:
         tol = float(self.defaults["placement"]["tolerance"])
@@ -243,7 +247,8 @@ class ScenarioReader:
                 continue
             if len(rects) > MAX_ZONES:
                 self.problems.add(
-                    f"{len(rects)} rectangles; at most {MAX_ZONES} allowed (riven_env/data/limits.toml)",
+                    f"{len(rects)} rectangles; at most {MAX_ZONES} allowed "
+                    "(scenario.max_zones in riven_env/data/limits.toml)",
                     path,
                 )
                 continue
@@ -384,7 +389,8 @@ class ScenarioReader:
             if len(models) + values["count"] > MAX_MODELS_PER_SIDE:
                 self.problems.add(
                     f"side {side!r} would field {len(models) + values['count']} models; at most "
-                    f"{MAX_MODELS_PER_SIDE} per side allowed (riven_env/data/limits.toml)",
+                    f"{MAX_MODELS_PER_SIDE} per side allowed (scenario.max_models_per_side in "
+                    "riven_env/data/limits.toml)",
                     join_path(path, "count"),
                 )
                 break

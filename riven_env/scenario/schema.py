@@ -62,7 +62,9 @@ TOP_LEVEL_FIELDS: dict[str, FieldSpec] = {
     "scenario": FieldSpec("table", required=True),
     "table": FieldSpec("table", required=True),
     "deployment": FieldSpec("table", required=True),
-    "objectives": FieldSpec("tables", default=[], max_items=MAX_OBJECTIVES),
+    "objectives": FieldSpec(
+        "tables", default=[], max_items=MAX_OBJECTIVES, limit_key="scenario.max_objectives"
+    ),
     "sides": FieldSpec("table", required=True),
     "victory": FieldSpec("table", required=True),
     "weapons": FieldSpec("table", default={}),
@@ -76,16 +78,22 @@ SCENARIO_FIELDS: dict[str, FieldSpec] = {
     "description": FieldSpec("str", default=""),
     "setting": FieldSpec("str", required=True, choices=SETTINGS),
     "mode": FieldSpec("str", choices=MODES),
-    "rounds": FieldSpec("int", required=True, minimum=1, maximum=MAX_ROUNDS),
+    "rounds": FieldSpec(
+        "int", required=True, minimum=1, maximum=MAX_ROUNDS, limit_key="scenario.max_rounds"
+    ),
     "first_side": FieldSpec("str", choices=FIRST_SIDES),
 }
 
 #: ``[table]``: the size here; each ``[[table.terrain]]`` piece is checked by ``Table.from_spec``.
 TABLE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", default=""),
-    "width": FieldSpec("number", required=True, minimum=1.0, maximum=MAX_TABLE_SIZE),
-    "height": FieldSpec("number", required=True, minimum=1.0, maximum=MAX_TABLE_SIZE),
-    "terrain": FieldSpec("tables", default=[], max_items=MAX_PIECES),
+    "width": FieldSpec(
+        "number", required=True, minimum=1.0, maximum=MAX_TABLE_SIZE, limit_key="table.max_size"
+    ),
+    "height": FieldSpec(
+        "number", required=True, minimum=1.0, maximum=MAX_TABLE_SIZE, limit_key="table.max_size"
+    ),
+    "terrain": FieldSpec("tables", default=[], max_items=MAX_PIECES, limit_key="table.max_pieces"),
 }
 
 #: ``[[objectives]]``. ``radius`` defaults to the rules' ``distances.objective_radius``.
@@ -93,23 +101,34 @@ OBJECTIVE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
     "x": FieldSpec("number", required=True),
     "y": FieldSpec("number", required=True),
-    "radius": FieldSpec("number", minimum=0.0, maximum=MAX_TABLE_SIZE),
+    "radius": FieldSpec("number", minimum=0.0, maximum=MAX_TABLE_SIZE, limit_key="table.max_size"),
     "kind": FieldSpec("str", choices=OBJECTIVE_KINDS),
-    "points": FieldSpec("int", minimum=0, maximum=MAX_POINTS),
+    "points": FieldSpec("int", minimum=0, maximum=MAX_POINTS, limit_key="scenario.max_points"),
 }
 
 #: ``[sides.blue]`` / ``[sides.red]``.
 SIDE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
     "oracle": FieldSpec("str"),
-    "models": FieldSpec("tables", required=True, max_items=MAX_MODELS_PER_SIDE),
+    "models": FieldSpec(
+        "tables",
+        required=True,
+        max_items=MAX_MODELS_PER_SIDE,
+        limit_key="scenario.max_models_per_side",
+    ),
 }
 
 #: ``[[sides.<side>.models]]``.
 MODEL_FIELDS: dict[str, FieldSpec] = {
     "profile": FieldSpec("str", required=True),
     "id": FieldSpec("str", pattern=MODEL_ID_PATTERN, pattern_words=MODEL_ID_WORDS),
-    "count": FieldSpec("int", default=1, minimum=1, maximum=MAX_MODELS_PER_SIDE),
+    "count": FieldSpec(
+        "int",
+        default=1,
+        minimum=1,
+        maximum=MAX_MODELS_PER_SIDE,
+        limit_key="scenario.max_models_per_side",
+    ),
     "position": FieldSpec("point"),
     "oracle": FieldSpec("str"),
 }
@@ -117,19 +136,32 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
 #: ``[victory]``.
 VICTORY_FIELDS: dict[str, FieldSpec] = {
     "at_round_limit": FieldSpec("str", default="points", choices=ROUND_LIMIT_OUTCOMES),
-    "conditions": FieldSpec("tables", required=True, max_items=MAX_CONDITIONS),
+    "conditions": FieldSpec(
+        "tables", required=True, max_items=MAX_CONDITIONS, limit_key="scenario.max_conditions"
+    ),
 }
 
 _SIDE = FieldSpec("str", required=True, choices=SIDES)
-_MODELS = FieldSpec("str_list", required=True, max_items=MAX_MODELS_PER_SIDE)
-_POINTS = FieldSpec("int", default=1, minimum=0, maximum=MAX_POINTS)
+_MODELS = FieldSpec(
+    "str_list",
+    required=True,
+    max_items=MAX_MODELS_PER_SIDE,
+    limit_key="scenario.max_models_per_side",
+)
+_POINTS = FieldSpec(
+    "int", default=1, minimum=0, maximum=MAX_POINTS, limit_key="scenario.max_points"
+)
 
 #: ``[[victory.conditions]]``: the keys each condition type may hold (besides ``type``).
 VICTORY_CONDITION_FIELDS: dict[str, dict[str, FieldSpec]] = {
     # A side with no active models (all Down, Out or Fled) loses at once.
     "eliminate": {},
     # At the end of each round from `from_round`, each hold objective controlled scores its points.
-    "hold": {"from_round": FieldSpec("int", default=1, minimum=1, maximum=MAX_ROUNDS)},
+    "hold": {
+        "from_round": FieldSpec(
+            "int", default=1, minimum=1, maximum=MAX_ROUNDS, limit_key="scenario.max_rounds"
+        )
+    },
     # Points per enemy model taken Out or Fled.
     "casualties": {"points": _POINTS},
     # Named models of `side` that reach `zone` leave the table: `points` each, or win at once.
@@ -146,7 +178,13 @@ VICTORY_CONDITION_FIELDS: dict[str, dict[str, FieldSpec]] = {
     "survive": {
         "side": _SIDE,
         "points": _POINTS,
-        "min_models": FieldSpec("int", default=1, minimum=1, maximum=MAX_MODELS_PER_SIDE),
+        "min_models": FieldSpec(
+            "int",
+            default=1,
+            minimum=1,
+            maximum=MAX_MODELS_PER_SIDE,
+            limit_key="scenario.max_models_per_side",
+        ),
     },
 }
 VICTORY_TYPES: tuple[str, ...] = tuple(VICTORY_CONDITION_FIELDS)
