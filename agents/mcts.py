@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from agents.base import BaseAgent
 from agents.evaluation import DEFAULT_WEIGHTS, EvaluationWeights, evaluate
 from riven_env.errors import AgentSpecError
+from riven_env.files import limit
 from riven_env.game import Decision, GameState
 
 DEFAULT_SIMULATIONS = 100
@@ -61,9 +62,11 @@ def parse_simulations(value: str | int | None) -> int:
         number = int(value)
     except (TypeError, ValueError):
         number = 0
-    if number < 1 or (isinstance(value, str) and not value.strip().isdigit()):
+    most = int(limit("agents.max_mcts_simulations"))
+    if number < 1 or number > most or (isinstance(value, str) and not value.strip().isdigit()):
         raise AgentSpecError(
-            f"mcts simulations must be a whole number >= 1 (as in mcts:200), got {value!r}"
+            f"mcts simulations must be a whole number >= 1 and <= {most} (as in mcts:200), "
+            f"got {value!r} (agents.max_mcts_simulations in riven_env/data/limits.toml)"
         )
     return number
 

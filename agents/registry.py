@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from pathlib import Path
 
 from agents.base import Agent
-from riven_env.errors import AgentSpecError, did_you_mean
+from riven_env.errors import AgentSpecError, RivenError, did_you_mean
+
+#: File endings of saved policies, listed when ``ppo:`` is given a directory.
+MODEL_SUFFIXES: frozenset[str] = frozenset({".zip", ".safetensors"})
 
 # kind -> (module, class name, what the argument after ":" is)
 AGENT_KINDS: dict[str, tuple[str, str, str]] = {
@@ -56,7 +60,60 @@ def make_agent(spec: str, side: str, seed: int | Sequence[int] | None = None) ->
     cls = getattr(module, class_name)
     if arg is not None and not arg_name:
         raise AgentSpecError(f"agent {kind!r} takes no argument (got {spec!r})")
+    if kind in POLICY_KINDS and arg is not None:
+        check_model_path(arg, spec)
     kwargs: dict[str, object] = {arg_name: arg} if arg is not None else {}
     if kind == "ppo+pickle":
         kwargs["trust_pickle"] = True
-    return cls(spec, side, seed, **kwargs)
+    agent = cls(spec, side, seed, **kwargs)
+    if kind in POLICY_KINDS:
+        _load_model(agent, spec)
+    return agent
+
+
+def check_model_path(path: str, spec: str) -> None:
+    """Refuse a ``ppo:PATH`` that cannot be a policy, before any loader touches it.
+
+    A training output folder stands for its final policy; a path without its suffix is
+    resolved by the loader (:func:`agents.ppo.resolve_policy_file`).
+
+    Raises:
+        AgentSpecError: The path is a directory without a final policy (the message lists
+            the model files in it), is not a regular file, or is empty.
+    """
+    from agents.ppo import FINAL_NAME
+
+    file = Path(path)
+    if file.is_dir():
+        if (file / FINAL_NAME).is_file():
+            return
+        found = sorted(
+            str(p) for p in file.iterdir() if p.suffix in MODEL_SUFFIXES and p.is_file()
+        )[:5]
+        hint = f"; model files in it: {', '.join(found)}" if found else "; it holds no model file"
+        raise AgentSpecError(
+            f"agent {spec!r}: {path} is a directory without {FINAL_NAME}, not a model file "
+            f"(give the file training wrote, as in ppo:runs/duel/{FINAL_NAME}){hint}"
+        )
+    if file.exists() and not file.is_file():
+        raise AgentSpecError(f"agent {spec!r}: {path} is not a regular file")
+    if file.is_file() and file.stat().st_size == 0:
+        raise AgentSpecError(f"agent {spec!r}: model file {file} is empty")
+
+
+def _load_model(agent: Agent, spec: str) -> None:
+    """Load a policy's model now, so that a damaged file is one clean error at the spec.
+
+    The loader may raise anything on a malformed file (a bad zip, a missing member, a
+    truncated tensor); every such error becomes an :class:`AgentSpecError` naming the file.
+    """
+    try:
+        getattr(agent, "model", None)
+    except RivenError:
+        raise
+    except Exception as exc:  # the loader's own failures on a damaged file
+        path = getattr(agent, "path", None) or spec.partition(":")[2]
+        first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise AgentSpecError(
+            f"agent {spec!r}: cannot load model file {path}: {type(exc).__name__}: {first_line}"
+        ) from exc

@@ -7,11 +7,17 @@ allowed, so that a designer can fix the data without reading a traceback.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 
 class RivenError(Exception):
     """Base class of every error RIVEN Lab raises on purpose."""
+
+
+class DataFileError(RivenError):
+    """A data file (TOML, JSON, JSON Lines) cannot be read: missing, a directory, not UTF-8
+    text, malformed, too large or nested too deep; the message names the file."""
 
 
 class RulesDataError(RivenError):
@@ -71,7 +77,6 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
     Every "unknown name" message uses it, so that the likeliest fix is the first thing a
     user reads: ``unknown scenario 'skirmish5v5'; did you mean skirmish-5v5?``.
     """
-    import difflib
 
     options = [str(c) for c in choices]
     close = difflib.get_close_matches(str(name), options, n=3, cutoff=0.6)

@@ -169,15 +169,12 @@ def test_a_crafted_pickle_zip_is_refused_and_runs_nothing(tmp_path: Path) -> Non
 def test_the_pickle_opt_in_warns_at_the_moment_it_loads(tmp_path: Path, capfd) -> None:
     from agents.registry import make_agent
     from riven_env.errors import AgentSpecError
-    from riven_env.game import new_game
 
     target = tmp_path / "written-by-the-model"
     model = crafted_zip(tmp_path / "evil.zip", target)
-    agent = make_agent(f"ppo+pickle:{model}", "blue", 0)
-    assert capfd.readouterr().err == ""  # nothing is read before the model is needed
-    state = new_game("duel-1v1", 0)
+    # The agent spec loads the model at once, so a damaged file is refused where it is named.
     with pytest.raises(AgentSpecError, match="cannot load the model zip"):
-        agent.act(state, state.legal_decisions())
+        make_agent(f"ppo+pickle:{model}", "blue", 0)
     err = capfd.readouterr().err
     assert err.startswith("warning: loading pickle-based model") and "arbitrary code" in err
     assert target.exists()  # the opt-in is real: this is exactly what it warns about
@@ -189,7 +186,7 @@ def test_policy_file_errors_name_the_file(tmp_path: Path) -> None:
 
     with pytest.raises(AgentSpecError, match="does not exist"):
         make_agent(f"ppo:{tmp_path / 'none'}", "blue", 0)
-    with pytest.raises(AgentSpecError, match="is a folder without final.safetensors"):
+    with pytest.raises(AgentSpecError, match="is a directory without final.safetensors"):
         make_agent(f"ppo:{tmp_path}", "blue", 0)
     (tmp_path / "broken.safetensors").write_bytes(b"\x00" * 10)
     (tmp_path / "broken.json").write_text("{", encoding="utf-8")

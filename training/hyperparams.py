@@ -9,19 +9,16 @@ what was expected.
 from __future__ import annotations
 
 import copy
-import json
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
-from riven_env.errors import RivenError
+from riven_env.errors import RivenError, did_you_mean
+from riven_env.files import parse_json, parse_toml, read_toml
 
 DEFAULT_CONFIG = Path(__file__).with_name("config") / "default.toml"
+RANGES_CONFIG = Path(__file__).with_name("config") / "ranges.toml"
 ACTIVATIONS = ("tanh", "relu")
 VEC_ENVS = ("subproc", "dummy")
 
@@ -31,10 +28,7 @@ class TrainConfigError(RivenError):
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise TrainConfigError(f"{path}: cannot read the training config: {exc}") from exc
+    return read_toml(path, what="training config", error=TrainConfigError)
 
 
 def _same_type(default: Any, value: Any, where: str) -> Any:
@@ -45,6 +39,8 @@ def _same_type(default: Any, value: Any, where: str) -> Any:
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise TrainConfigError(f"{where} = {value!r}: expected a number")
+        if not math.isfinite(value):
+            raise TrainConfigError(f"{where} = {value!r}: expected a finite number")
         return float(value)
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
@@ -65,16 +61,29 @@ def _same_type(default: Any, value: Any, where: str) -> Any:
     return value
 
 
-def _merge(base: dict[str, Any], extra: Mapping[str, Any], source: str) -> None:
+def _merge(
+    base: dict[str, Any],
+    extra: Mapping[str, Any],
+    source: str,
+    origins: dict[str, str] | None = None,
+) -> None:
     for section, table in extra.items():
-        if section not in base or not isinstance(table, Mapping):
-            raise TrainConfigError(f"{source}: unknown section [{section}]; known: {sorted(base)}")
+        if section not in base:
+            raise TrainConfigError(
+                f"{source}: unknown section [{section}]{did_you_mean(section, base)}; "
+                f"known: {sorted(base)}"
+            )
+        if not isinstance(table, Mapping):
+            raise TrainConfigError(f"{source}: [{section}] = {table!r}: expected a table")
         for key, value in table.items():
             if key not in base[section]:
                 raise TrainConfigError(
-                    f"{source}: unknown key {section}.{key}; known: {sorted(base[section])}"
+                    f"{source}: unknown key {section}.{key}{did_you_mean(key, base[section])}; "
+                    f"known: {sorted(base[section])}"
                 )
             base[section][key] = _same_type(base[section][key], value, f"{source}: {section}.{key}")
+            if origins is not None:
+                origins[f"{section}.{key}"] = source
 
 
 def parse_set(items: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -93,11 +102,11 @@ def parse_set(items: Sequence[str]) -> dict[str, dict[str, Any]]:
         if not sep or not dot or not name:
             raise TrainConfigError(f"--set {item!r}: expected SECTION.KEY=VALUE (ppo.n_steps=128)")
         try:
-            value = tomllib.loads(f"v = {text.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
+            value = parse_toml(f"v = {text.strip()}", "--set", error=TrainConfigError)["v"]
+        except TrainConfigError:
             try:
-                value = json.loads(text)
-            except json.JSONDecodeError:
+                value = parse_json(text, "--set", error=TrainConfigError)
+            except TrainConfigError:
                 value = text.strip()
         out.setdefault(section, {})[name] = value
     return out
@@ -115,32 +124,64 @@ def load_train_config(
         TrainConfigError: An unknown key, a value of the wrong type, or a bad choice.
     """
     config = copy.deepcopy(_read(DEFAULT_CONFIG))
+    origins: dict[str, str] = {}  # dotted key -> the file or "--set" that gave its value
     if path is not None:
-        _merge(config, _read(Path(path)), str(path))
-    _merge(config, parse_set(overrides), "--set")
-    _check_choices(config)
+        _merge(config, _read(Path(path)), str(path), origins)
+    _merge(config, parse_set(overrides), "--set", origins)
+    _check_choices(config, origins)
     return config
 
 
-def _check_choices(config: Mapping[str, Mapping[str, Any]]) -> None:
+def _check_choices(config: Mapping[str, Mapping[str, Any]], origins: Mapping[str, str]) -> None:
+    """Check choices and ranges; ``origins`` names the file or ``--set`` of each value."""
+
+    def at(dotted: str) -> str:
+        return f"{origins[dotted]}: {dotted}" if dotted in origins else dotted
+
     activation = config["policy"]["activation"]
     if activation not in ACTIVATIONS:
         raise TrainConfigError(
-            f"policy.activation = {activation!r}: expected one of {list(ACTIVATIONS)}"
+            f"{at('policy.activation')} = {activation!r}: expected one of {list(ACTIVATIONS)}"
         )
     vec_env = config["train"]["vec_env"]
     if vec_env not in VEC_ENVS:
-        raise TrainConfigError(f"train.vec_env = {vec_env!r}: expected one of {list(VEC_ENVS)}")
-    for key in ("n_steps", "batch_size", "n_epochs"):
-        if config["ppo"][key] < 1:
-            raise TrainConfigError(f"ppo.{key} = {config['ppo'][key]!r}: must be >= 1")
-    for key in ("checkpoint_every", "eval_every", "eval_games"):
-        if config["train"][key] < 0:
-            raise TrainConfigError(f"train.{key} = {config['train'][key]!r}: must be >= 0")
-    if config["selfplay"]["pool_size"] < 1 or config["selfplay"]["snapshot_every"] < 1:
-        raise TrainConfigError("selfplay.pool_size and selfplay.snapshot_every must be >= 1")
-    net_arch = config["policy"]["net_arch"]
-    if not net_arch or not all(isinstance(n, int) and n > 0 for n in net_arch):
         raise TrainConfigError(
-            f"policy.net_arch = {net_arch!r}: expected a list of positive integers"
+            f"{at('train.vec_env')} = {vec_env!r}: expected one of {list(VEC_ENVS)}"
         )
+    net_arch = config["policy"]["net_arch"]
+    if not net_arch or not all(isinstance(n, int) and not isinstance(n, bool) for n in net_arch):
+        raise TrainConfigError(
+            f"{at('policy.net_arch')} = {net_arch!r}: expected a list of positive integers"
+        )
+    for section, keys in _ranges().items():
+        for key, bounds in keys.items():
+            value = config[section][key]
+            for item in value if isinstance(value, list) else [value]:
+                if not _in_range(item, bounds):
+                    raise TrainConfigError(
+                        f"{at(f'{section}.{key}')} = {value!r}: expected {_range_words(bounds)} "
+                        "(training/config/ranges.toml)"
+                    )
+
+
+def _ranges() -> dict[str, dict[str, dict[str, float]]]:
+    return read_toml(RANGES_CONFIG, what="training ranges file", error=TrainConfigError)
+
+
+def _in_range(value: Any, bounds: Mapping[str, float]) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return False
+    return not (
+        ("min" in bounds and value < bounds["min"])
+        or ("max" in bounds and value > bounds["max"])
+        or ("above" in bounds and value <= bounds["above"])
+        or ("below" in bounds and value >= bounds["below"])
+    )
+
+
+def _range_words(bounds: Mapping[str, float]) -> str:
+    words = {"min": ">= {}", "above": "> {}", "max": "<= {}", "below": "< {}"}
+    parts = [
+        words[key].format(bounds[key]) for key in ("min", "above", "max", "below") if key in bounds
+    ]
+    return "a finite number " + " and ".join(parts)

@@ -27,6 +27,7 @@ from typing import Any
 from agents.policy_file import WEIGHTS_SUFFIX
 from riven_env.errors import RivenError
 from riven_env.extras import require
+from riven_env.files import limit
 from training.evaluate import MatchResult, evaluate_agent
 from training.hyperparams import load_train_config
 from training.selfplay import SelfPlayPool
@@ -301,6 +302,12 @@ def train(run: TrainRun) -> Path:
 
     if run.envs < 1 or run.timesteps < 1:
         raise RivenError(f"--envs ({run.envs}) and --timesteps ({run.timesteps}) must be >= 1")
+    most = int(limit("processes.max_workers"))
+    if run.envs > most:
+        raise RivenError(
+            f"--envs ({run.envs}) must be at most {most} "
+            "(processes.max_workers in riven_env/data/limits.toml)"
+        )
     check_inputs(run)
     torch.set_num_threads(int(run.config["train"]["torch_threads"]))
     run.out.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ there is one), the bad value and what is allowed.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,12 +19,8 @@ from typing import Any
 
 from agents.oracle import vocabulary as vocab
 from riven_env.errors import RivenError
+from riven_env.files import read_toml
 from riven_env.rules import RulesConfig, action_specs, bundled_rules, condition_specs
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 
 class OracleDataError(RivenError):
@@ -185,6 +182,14 @@ ENGINE_RULE_IDS = (
 
 
 # ----------------------------------------------------------------------------- parsing
+def _finite_at_least(value: Any, low: float) -> bool:
+    """Whether ``value`` is a finite int or float ``>= low`` (``nan >= low`` is false, and
+    infinity is refused too, so that no profile number can poison the engine's sums)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value) and value >= low
+
+
 def _arg_text(arg: str | float) -> str:
     if isinstance(arg, float) and arg.is_integer():
         return str(int(arg))
@@ -231,7 +236,7 @@ class _Checker:
                 value = float(raw_arg)
             except ValueError:
                 value = -1.0
-            if not value >= 0:
+            if not _finite_at_least(value, 0.0):
                 raise self.fail(
                     where, f"condition {name!r}: argument {raw_arg!r} is not a number >= 0"
                 )
@@ -333,8 +338,8 @@ class _Checker:
                     f"unknown dice policy {policy!r}; allowed: {', '.join(vocab.DICE_POLICIES)}",
                 )
             cost = entry.get("turnover_cost", 0.0)
-            if isinstance(cost, bool) or not isinstance(cost, int | float) or cost < 0:
-                raise self.fail(f"{at}.turnover_cost", f"{cost!r} is not a number >= 0")
+            if not _finite_at_least(cost, 0.0):
+                raise self.fail(f"{at}.turnover_cost", f"{cost!r} is not a finite number >= 0")
             out.append(DiceRule(when, dice, policy, float(cost)))
         last = out[-1].when
         if len(last) != 1 or last[0] != Condition("always"):
@@ -568,15 +573,7 @@ def _bundled() -> OracleData:
 
 
 def _load(path: Path) -> OracleData:
-    try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except OSError as exc:
-        raise OracleDataError(
-            f"{path}: cannot read the Oracle profiles file ({exc.strerror})"
-        ) from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise OracleDataError(f"{path}: not valid TOML ({exc})") from exc
+    raw = read_toml(path, what="Oracle profiles file", error=OracleDataError)
     return parse_profiles(raw, str(path))
 
 

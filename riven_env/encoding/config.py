@@ -22,6 +22,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 from riven_env.errors import RivenError
+from riven_env.files import read_toml
 
 ENCODING_FILE = "encoding.toml"
 
@@ -163,10 +164,7 @@ def load_encoding_config(path: str | Path | None = None) -> EncodingConfig:
     if path is None:
         return _bundled()
     source = str(path)
-    try:
-        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise EncodingDataError(f"{source}: cannot read the encoding data: {exc}") from exc
+    raw = read_toml(source, what="encoding data file", error=EncodingDataError)
     return parse_encoding(raw, source)
 
 

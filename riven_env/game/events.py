@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from riven_env.files import read_jsonl as read_jsonl_file
+
 Event = dict[str, Any]
 
 SCHEMA_VERSION = 1
@@ -54,6 +56,10 @@ def write_jsonl(events: Iterable[Mapping[str, Any]], path: str | Path) -> Path:
 
 
 def read_jsonl(path: str | Path) -> list[Event]:
-    """Read a JSON Lines event log."""
-    with Path(path).open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
+    """Read a JSON Lines event log.
+
+    Raises:
+        DataFileError: The file is missing, a directory, or a line is not a JSON object;
+            the message names the file and the line.
+    """
+    return read_jsonl_file(path, what="event log (JSON Lines)")

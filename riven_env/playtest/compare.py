@@ -11,6 +11,7 @@ different stays at most ``alpha``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -172,6 +173,9 @@ def run_compare(
     """
     if not variants:
         raise PlaytestError("compare needs at least one --variant KEY=VALUE")
+    # ``nan <= 0`` is false: a bare range check would let NaN through to the intervals.
+    if isinstance(alpha, bool) or not math.isfinite(alpha) or not 0 < alpha < 1:
+        raise PlaytestError(f"--alpha {alpha!r} is not allowed; allowed: a number in (0, 1)")
     labels = [v.label for v in variants]
     if len(set(labels)) != len(labels):
         raise PlaytestError(f"variants repeat a label: {', '.join(labels)}; give distinct ones")

@@ -11,11 +11,7 @@ from typing import Any
 
 import numpy as np
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
+from riven_env.files import limit, parse_toml
 from riven_env.playtest.errors import PlaytestError
 
 DEFAULT_DB = Path("runs") / "playtests.duckdb"
@@ -61,8 +57,8 @@ def parse_override(text: str) -> tuple[str, object]:
         raise PlaytestError(f"--set {text!r} is not allowed; allowed: KEY=VALUE, e.g. turnover=sbh")
     raw = raw.strip()
     try:
-        value: object = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+        value: object = parse_toml(f"v = {raw}", "--set", error=PlaytestError)["v"]
+    except PlaytestError:
         value = raw
     return key, value
 
@@ -123,8 +119,12 @@ class PlaytestConfig:
             raise PlaytestError(f"games={self.games} is not allowed; allowed: 1 or more")
         if self.seed < 0:
             raise PlaytestError(f"seed={self.seed} is not allowed; allowed: 0 or more")
-        if self.workers is not None and self.workers < 1:
-            raise PlaytestError(f"workers={self.workers} is not allowed; allowed: 1 or more")
+        most = int(limit("processes.max_workers"))
+        if self.workers is not None and not 1 <= self.workers <= most:
+            raise PlaytestError(
+                f"workers={self.workers} is not allowed; allowed: 1 to {most} "
+                "(processes.max_workers in riven_env/data/limits.toml)"
+            )
         if self.backend not in BACKENDS:
             raise PlaytestError(
                 f"backend={self.backend!r} is not allowed; allowed: {', '.join(BACKENDS)}"

@@ -374,10 +374,23 @@ class ResultsDB:
 
     # ------------------------------------------------------------------ reading
     def query(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
-        """Run SQL and return rows as dicts keyed by column name."""
-        cursor = self._con.execute(sql, list(params or []))
-        names = [column[0] for column in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        """Run SQL and return rows as dicts keyed by column name.
+
+        Raises:
+            PlaytestError: DuckDB cannot read the file (damaged or truncated: the blocks a
+                query needs are missing), naming the file.
+        """
+        duckdb = require("duckdb", "playtest", "the playtest results database")
+        try:
+            cursor = self._con.execute(sql, list(params or []))
+            names = [column[0] for column in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        except duckdb.Error as exc:
+            first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise PlaytestError(
+                f"cannot read results database {self.path or ':memory:'} (damaged or "
+                f"truncated?): {first_line}"
+            ) from exc
 
     def run_exists(self, run_id: str) -> bool:
         """Whether a run with this id is stored."""

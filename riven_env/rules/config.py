@@ -9,23 +9,21 @@ between every copy of a game state.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import functools
 import hashlib
 import json
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
 from riven_env.errors import RulesDataError
+from riven_env.files import read_toml
 
 DEFAULT_RULES_FILE = "riven-v0.1.toml"
 """Name of the bundled rules data file inside ``riven_env/rules/data``."""
@@ -128,6 +126,15 @@ def default_rules_path() -> Path:
 
 
 @functools.lru_cache(maxsize=1)
+def bundled_rules_data() -> dict[str, Any]:
+    """The bundled rules file as parsed, before validation (the schema of known keys).
+
+    Treat as read-only; it is shared.
+    """
+    return _read_toml(default_rules_path())
+
+
+@functools.lru_cache(maxsize=1)
 def bundled_rules() -> RulesConfig:
     """The bundled rules without overrides, loaded once per process and shared."""
     return load_rules()
@@ -185,13 +192,7 @@ def load_rules(
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError as exc:
-        raise RulesDataError(f"{path}: rules file not found") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesDataError(f"{path}: not valid TOML: {exc}") from exc
+    return read_toml(path, what="rules file", error=RulesDataError)
 
 
 def leaf_keys(raw: Mapping[str, Any], prefix: str = "") -> Iterator[str]:
@@ -272,14 +273,16 @@ def coerce_override(dotted: str, value: object, current: object, source: str) ->
                 pass
         raise refuse("an integer")
     if isinstance(current, float):
+        number: float | None = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                return float(value.strip())
-            except ValueError:
-                pass
-        raise refuse("a number")
+            number = float(value)
+        elif isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                number = float(value.strip())
+        # float("nan") and float("inf") parse; no rules number may be either.
+        if number is not None and math.isfinite(number):
+            return number
+        raise refuse("a number (finite: not nan or inf)")
     if isinstance(current, str):
         if isinstance(value, str):
             return value

@@ -9,6 +9,7 @@ the same readers serve rules data (:class:`RulesDataError`) and profiles
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -61,10 +62,16 @@ def read_float(
     default: object = _MISSING,
     error: type[RivenError] = RulesDataError,
 ) -> float:
-    """Read a number (int or float) within ``[low, high]``, returned as float."""
+    """Read a finite number (int or float) within ``[low, high]``, returned as float.
+
+    NaN and the infinities are refused whatever the bounds: ``nan < low`` is false, so a
+    bare range check would let them through.
+    """
     value = _fetch(table, key, where, default, error)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise fail(where, key, value, f"a number{_range_text(low, high)}", error)
+    if not math.isfinite(value):
+        raise fail(where, key, value, f"a finite number{_range_text(low, high)}", error)
     if (low is not None and value < low) or (high is not None and value > high):
         raise fail(where, key, value, f"a number{_range_text(low, high)}", error)
     return float(value)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from riven_env.errors import RulesDataError
+from riven_env.errors import RulesDataError, did_you_mean
 from riven_env.rules.actions import parse_actions
 from riven_env.rules.complications import parse_complication_table
 from riven_env.rules.conditions import parse_conditions
+from riven_env.rules.config import bundled_rules_data
 from riven_env.rules.datacheck import (
     read_bool,
     read_die_table,
@@ -39,6 +40,7 @@ def validate_rules(raw: Mapping[str, Any], source: str) -> None:
     Raises:
         RulesDataError: The first bad value found.
     """
+    check_known_keys(raw, source)
     where = f"{source}:"
     faces = read_int(read_table(raw, "dice", source), "faces", f"{where} dice", low=2, high=20)
     settings = read_str_list(read_table(raw, "meta", source), "settings", f"{where} meta")
@@ -71,6 +73,76 @@ def validate_rules(raw: Mapping[str, Any], source: str) -> None:
                 )
     _check_condition_references(raw, source, conditions, faces)
     parse_complication_table(raw, source, conditions, settings)
+
+
+#: Tables whose keys are names a designer chooses (a new Condition, action, difficulty,
+#: die face ...) rather than fixed fields; their entries are checked by the parser that
+#: owns them. Every other table may hold only the keys of the bundled rules file.
+OPEN_TABLES: frozenset[str] = frozenset(
+    {
+        "test.difficulty",
+        "shooting.cover_tn",
+        "morale.triggers",
+        "strain.overflow_table",
+        "conditions",
+        "complications.table",
+        "actions",
+        "weapons.traits",
+    }
+)
+#: Open tables whose entries hold the same fields as the bundled file's entries.
+TEMPLATE_TABLES: frozenset[str] = frozenset({"distances.tables"})
+
+
+def check_known_keys(raw: Mapping[str, Any], source: str) -> None:
+    """Refuse keys and sections the bundled rules file does not have (typos such as
+    ``turnovr``), naming the closest known key.
+
+    A new key in ``[distances]`` is allowed only when an action's ``range`` names it.
+
+    Raises:
+        RulesDataError: The first unknown key, with a suggestion and the known keys.
+    """
+    bundled = bundled_rules_data()
+    actions = raw.get("actions")
+    ranges = {
+        spec.get("range")
+        for spec in (actions.values() if isinstance(actions, Mapping) else ())
+        if isinstance(spec, Mapping)
+    }
+    stack: list[tuple[str, Mapping[str, Any], Mapping[str, Any]]] = [("", raw, bundled)]
+    while stack:
+        path, table, known = stack.pop()
+        if path in OPEN_TABLES:
+            continue
+        if path in TEMPLATE_TABLES:
+            fields = {
+                key for entry in known.values() if isinstance(entry, Mapping) for key in entry
+            }
+            for name, entry in table.items():
+                if isinstance(entry, Mapping):
+                    _refuse_unknown(entry, fields, f"{path}.{name}", source)
+            continue
+        extra = {key for key in table if key not in known}
+        if path == "distances":
+            extra -= ranges
+        _refuse_unknown({key: None for key in sorted(extra)}, set(known), path, source)
+        for key, value in table.items():
+            if isinstance(value, Mapping) and isinstance(known.get(key), Mapping):
+                stack.append((f"{path}.{key}" if path else str(key), value, known[key]))
+
+
+def _refuse_unknown(table: Mapping[str, Any], known: set[str], path: str, source: str) -> None:
+    for key in table:
+        if key in known:
+            continue
+        dotted = f"{path}.{key}" if path else str(key)
+        kind = "section" if not path else "key"
+        here = f"under [{path}]" if path else "at the top level"
+        raise RulesDataError(
+            f"{source}: {dotted}: unknown {kind}{did_you_mean(str(key), known)}; known {here}: "
+            f"{', '.join(sorted(known))}"
+        )
 
 
 def _check_activation(raw: Mapping[str, Any], where: str) -> None:

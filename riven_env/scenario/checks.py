@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from riven_env.errors import ScenarioError
+from riven_env.errors import ScenarioError, did_you_mean
 
 FieldKind = Literal["str", "int", "number", "bool", "str_list", "point", "rect", "table", "tables"]
 
@@ -46,6 +46,9 @@ class FieldSpec:
         maximum: For numbers, the largest allowed value (inclusive).
         pattern: For strings, a regular expression the whole value must match.
         pattern_words: How :attr:`pattern` is described in an error message.
+        max_items: For lists (``tables``, ``str_list``), the most entries allowed.
+        limit_key: The key of ``riven_env/data/limits.toml`` that :attr:`maximum` or
+            :attr:`max_items` comes from, named in the message.
     """
 
     kind: FieldKind
@@ -56,6 +59,8 @@ class FieldSpec:
     maximum: float | None = None
     pattern: str | None = None
     pattern_words: str = ""
+    max_items: int | None = None
+    limit_key: str | None = None
 
 
 @dataclass
@@ -165,6 +170,8 @@ def convert(value: Any, spec: FieldSpec) -> tuple[bool, Any, str]:
     elif kind == "str_list":
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             return False, None, expected
+        if spec.max_items is not None and len(value) > spec.max_items:
+            return False, None, _too_many(len(value), spec)
         return True, tuple(value), ""
     elif kind == "point":
         point = _numbers(value, 2)
@@ -181,14 +188,30 @@ def convert(value: Any, spec: FieldSpec) -> tuple[bool, Any, str]:
     elif kind == "tables":
         if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
             return False, None, expected
+        if spec.max_items is not None and len(value) > spec.max_items:
+            return False, None, _too_many(len(value), spec)
         return True, value, ""
     else:  # pragma: no cover - FieldKind is closed
         raise ValueError(f"unknown field kind {kind!r}")
     if spec.minimum is not None and converted < spec.minimum:
-        return False, None, f"must be at least {spec.minimum:g}"
+        return False, None, f"must be at least {_bound(spec.minimum)}"
     if spec.maximum is not None and converted > spec.maximum:
-        return False, None, f"must be at most {spec.maximum:g}"
+        return False, None, f"must be at most {_bound(spec.maximum)}{_limit_source(spec)}"
     return True, converted, ""
+
+
+def _bound(value: float) -> str:
+    """A bound as written in the data (``2147483647``, not ``2.14748e+09``)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _limit_source(spec: FieldSpec) -> str:
+    """Where a bound comes from, for the message (empty for bounds that are not limits)."""
+    return f" ({spec.limit_key} in riven_env/data/limits.toml)" if spec.limit_key else ""
+
+
+def _too_many(count: int, spec: FieldSpec) -> str:
+    return f"{count} entries; at most {spec.max_items} allowed{_limit_source(spec)}"
 
 
 def check_keys(
@@ -202,7 +225,9 @@ def check_keys(
     unknown = [key for key in data if key not in allowed]
     for key in unknown:
         problems.add(
-            f"unknown key {key!r}; allowed keys: {', '.join(allowed)}", join_path(path, key)
+            f"unknown key {key!r}{did_you_mean(str(key), allowed)}; allowed keys: "
+            f"{', '.join(allowed)}",
+            join_path(path, key),
         )
     return not unknown
 

@@ -16,12 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 from riven_env.errors import RivenError, ScenarioError
+from riven_env.files import read_toml
 from riven_env.rules.config import RulesConfig
 from riven_env.rules.profiles import ModelProfile, Weapon, check_hero
 from riven_env.scenario.checks import Problems, check_keys, combined_error, join_path, show
@@ -150,15 +146,7 @@ def default_library_path() -> Path:
 def _load_cached(path: Path, mtime_ns: int, rules: RulesConfig) -> ProfileLibrary:
     del mtime_ns  # part of the cache key only: an edited file is read again
     source = str(path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as exc:
-        raise ScenarioError(
-            f"cannot read the profile library: {exc.strerror}", file=source
-        ) from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"not valid TOML: {exc}", file=source) from exc
+    data = read_toml(path, what="profile library", error=ScenarioError)
     problems = Problems(source)
     check_keys(data, ["weapons", "profiles"], "", problems)
     library = read_entries(data, problems, rules)

@@ -11,12 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 from riven_env.errors import ScenarioError, did_you_mean
+from riven_env.files import parse_toml, read_text
 from riven_env.rules.config import RulesConfig
 from riven_env.scenario.checks import combined_error
 from riven_env.scenario.defaults import loader_defaults
@@ -45,22 +41,7 @@ def read_scenario_text(path: str | Path) -> str:
     Raises:
         ScenarioError: The path is missing, a directory, unreadable or not UTF-8 text.
     """
-    file = Path(path)
-    source = str(path)
-    if file.is_dir():
-        raise ScenarioError("is a directory, not a scenario file (.toml)", file=source)
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError as exc:
-        raise ScenarioError("no such file", file=source) from exc
-    except OSError as exc:
-        raise ScenarioError(f"cannot read the file: {exc.strerror or exc}", file=source) from exc
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(
-            f"not a UTF-8 text file (byte {exc.start}); a scenario is a TOML text file", file=source
-        ) from exc
+    return read_text(path, what="scenario file (.toml)", error=ScenarioError)
 
 
 def list_bundled() -> list[ScenarioInfo]:
@@ -77,8 +58,10 @@ def list_bundled() -> list[ScenarioInfo]:
         if path.name in NON_SCENARIO_FILES:
             continue
         try:
-            header = tomllib.loads(read_scenario_text(path)).get("scenario", {})
-        except (ScenarioError, tomllib.TOMLDecodeError) as exc:
+            header = parse_toml(read_scenario_text(path), str(path), error=ScenarioError).get(
+                "scenario", {}
+            )
+        except ScenarioError as exc:
             infos.append(ScenarioInfo(path.stem, f"<unreadable: {exc}>", "?", "?", path))
             continue
         if not isinstance(header, dict):

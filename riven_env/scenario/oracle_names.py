@@ -13,10 +13,8 @@ import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+from riven_env.errors import RivenError
+from riven_env.files import read_toml
 
 #: Fallback used only while ``agents/oracle/data/profiles.toml`` does not exist (or cannot
 #: be read): the behaviour profiles named by the project's rules interpretation.
@@ -56,9 +54,8 @@ def _names_in(path: Path, mtime_ns: int) -> tuple[str, ...] | None:
     # mtime_ns is part of the cache key so that an edited file is read again.
     del mtime_ns
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError):
+        data = read_toml(path, what="Oracle profiles file")
+    except RivenError:
         return None
     profiles = data.get("profiles")
     if not isinstance(profiles, dict) or not profiles:

@@ -12,14 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 import shapely
 
 from riven_env.errors import RivenError, ScenarioError
+from riven_env.files import parse_toml
 from riven_env.rules.config import RulesConfig, bundled_rules
 from riven_env.scenario.checks import (
     FieldSpec,
@@ -40,6 +36,8 @@ from riven_env.scenario.placement import (
     place_models,
 )
 from riven_env.scenario.schema import (
+    MAX_MODELS_PER_SIDE,
+    MAX_ZONES,
     MODEL_FIELDS,
     OBJECTIVE_FIELDS,
     SCENARIO_FIELDS,
@@ -88,6 +86,8 @@ class ScenarioReader:
         self._model_paths: dict[str, str] = {}
         # the spec handed to Table.from_spec, kept on the Scenario
         self._table_spec: dict[str, Any] = {}
+        # names of the file's own [profiles.*] entries, valid or not
+        self._inline_profiles: set[str] = set()
 
     @property
     def rules(self) -> RulesConfig:
@@ -101,9 +101,9 @@ class ScenarioReader:
     def read(self, text: str) -> Scenario | None:
         """Validate ``text`` and build the scenario, or return ``None`` on any problem."""
         try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            self.problems.add(f"not valid TOML: {exc}", None)
+            doc = parse_toml(text, self.source, what="scenario file", error=ScenarioError)
+        except ScenarioError as exc:
+            self.problems.errors.append(exc)
             return None
         top, _ = read_section(doc, TOP_LEVEL_FIELDS, "", self.problems)
         version = top.get("schema_version")
@@ -167,6 +167,7 @@ class ScenarioReader:
         inline = {
             key: doc[key] for key in ("weapons", "profiles") if isinstance(doc.get(key), dict)
         }
+        self._inline_profiles = set(inline.get("profiles", {}))
         return read_entries(inline, self.problems, self.rules, base=base)
 
     def _table(self, data: Any) -> Table | None:
@@ -208,7 +209,11 @@ class ScenarioReader:
                 else:
                     self.problems.add(message, path)
         if self.problems.count() == before:
-            self.problems.add(str(whole), "table")
+            message = str(whole)
+            if message.startswith("table"):  # the engine named the field (table.terrain)
+                self.problems.add_verbatim(message, message.split(":", 1)[0])
+            else:
+                self.problems.add(message, "table")
 
     def _rect_on_table(self, rect: Rect, table: Table, path: str) -> bool:
         tol = float(self.defaults["placement"]["tolerance"])
@@ -237,6 +242,13 @@ class ScenarioReader:
             if not isinstance(rects, list) or not rects:
                 self.problems.add(
                     f"expected a non-empty list of rectangles [[x0, y0, x1, y1], ...], got {show(rects)}",
+                    path,
+                )
+                continue
+            if len(rects) > MAX_ZONES:
+                self.problems.add(
+                    f"{len(rects)} rectangles; at most {MAX_ZONES} allowed "
+                    "(scenario.max_zones in riven_env/data/limits.toml)",
                     path,
                 )
                 continue
@@ -374,9 +386,19 @@ class ScenarioReader:
                     join_path(path, "position"),
                 )
                 continue
+            if len(models) + values["count"] > MAX_MODELS_PER_SIDE:
+                self.problems.add(
+                    f"side {side!r} would field {len(models) + values['count']} models; at most "
+                    f"{MAX_MODELS_PER_SIDE} per side allowed (scenario.max_models_per_side in "
+                    "riven_env/data/limits.toml)",
+                    join_path(path, "count"),
+                )
+                break
             if library is None:
                 continue
             profile = library.profiles.get(values["profile"])
+            if profile is None and values["profile"] in self._inline_profiles:
+                continue  # defined in this file but invalid: already reported there
             if profile is None:
                 self.problems.add(
                     f"unknown profile {values['profile']!r}; known profiles: "

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from riven_env.files import limit
 from riven_env.scenario.checks import FieldSpec
 
 if TYPE_CHECKING:
@@ -42,6 +43,16 @@ MODEL_ID_WORDS = "letters, digits, '-' and '_', starting with a letter or digit"
 Rect = tuple[float, float, float, float]
 Point = tuple[float, float]
 
+# Upper bounds of sizes (riven_env/data/limits.toml; docs/scenario-schema.md "Limits").
+MAX_TABLE_SIZE = float(limit("table.max_size"))
+MAX_PIECES = int(limit("table.max_pieces"))
+MAX_ROUNDS = int(limit("scenario.max_rounds"))
+MAX_MODELS_PER_SIDE = int(limit("scenario.max_models_per_side"))
+MAX_OBJECTIVES = int(limit("scenario.max_objectives"))
+MAX_ZONES = int(limit("scenario.max_zones"))
+MAX_CONDITIONS = int(limit("scenario.max_conditions"))
+MAX_POINTS = int(limit("scenario.max_points"))
+
 # ---------------------------------------------------------------------------------------
 # File schema: the keys each table may hold
 # ---------------------------------------------------------------------------------------
@@ -51,7 +62,9 @@ TOP_LEVEL_FIELDS: dict[str, FieldSpec] = {
     "scenario": FieldSpec("table", required=True),
     "table": FieldSpec("table", required=True),
     "deployment": FieldSpec("table", required=True),
-    "objectives": FieldSpec("tables", default=[]),
+    "objectives": FieldSpec(
+        "tables", default=[], max_items=MAX_OBJECTIVES, limit_key="scenario.max_objectives"
+    ),
     "sides": FieldSpec("table", required=True),
     "victory": FieldSpec("table", required=True),
     "weapons": FieldSpec("table", default={}),
@@ -65,16 +78,22 @@ SCENARIO_FIELDS: dict[str, FieldSpec] = {
     "description": FieldSpec("str", default=""),
     "setting": FieldSpec("str", required=True, choices=SETTINGS),
     "mode": FieldSpec("str", choices=MODES),
-    "rounds": FieldSpec("int", required=True, minimum=1),
+    "rounds": FieldSpec(
+        "int", required=True, minimum=1, maximum=MAX_ROUNDS, limit_key="scenario.max_rounds"
+    ),
     "first_side": FieldSpec("str", choices=FIRST_SIDES),
 }
 
 #: ``[table]``: the size here; each ``[[table.terrain]]`` piece is checked by ``Table.from_spec``.
 TABLE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", default=""),
-    "width": FieldSpec("number", required=True, minimum=1.0),
-    "height": FieldSpec("number", required=True, minimum=1.0),
-    "terrain": FieldSpec("tables", default=[]),
+    "width": FieldSpec(
+        "number", required=True, minimum=1.0, maximum=MAX_TABLE_SIZE, limit_key="table.max_size"
+    ),
+    "height": FieldSpec(
+        "number", required=True, minimum=1.0, maximum=MAX_TABLE_SIZE, limit_key="table.max_size"
+    ),
+    "terrain": FieldSpec("tables", default=[], max_items=MAX_PIECES, limit_key="table.max_pieces"),
 }
 
 #: ``[[objectives]]``. ``radius`` defaults to the rules' ``distances.objective_radius``.
@@ -82,23 +101,34 @@ OBJECTIVE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
     "x": FieldSpec("number", required=True),
     "y": FieldSpec("number", required=True),
-    "radius": FieldSpec("number", minimum=0.0),
+    "radius": FieldSpec("number", minimum=0.0, maximum=MAX_TABLE_SIZE, limit_key="table.max_size"),
     "kind": FieldSpec("str", choices=OBJECTIVE_KINDS),
-    "points": FieldSpec("int", minimum=0),
+    "points": FieldSpec("int", minimum=0, maximum=MAX_POINTS, limit_key="scenario.max_points"),
 }
 
 #: ``[sides.blue]`` / ``[sides.red]``.
 SIDE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
     "oracle": FieldSpec("str"),
-    "models": FieldSpec("tables", required=True),
+    "models": FieldSpec(
+        "tables",
+        required=True,
+        max_items=MAX_MODELS_PER_SIDE,
+        limit_key="scenario.max_models_per_side",
+    ),
 }
 
 #: ``[[sides.<side>.models]]``.
 MODEL_FIELDS: dict[str, FieldSpec] = {
     "profile": FieldSpec("str", required=True),
     "id": FieldSpec("str", pattern=MODEL_ID_PATTERN, pattern_words=MODEL_ID_WORDS),
-    "count": FieldSpec("int", default=1, minimum=1),
+    "count": FieldSpec(
+        "int",
+        default=1,
+        minimum=1,
+        maximum=MAX_MODELS_PER_SIDE,
+        limit_key="scenario.max_models_per_side",
+    ),
     "position": FieldSpec("point"),
     "oracle": FieldSpec("str"),
 }
@@ -106,19 +136,32 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
 #: ``[victory]``.
 VICTORY_FIELDS: dict[str, FieldSpec] = {
     "at_round_limit": FieldSpec("str", default="points", choices=ROUND_LIMIT_OUTCOMES),
-    "conditions": FieldSpec("tables", required=True),
+    "conditions": FieldSpec(
+        "tables", required=True, max_items=MAX_CONDITIONS, limit_key="scenario.max_conditions"
+    ),
 }
 
 _SIDE = FieldSpec("str", required=True, choices=SIDES)
-_MODELS = FieldSpec("str_list", required=True)
-_POINTS = FieldSpec("int", default=1, minimum=0)
+_MODELS = FieldSpec(
+    "str_list",
+    required=True,
+    max_items=MAX_MODELS_PER_SIDE,
+    limit_key="scenario.max_models_per_side",
+)
+_POINTS = FieldSpec(
+    "int", default=1, minimum=0, maximum=MAX_POINTS, limit_key="scenario.max_points"
+)
 
 #: ``[[victory.conditions]]``: the keys each condition type may hold (besides ``type``).
 VICTORY_CONDITION_FIELDS: dict[str, dict[str, FieldSpec]] = {
     # A side with no active models (all Down, Out or Fled) loses at once.
     "eliminate": {},
     # At the end of each round from `from_round`, each hold objective controlled scores its points.
-    "hold": {"from_round": FieldSpec("int", default=1, minimum=1)},
+    "hold": {
+        "from_round": FieldSpec(
+            "int", default=1, minimum=1, maximum=MAX_ROUNDS, limit_key="scenario.max_rounds"
+        )
+    },
     # Points per enemy model taken Out or Fled.
     "casualties": {"points": _POINTS},
     # Named models of `side` that reach `zone` leave the table: `points` each, or win at once.
@@ -135,7 +178,13 @@ VICTORY_CONDITION_FIELDS: dict[str, dict[str, FieldSpec]] = {
     "survive": {
         "side": _SIDE,
         "points": _POINTS,
-        "min_models": FieldSpec("int", default=1, minimum=1),
+        "min_models": FieldSpec(
+            "int",
+            default=1,
+            minimum=1,
+            maximum=MAX_MODELS_PER_SIDE,
+            limit_key="scenario.max_models_per_side",
+        ),
     },
 }
 VICTORY_TYPES: tuple[str, ...] = tuple(VICTORY_CONDITION_FIELDS)

@@ -20,6 +20,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from riven_env.errors import TerrainError
+from riven_env.files import limit
 from riven_env.table.config import COVER_LEVELS, geometry_config
 from riven_env.table.lru import remembered
 from riven_env.table.terrain import TerrainPiece, clearance_shape, parse_piece
@@ -205,6 +206,12 @@ def _shared_geometry(
     )
 
 
+def piece_vertices(polygon: shapely.Polygon) -> int:
+    """Vertices of a terrain outline, its holes included (what ``table.max_vertices`` counts)."""
+    rings = [polygon.exterior, *polygon.interiors]
+    return sum(len(ring.coords) - 1 for ring in rings)
+
+
 class Table:
     """A rectangular table of ``width`` x ``height`` inches with terrain pieces.
 
@@ -316,6 +323,7 @@ class Table:
         if unknown:
             raise TerrainError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(TABLE_KEYS)}")
         cfg = geometry_config()
+        largest = float(limit("table.max_size"))
         size = []
         for key, default in (("width", cfg.default_width), ("height", cfg.default_height)):
             value = spec.get(key, default)
@@ -323,6 +331,11 @@ class Table:
                 raise TerrainError(f"{where}.{key}: {value!r} is not a number of inches")
             if not math.isfinite(value) or value <= 0:
                 raise TerrainError(f"{where}.{key}: {value!r} must be a positive number")
+            if value > largest:
+                raise TerrainError(
+                    f"{where}.{key}: {value!r} inches is too large; at most {largest:g} "
+                    "(table.max_size in riven_env/data/limits.toml)"
+                )
             size.append(float(value))
         name = spec.get("name", "")
         if not isinstance(name, str):
@@ -330,7 +343,21 @@ class Table:
         terrain = spec.get("terrain", [])
         if isinstance(terrain, (str, bytes, Mapping)) or not isinstance(terrain, Sequence):
             raise TerrainError(f"{where}.terrain: must be a list of pieces, got {terrain!r}")
+        most = int(limit("table.max_pieces"))
+        if len(terrain) > most:
+            raise TerrainError(
+                f"{where}.terrain: {len(terrain)} pieces; at most {most} allowed "
+                "(table.max_pieces in riven_env/data/limits.toml)"
+            )
         pieces = [parse_piece(piece, k, size[0], size[1], where) for k, piece in enumerate(terrain)]
+        vertices = sum(piece_vertices(piece.polygon) for piece in pieces)
+        most = int(limit("table.max_vertices"))
+        if vertices > most:
+            raise TerrainError(
+                f"{where}.terrain: the outlines have {vertices} vertices in all (a circle "
+                f"counts as {4 * cfg.circle_quad_segments}); "
+                f"at most {most} allowed (table.max_vertices in riven_env/data/limits.toml)"
+            )
         return cls(size[0], size[1], pieces, name)
 
     def to_spec(self) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from riven_env.errors import TerrainError
+from riven_env.files import limit
 from riven_env.table.config import (
     COVER_LEVELS,
     TERRAIN_PROPERTIES,
@@ -132,10 +133,20 @@ def _shape(spec: Mapping[str, Any], where: str) -> tuple[Polygon, tuple[str, Any
             raise TerrainError(f"{where}: circle radius {r} must be positive")
         quad = geometry_config().circle_quad_segments
         return shapely.Point(cx, cy).buffer(r, quad_segs=quad), ("circle", (cx, cy, r))
-    exterior = _ring(spec["polygon"], where, "polygon")
     raw_holes = spec.get("holes", [])
     if isinstance(raw_holes, (str, bytes)) or not isinstance(raw_holes, Sequence):
         raise TerrainError(f"{where}: holes must be a list of rings, got {raw_holes!r}")
+    # Counted before any point is read, so that a huge outline is refused at once.
+    vertices = sum(
+        len(ring) if isinstance(ring, Sequence) else 0 for ring in [spec["polygon"], *raw_holes]
+    )
+    most = int(limit("table.max_vertices"))
+    if vertices > most:
+        raise TerrainError(
+            f"{where}: {vertices} vertices (holes included); at most {most} on a table "
+            "(table.max_vertices in riven_env/data/limits.toml)"
+        )
+    exterior = _ring(spec["polygon"], where, "polygon")
     holes = [_ring(hole, where, f"hole {k}") for k, hole in enumerate(raw_holes)]
     polygon = Polygon(exterior, holes)
     if not polygon.is_valid:
