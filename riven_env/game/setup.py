@@ -108,6 +108,9 @@ def new_game(
         rng=rng,
         first_side=first,
     )
+    for model in state.models:  # the resolution system may keep its own wound track and currencies
+        model.wounds = model.wounds_max = state.resolution.starting_wounds(model.profile)
+        model.resources = dict(state.resolution.starting_resources(model.profile))
     state.emit("game_start", **game_start_fields(state, seed))
     state.start()
     return state
@@ -124,7 +127,11 @@ def game_start_fields(state: GameState, seed: Any) -> dict[str, Any]:
         "setting": scenario.setting,
         "mode": scenario.mode,
         "seed": seed if isinstance(seed, int) or seed is None else str(seed),
-        "rules": {"source": Path(str(rules.source)).name, "overrides": dict(rules.overrides or {})},
+        "rules": {
+            "source": Path(str(rules.source)).name,
+            "overrides": dict(rules.overrides or {}),
+            "resolution": rules.get("meta.resolution"),
+        },
         "rounds": scenario.rounds,
         "first_side": state.first_side,
         "agents": {},
@@ -163,6 +170,7 @@ def game_start_fields(state: GameState, seed: Any) -> dict[str, Any]:
                 "strain_max": m.profile.strain_max(rules),
                 "keywords": sorted(m.profile.keywords),
                 "oracle": m.oracle,
+                **({"resources": dict(m.resources)} if m.resources else {}),
             }
             for m in state.models
         ],
