@@ -127,11 +127,7 @@ def game_start_fields(state: GameState, seed: Any) -> dict[str, Any]:
         "setting": scenario.setting,
         "mode": scenario.mode,
         "seed": seed if isinstance(seed, int) or seed is None else str(seed),
-        "rules": {
-            "source": Path(str(rules.source)).name,
-            "overrides": dict(rules.overrides or {}),
-            "resolution": rules.get("meta.resolution"),
-        },
+        "rules": {"source": Path(str(rules.source)).name, "overrides": dict(rules.overrides or {})},
         "rounds": scenario.rounds,
         "first_side": state.first_side,
         "agents": {},
