@@ -45,7 +45,6 @@ from agents.oracle.profiles import (
 )
 from agents.oracle.situation import Board, Situation, first_in_order, select
 from riven_env.errors import AgentSpecError
-from riven_env.rules.resolution import ChoiceView
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import END, chooser_of, move_allowance
 from riven_env.game.decisions import (
@@ -56,6 +55,7 @@ from riven_env.game.decisions import (
     PHASE_SPEND,
     shared_decision,
 )
+from riven_env.rules.resolution import ChoiceView
 
 
 class OracleAgent(BaseAgent):

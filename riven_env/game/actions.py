@@ -22,12 +22,11 @@ from riven_env.game.decisions import (
     shared_decision,
 )
 from riven_env.rules import RulesConfig, melee, shooting, tests_2d6
-from riven_env.rules.resolution import Combatant, RollContext
-from riven_env.rules.results import MeleeResult
 from riven_env.rules.actions import action_spec, action_specs, excluded_by
 from riven_env.rules.conditions import conditions_removed_by
 from riven_env.rules.profiles import unarmed_weapon
-from riven_env.rules.results import Modifier
+from riven_env.rules.resolution import Combatant, RollContext
+from riven_env.rules.results import MeleeResult, Modifier
 from riven_env.table import (
     MovePlan,
     candidate_destinations,
@@ -464,7 +463,9 @@ def fight(state: GameState, i: int, j: int) -> None:
     attacker.charged = False  # the charge bonus applies to the first strike only
     started = state.resolution.start_melee(
         Combatant(attacker.profile, tuple(a_mods), a_context, dict(attacker.resources)),
-        Combatant(defender.profile, tuple(d_mods), roll_context(state, j, i), dict(defender.resources)),
+        Combatant(
+            defender.profile, tuple(d_mods), roll_context(state, j, i), dict(defender.resources)
+        ),
         state.rng,
     )
     if isinstance(started, MeleeResult):

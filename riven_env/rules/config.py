@@ -183,9 +183,7 @@ def _chosen_resolution(raw: Mapping[str, Any], overrides: Mapping[str, object]) 
     return meta.get("resolution") if isinstance(meta, Mapping) else None
 
 
-def _merge_system_section(
-    raw: dict[str, Any], overrides: Mapping[str, object], source: str
-) -> str:
+def _merge_system_section(raw: dict[str, Any], overrides: Mapping[str, object], source: str) -> str:
     """Add the chosen system's bundled section to ``raw`` unless the data already holds it.
 
     Returns:

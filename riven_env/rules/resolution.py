@@ -53,7 +53,7 @@ class RollContext:
         cover: The cover a shot is resolved against, or None.
         conditions: The roller's Conditions.
         wounds_left: The roller's wounds left.
-        wounds_max: Its starting wounds under this system.
+        wounds_max: Its starting wounds under this system (0: no wound track known).
         helpers: Friends able to help (active, not engaged, within ``distances.rally_range``).
         helper_models: Their model indices, nearest first.
         final_round: The game is in its last round.
@@ -66,8 +66,8 @@ class RollContext:
     opponent: ModelProfile | None = None
     cover: str | None = None
     conditions: tuple[str, ...] = ()
-    wounds_left: int = 1
-    wounds_max: int = 1
+    wounds_left: int = 0
+    wounds_max: int = 0
     helpers: int = 0
     helper_models: tuple[int, ...] = ()
     final_round: bool = False
@@ -359,6 +359,8 @@ class SystemSpec:
         validate: Checks the section (refusing unknown keys); ``(section, source, raw)`` with
             ``raw`` the whole merged data (for cross references to RIVEN's sections).
         odds_test: Exact odds for ``riven odds test --resolution NAME``: ``(rules, **options)``.
+        odds_melee: Exact odds for ``riven odds melee --resolution NAME`` (options ``might``,
+            ``vs``, ``modifier``, ``vs_modifier``), where the system defines a melee.
     """
 
     name: str
@@ -367,6 +369,7 @@ class SystemSpec:
     section: str | None = None
     validate: SectionValidator | None = None
     odds_test: OddsFunction | None = None
+    odds_melee: OddsFunction | None = None
 
 
 _REGISTRY: dict[str, SystemSpec] = {"riven": SystemSpec("riven", RivenResolution)}
@@ -394,6 +397,7 @@ def register_resolution(
     section: str | None = None,
     validate: SectionValidator | None = None,
     odds_test: OddsFunction | None = None,
+    odds_melee: OddsFunction | None = None,
 ) -> None:
     """Make a resolution system available under ``name`` (``meta.resolution``).
 
@@ -404,13 +408,16 @@ def register_resolution(
         section: The name of that table; required with ``rules_file``.
         validate: Validates the section; must refuse unknown keys.
         odds_test: Its exact odds for ``riven odds test --resolution``.
+        odds_melee: Its exact melee odds for ``riven odds melee --resolution``.
 
     Raises:
         RulesDataError: ``rules_file`` without ``section``.
     """
     if rules_file is not None and not section:
         raise RulesDataError(f"resolution system {name!r}: rules_file needs a section name")
-    _REGISTRY[name] = SystemSpec(name, factory, rules_file, section, validate, odds_test)
+    _REGISTRY[name] = SystemSpec(
+        name, factory, rules_file, section, validate, odds_test, odds_melee
+    )
 
 
 def resolution_names() -> list[str]:

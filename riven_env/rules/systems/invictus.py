@@ -176,9 +176,7 @@ def parse_section(section: Mapping[str, Any], source: str) -> InvictusSettings:
         danger_max=read_int(danger, "max_dice", f"{where}.danger", low=0, high=3),
         soft_max=read_int(danger, "soft_max", f"{where}.danger", low=0, high=FACES),
         bite_face=read_int(danger, "fray_bite_face", f"{where}.danger", low=1, high=FACES),
-        bite_on=read_str_list(
-            danger, "fray_bite_on", f"{where}.danger", choices=("hit", "crit")
-        ),
+        bite_on=read_str_list(danger, "fray_bite_on", f"{where}.danger", choices=("hit", "crit")),
         factors=read_str_list(danger, "factors", f"{where}.danger", choices=FACTORS),
         exposed_conditions=read_str_list(danger, "exposed_conditions", f"{where}.danger"),
         soft=parsed_moves["soft"],
@@ -241,9 +239,7 @@ def riven_band(band: str) -> str:
     return BANDS[INVICTUS_BANDS.index(band)]
 
 
-def circumstance(
-    modifiers: Sequence[Modifier], tn: int, s: InvictusSettings
-) -> tuple[int, int]:
+def circumstance(modifiers: Sequence[Modifier], tn: int, s: InvictusSettings) -> tuple[int, int]:
     """The circumstance score of a roll and the dice it adds (+) or removes (-).
 
     Score = net modifiers + (standard TN - TN) / tn_step (House). A positive score is
@@ -257,7 +253,10 @@ def circumstance(
 
 
 def danger_factors(
-    kind: str, attribute_value: int, opponent_value: int | None, context: RollContext,
+    kind: str,
+    attribute_value: int,
+    opponent_value: int | None,
+    context: RollContext,
     s: InvictusSettings,
 ) -> tuple[str, ...]:
     """The Danger factors a roll faces (House facts for the RAW list), in data order."""
@@ -273,7 +272,12 @@ def danger_factors(
 
 def at_critical_health(context: RollContext, s: InvictusSettings) -> bool:
     """All the track's boxes are filled: one more wound is Death's Door (RIVEN's Down)."""
-    return s.deaths_door_overflow > 0 and context.wounds_left <= s.deaths_door_overflow
+    # wounds_max 0: the context carries no wound track (a bare roll, the odds).
+    return (
+        s.deaths_door_overflow > 0
+        and context.wounds_max > 0
+        and context.wounds_left <= s.deaths_door_overflow
+    )
 
 
 def _sorted(dice: Sequence[int]) -> tuple[int, ...]:
@@ -488,9 +492,7 @@ class InvictusResolution(RivenResolution):
         Favourable / Unfavourable; the context's facts set the Danger Dice."""
         context = context or RollContext()
         opponent = getattr(context.opponent, attribute, None) if context.opponent else None
-        return self._roll(
-            kind, attribute, attribute_value, tn, modifiers, opponent, context, rng
-        )
+        return self._roll(kind, attribute, attribute_value, tn, modifiers, opponent, context, rng)
 
     def start_melee(
         self, attacker: Combatant, defender: Combatant, rng: np.random.Generator
@@ -533,7 +535,9 @@ class InvictusResolution(RivenResolution):
             options += [f"{LUCK}{i}" for i in choices]
         return options
 
-    def apply_spend(self, roll: InvictusRoll, option: str, rng: np.random.Generator) -> InvictusRoll:
+    def apply_spend(
+        self, roll: InvictusRoll, option: str, rng: np.random.Generator
+    ) -> InvictusRoll:
         """Raise the chosen die (Favourable: once; Luck: one point each)."""
         choices = raise_choices(roll.dice)
         prefix, _, index_text = option.partition(":")
@@ -558,15 +562,23 @@ class InvictusResolution(RivenResolution):
         return tuple(("spend", f"{p}{i}") for p in (FAVOUR, LUCK) for i in range(most))
 
     # -------------------------------------------------------------- closing
-    def _aftermath(self, roll: InvictusRoll) -> tuple[tuple[Aftermath, ...], str | None, int | None]:
+    def _aftermath(
+        self, roll: InvictusRoll
+    ) -> tuple[tuple[Aftermath, ...], str | None, int | None]:
         s = self.settings
         band = roll.band
         after: list[Aftermath] = []
         if roll.luck_spent:
-            after.append(Aftermath("actor", "resource", -roll.luck_spent, LUCK_RESOURCE, "luck spent"))
+            after.append(
+                Aftermath("actor", "resource", -roll.luck_spent, LUCK_RESOURCE, "luck spent")
+            )
         if band == "crit" and s.luck_crit_gain:
             held = roll.luck_held - roll.luck_spent
-            gain = s.luck_crit_gain if not s.luck_cap else max(0, min(s.luck_crit_gain, s.luck_cap - held))
+            gain = (
+                s.luck_crit_gain
+                if not s.luck_cap
+                else max(0, min(s.luck_crit_gain, s.luck_cap - held))
+            )
             if gain:
                 after.append(Aftermath("actor", "resource", gain, LUCK_RESOURCE, "crit"))
         move, die = consequence(band, roll.danger, roll.fray, s)
@@ -652,7 +664,10 @@ class InvictusResolution(RivenResolution):
         if favours:
             best = max(
                 favours,
-                key=lambda o: (INVICTUS_BANDS.index(read_band(raised(roll.dice, int(o[len(FAVOUR):])), s)), -int(o[len(FAVOUR):])),
+                key=lambda o: (
+                    INVICTUS_BANDS.index(read_band(raised(roll.dice, int(o[len(FAVOUR) :])), s)),
+                    -int(o[len(FAVOUR) :]),
+                ),
             )
             after = read_band(raised(roll.dice, int(best[len(FAVOUR) :])), s)
             return OracleChoice(
@@ -666,7 +681,10 @@ class InvictusResolution(RivenResolution):
         if lucks and luck_left - 1 >= s.oracle_reserve:
             best = max(
                 lucks,
-                key=lambda o: (INVICTUS_BANDS.index(read_band(raised(roll.dice, int(o[len(LUCK):])), s)), -int(o[len(LUCK):])),
+                key=lambda o: (
+                    INVICTUS_BANDS.index(read_band(raised(roll.dice, int(o[len(LUCK) :])), s)),
+                    -int(o[len(LUCK) :]),
+                ),
             )
             after = read_band(raised(roll.dice, int(best[len(LUCK) :])), s)
             tier = INVICTUS_BANDS.index(after)
@@ -708,24 +726,68 @@ def pool_odds(
 
 
 def odds_test(rules: RulesConfig, **options: Any) -> dict[str, Any]:
-    """``riven odds test --resolution invictus --dice N [--favourable | --unfavourable]``."""
+    """``riven odds test --resolution invictus --dice N [--favourable | --unfavourable]``:
+    P(miss, swing, hit, crit)."""
     from riven_env.rules.odds import OddsInputError
 
+    most = settings_for(rules).max_dice
     dice = options.get("dice")
     if dice is None:
-        raise OddsInputError("dice", "Invictus needs --dice N (the pool)")
-    dice = int(dice)
-    if not 1 <= dice <= settings_for(rules).max_dice:
-        raise OddsInputError(
-            "dice", f"{dice}: expected a pool of 1..{settings_for(rules).max_dice} dice"
-        )
+        raise OddsInputError("dice", None, f"a pool of 1..{most} dice: --dice N")
+    if not 1 <= int(dice) <= most:
+        raise OddsInputError("dice", dice, f"1..{most} (invictus.pool.max_dice)")
     fav, unfav = bool(options.get("favourable")), bool(options.get("unfavourable"))
     if fav and unfav:
-        raise OddsInputError("favourable", "a roll is Favourable or Unfavourable, not both")
-    for name in ("tn", "bonus", "difficulty"):
-        if options.get(name) is not None:
-            raise OddsInputError(name, "Invictus reads no TN, bonus or difficulty: use --dice")
-    return pool_odds(dice, rules, favourable=fav, unfavourable_roll=unfav)
+        raise OddsInputError("unfavourable", True, "not with --favourable (one or the other)")
+    for name, value in options.items():
+        if name not in ("dice", "favourable", "unfavourable") and value is not None:
+            raise OddsInputError(
+                name, value, "nothing: Invictus reads --dice, --favourable, --unfavourable"
+            )
+    return pool_odds(int(dice), rules, favourable=fav, unfavourable_roll=unfav)
+
+
+def melee_odds(
+    might: int, vs: int, modifier: int, vs_modifier: int, rules: RulesConfig
+) -> dict[str, Fraction]:
+    """Exact odds of an Invictus melee for the attacker: each outcome, and the Narrator's
+    soft and hard moves from the Danger Dice (fray always; superior opposition when the
+    defender's Might is higher), with the best Favourable raise taken and no Luck.
+    """
+    s = settings_for(rules)
+    context = RollContext(engaged=True)
+    factors = danger_factors("melee", might, vs, context, s)
+    danger_count = min(len(factors), s.danger_max)
+    score, extra = circumstance(
+        [Modifier("mine", modifier), Modifier("theirs", -vs_modifier)], s.standard_tn, s
+    )
+    pool = max(s.min_dice, min(s.max_dice, might + s.attribute_offset + extra))
+    out = {k: Fraction(0) for k in (*MELEE_OUTCOMES, "soft_move", "hard_move")}
+    total = FACES ** (pool + danger_count)
+    for faces in itertools.product(range(1, FACES + 1), repeat=pool):
+        dice = _sorted(faces)
+        if score < 0:
+            dice = unfavourable(dice)
+        elif score > 0:
+            dice = best_raise(dice, s)
+        band = read_band(dice, s)
+        for danger in itertools.product(range(1, FACES + 1), repeat=danger_count):
+            out[s.melee[band]] += Fraction(1, total)
+            move, _ = consequence(band, danger, True, s)
+            if move is not None:
+                out[f"{move}_move"] += Fraction(1, total)
+    return out
+
+
+def odds_melee(rules: RulesConfig, **options: Any) -> dict[str, Any]:
+    """``riven odds melee --resolution invictus --might A --vs D``."""
+    return melee_odds(
+        int(options["might"]),
+        int(options["vs"]),
+        int(options.get("modifier") or 0),
+        int(options.get("vs_modifier") or 0),
+        rules,
+    )
 
 
 register_resolution(
@@ -735,4 +797,5 @@ register_resolution(
     section=SECTION,
     validate=validate_section,
     odds_test=odds_test,
+    odds_melee=odds_melee,
 )

@@ -115,7 +115,9 @@ def _keyword_table(
     """``default`` plus one int per RIVEN keyword (unknown names refused)."""
     refuse_unknown_keys(table, (*fixed, "default", *keywords), where)
     values = {
-        k: read_int(table, k, where, low=0, high=20) for k in table if k not in fixed and k != "default"
+        k: read_int(table, k, where, low=0, high=20)
+        for k in table
+        if k not in fixed and k != "default"
     }
     return values, read_int(table, "default", where, low=0, high=20)
 
@@ -171,7 +173,9 @@ def parse_section(
         rank_default=rank_default,
         rank_by_keyword=ranks,
         difficulty_offset=read_int(t["difficulty"], "offset", w["difficulty"], low=-10, high=20),
-        critical_margin=read_int(t["difficulty"], "critical_margin", w["difficulty"], low=1, high=30),
+        critical_margin=read_int(
+            t["difficulty"], "critical_margin", w["difficulty"], low=1, high=30
+        ),
         partial_within=read_int(t["difficulty"], "partial_within", w["difficulty"], low=0, high=10),
         passive_base=read_int(t["passive"], "base", w["passive"], low=0, high=30),
         shot_characteristic=read_str(
@@ -345,7 +349,12 @@ class NewWorldRoll:
             return 0
         dice, bonus, mods = self.melee
         s: NewWorldSettings = self.settings  # type: ignore[assignment]
-        return sum(dice) + bonus + modifiers_total(list(mods)) + self.defender_luck_spent * s.luck_per_point
+        return (
+            sum(dice)
+            + bonus
+            + modifiers_total(list(mods))
+            + self.defender_luck_spent * s.luck_per_point
+        )
 
     @property
     def margin(self) -> int:
@@ -359,8 +368,12 @@ class NewWorldRoll:
         if not self.rolled:
             return "miss"
         if self.melee is not None:
-            outcome = melee_outcome(self.dice, self.total, self.melee[0], self.defender_total, self.settings)  # type: ignore[arg-type]
-            return {"parry": "miss", "recoil": "partial", "wound": "hit", "critical": "critical"}[outcome[0]]
+            outcome = melee_outcome(
+                self.dice, self.total, self.melee[0], self.defender_total, self.settings
+            )  # type: ignore[arg-type]
+            return {"parry": "miss", "recoil": "partial", "wound": "hit", "critical": "critical"}[
+                outcome[0]
+            ]
         return band_of(self.dice, self.total, self.difficulty, self.settings)  # type: ignore[arg-type]
 
     def luck_left(self, who: str = "actor") -> int:
@@ -492,7 +505,11 @@ class NewWorldResolution(RivenResolution):
 
     def _outcome_for_attacker(self, roll: NewWorldRoll) -> str:
         outcome, winner, _ = melee_outcome(
-            roll.dice, roll.total, roll.melee[0], roll.defender_total, self.settings  # type: ignore[index]
+            roll.dice,
+            roll.total,
+            roll.melee[0],
+            roll.defender_total,
+            self.settings,  # type: ignore[index]
         )
         return "parry" if winner != "attacker" else outcome
 
@@ -513,7 +530,9 @@ class NewWorldResolution(RivenResolution):
         """``help:K`` before the roll; ``luck`` after it while a point can change the result."""
         return self._options(roll)
 
-    def apply_spend(self, roll: NewWorldRoll, option: str, rng: np.random.Generator) -> NewWorldRoll:
+    def apply_spend(
+        self, roll: NewWorldRoll, option: str, rng: np.random.Generator
+    ) -> NewWorldRoll:
         allowed = self._options(roll)
         if option not in allowed:
             raise IllegalActionError(option, allowed, reason=f"New World {roll.kind} roll")
@@ -560,7 +579,11 @@ class NewWorldResolution(RivenResolution):
             "snake_eyes": snake_eyes(roll.dice),
         }
         if roll.melee is None:
-            detail.update(difficulty=roll.difficulty, success=succeeds(roll.dice, roll.total, roll.difficulty, s), margin=roll.margin)
+            detail.update(
+                difficulty=roll.difficulty,
+                success=succeeds(roll.dice, roll.total, roll.difficulty, s),
+                margin=roll.margin,
+            )
         else:
             detail.update(
                 defender_bonus=roll.melee[1],
@@ -616,7 +639,9 @@ class NewWorldResolution(RivenResolution):
         self, roll: NewWorldRoll, detail: dict[str, Any], aftermath: tuple[Aftermath, ...]
     ) -> MeleeResult:
         if roll.melee is None:
-            raise RulesDataError(f"{self.rules.source}: a New World melee record without a defender")
+            raise RulesDataError(
+                f"{self.rules.source}: a New World melee record without a defender"
+            )
         outcome, winner, _ = melee_outcome(
             roll.dice, roll.total, roll.melee[0], roll.defender_total, self.settings
         )
@@ -654,14 +679,21 @@ class NewWorldResolution(RivenResolution):
             sure = sum(
                 1
                 for dice in itertools.product(range(1, 7), repeat=2)
-                if succeeds(dice, sum(dice) + roll.bonus + modifiers_total(list(roll.modifiers)), roll.difficulty, s)
+                if succeeds(
+                    dice,
+                    sum(dice) + roll.bonus + modifiers_total(list(roll.modifiers)),
+                    roll.difficulty,
+                    s,
+                )
             )
             k = roll.helpers_available if sure < s.oracle_sure else 0
             return OracleChoice(
                 f"{HELP}{k}",
                 "new-world:helpers",
                 f"{view.model} succeeds on {sure} of 36 rolls alone: "
-                + (f"it calls {k} helper(s) (+{k * s.helper_bonus})." if k else "it needs no help."),
+                + (
+                    f"it calls {k} helper(s) (+{k * s.helper_bonus})." if k else "it needs no help."
+                ),
             )
         if LUCK in options:
             who = roll.chooser
@@ -714,7 +746,9 @@ def success_odds(bonus: int, difficulty: int, rules: RulesConfig | None = None) 
     return Fraction(wins, 36)
 
 
-def opposed_odds(attacker_bonus: int, defender_bonus: int, rules: RulesConfig) -> dict[str, Fraction]:
+def opposed_odds(
+    attacker_bonus: int, defender_bonus: int, rules: RulesConfig
+) -> dict[str, Fraction]:
     """Exact P(outcome) of an opposed melee, by enumeration of both sides' 2d6."""
     s = settings_for(rules)
     counts = dict.fromkeys(MELEE_TIERS, 0)
@@ -729,18 +763,43 @@ def opposed_odds(attacker_bonus: int, defender_bonus: int, rules: RulesConfig) -
 
 
 def odds_test(rules: RulesConfig, **options: Any) -> dict[str, Any]:
-    """``riven odds test --resolution new-world --bonus B --difficulty D``."""
+    """``riven odds test --resolution new-world --bonus B --difficulty D [--modifier M]``.
+
+    Returns ``success`` (snake eyes included: it always fails) and ``failure``.
+    """
     from riven_env.rules.odds import OddsInputError
 
     for name in ("bonus", "difficulty"):
         if options.get(name) is None:
-            raise OddsInputError(name, f"New World needs --bonus B and --difficulty D (missing --{name})")
-    for name in ("dice", "tn", "favourable", "unfavourable"):
-        if options.get(name):
-            raise OddsInputError(name, "New World reads --bonus and --difficulty only")
-    bonus, difficulty = int(options["bonus"]), int(options["difficulty"])
-    success = success_odds(bonus, difficulty, rules)
+            raise OddsInputError(
+                name, None, "an integer: New World needs --bonus B and --difficulty D"
+            )
+    for name, value in options.items():
+        if name not in ("bonus", "difficulty", "modifier") and value is not None:
+            raise OddsInputError(
+                name, value, "nothing: New World reads --bonus, --difficulty, --modifier"
+            )
+    bonus = int(options["bonus"]) + int(options.get("modifier") or 0)
+    success = success_odds(bonus, int(options["difficulty"]), rules)
     return {"success": success, "failure": 1 - success}
+
+
+def odds_melee(rules: RulesConfig, **options: Any) -> dict[str, Any]:
+    """``riven odds melee --resolution new-world --might A --vs D``: the opposed roll's
+    outcomes for the attacker, with both sides' bonus = Might + offset + the default rank
+    (+ the modifiers given)."""
+    s = settings_for(rules)
+
+    def bonus(might: Any, modifier: Any) -> int:
+        return min(int(might) + s.characteristic_offset + s.rank_default, s.roll_limit) + int(
+            modifier or 0
+        )
+
+    return opposed_odds(
+        bonus(options["might"], options.get("modifier")),
+        bonus(options["vs"], options.get("vs_modifier")),
+        rules,
+    )
 
 
 register_resolution(
@@ -750,4 +809,5 @@ register_resolution(
     section=SECTION,
     validate=validate_section,
     odds_test=odds_test,
+    odds_melee=odds_melee,
 )
