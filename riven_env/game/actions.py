@@ -446,6 +446,7 @@ def roll_context(
         helper_models=tuple(helpers),
         final_round=state.round >= state.round_limit,
         opponent_wounds_left=0 if other is None else state.models[other].wounds,
+        profile=model.profile,
         resources=dict(model.resources),
     )
 

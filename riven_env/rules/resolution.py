@@ -58,6 +58,7 @@ class RollContext:
         helper_models: Their model indices, nearest first.
         final_round: The game is in its last round.
         opponent_wounds_left: The other model's wounds left (0 when there is none).
+        profile: The roller's own profile, or None.
         resources: The roller's per-model resources (``ModelState.resources``).
     """
 
@@ -72,6 +73,7 @@ class RollContext:
     helper_models: tuple[int, ...] = ()
     final_round: bool = False
     opponent_wounds_left: int = 0
+    profile: ModelProfile | None = None
     resources: Mapping[str, int] = field(default_factory=dict)
 
 

@@ -416,7 +416,11 @@ class NewWorldResolution(RivenResolution):
         """
         s = self.settings
         context = context or RollContext()
-        bonus = min(attribute_value + s.characteristic_offset, s.roll_limit)
+        # Characteristic + rank; a bare roll (no profile in the context) has no rank.
+        if context.profile is not None:
+            bonus = bonus_of(context.profile, attribute, s)
+        else:
+            bonus = min(attribute_value + s.characteristic_offset, s.roll_limit)
         difficulty = tn + s.difficulty_offset
         mods = tuple(modifiers)
         if kind == "shot" and context.opponent is not None:
