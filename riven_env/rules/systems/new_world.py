@@ -635,6 +635,10 @@ class NewWorldResolution(RivenResolution):
             result=roll.result,
             rolled_result=replace(roll, luck_spent=0).result,
             spends=roll.spends,
+            # RIVEN's Momentum for a Critical band (House: a success by the critical margin).
+            momentum_gained=int(self.rules.get("momentum.gain.critical"))
+            if roll.result == "critical"
+            else 0,
             aftermath=aftermath,
             detail=detail,
         )
