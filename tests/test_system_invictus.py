@@ -433,3 +433,11 @@ def test_cli_odds_test_json(capsys) -> None:
         ],
     )
     assert bad.exit_code == 2 and "error:" in bad.output
+
+
+def test_shot_odds_follow_the_cover_circumstance() -> None:
+    # No cover (TN 8): a plain pool; soft (10): Unfavourable; hard (12) with -1: one die fewer.
+    assert invictus.shot_odds(3, "none", 0, RULES) == pool_odds(3, RULES)
+    assert invictus.shot_odds(3, "soft", 0, RULES) == brute_force(3, False, True)
+    assert invictus.shot_odds(3, "hard", -1, RULES) == brute_force(2, False, True)
+    assert invictus.shot_odds(2, "none", 1, RULES) == brute_force(2, True, False)

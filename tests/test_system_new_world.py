@@ -339,3 +339,11 @@ def test_cli_odds_test_json() -> None:
         app, ["odds", "melee", "--resolution", "new-world", "--might", "3", "--vs", "2", "--json"]
     )
     assert set(json.loads(fight.output)) == {"parry", "recoil", "wound", "critical"}
+
+
+def test_shot_odds_use_the_targets_passive_difficulty() -> None:
+    odds = new_world.odds_shoot(RULES, agility=3, cover="soft", modifier=0, vs_agility=2)
+    shooter = 3 + S.characteristic_offset + S.rank_default + S.cover_modifier["soft"]
+    target = S.passive_base + 2 + S.characteristic_offset + S.rank_default
+    assert odds["success"] == brute_success(shooter, target)
+    assert odds["success"] + odds["failure"] == 1

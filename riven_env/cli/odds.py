@@ -329,7 +329,9 @@ def _system_odds(
 
     rules = _load(ctx, rules_file, set_values, resolution=resolution)
     spec = system_spec(resolution)
-    function = {"test": spec.odds_test, "melee": spec.odds_melee}.get(what)
+    function = {"test": spec.odds_test, "melee": spec.odds_melee, "shoot": spec.odds_shoot}.get(
+        what
+    )
     if function is None:
         raise _BadInput(f"--resolution {resolution}: the system defines no {what} odds")
     return rules, function(rules, **options)
@@ -468,14 +470,33 @@ def shoot_command(
     agility: int = typer.Option(..., "--agility", help="The shooter's Agility."),
     cover: str = typer.Option(..., "--cover", help="Target's cover: none, soft or hard."),
     modifier: int = typer.Option(0, "--modifier", help="Sum of other modifiers."),
+    vs_agility: int | None = typer.Option(
+        None, "--vs-agility", help="New World: the target's Agility (its passive difficulty)."
+    ),
+    resolution: str = ResolutionOption,
     as_json: bool = JsonOption,
     rules_file: Path | None = RulesFileOption,
     set_values: list[str] | None = SetOption,
 ) -> None:
-    """Odds of a shot: 2d6 + AGILITY + MODIFIER against the cover's Evasion TN."""
+    """Odds of a shot: 2d6 + AGILITY + MODIFIER against the cover's Evasion TN (RIVEN), or
+    another system's shot (``--resolution``)."""
     from riven_env.rules.odds import shoot_odds
 
     with _reported_errors():
+        if resolution != "riven":
+            options = {
+                "agility": agility,
+                "cover": cover,
+                "modifier": modifier,
+                "vs_agility": vs_agility,
+            }
+            _, odds = _system_odds(ctx, resolution, "shoot", rules_file, set_values, options)
+            target = "" if vs_agility is None else f" at Agility {vs_agility}"
+            title = (
+                f"{resolution} shot: Agility {agility}{_signed(modifier)}{target}, {cover} cover"
+            )
+            _print_system_odds(title, odds, as_json)
+            return
         rules = _load(ctx, rules_file, set_values)
         odds = shoot_odds(agility, cover, modifier, rules)
         if as_json:

@@ -363,6 +363,8 @@ class SystemSpec:
         odds_test: Exact odds for ``riven odds test --resolution NAME``: ``(rules, **options)``.
         odds_melee: Exact odds for ``riven odds melee --resolution NAME`` (options ``might``,
             ``vs``, ``modifier``, ``vs_modifier``), where the system defines a melee.
+        odds_shoot: Exact odds for ``riven odds shoot --resolution NAME`` (options
+            ``agility``, ``cover``, ``modifier``, ``vs_agility``).
     """
 
     name: str
@@ -372,6 +374,7 @@ class SystemSpec:
     validate: SectionValidator | None = None
     odds_test: OddsFunction | None = None
     odds_melee: OddsFunction | None = None
+    odds_shoot: OddsFunction | None = None
 
 
 _REGISTRY: dict[str, SystemSpec] = {"riven": SystemSpec("riven", RivenResolution)}
@@ -400,6 +403,7 @@ def register_resolution(
     validate: SectionValidator | None = None,
     odds_test: OddsFunction | None = None,
     odds_melee: OddsFunction | None = None,
+    odds_shoot: OddsFunction | None = None,
 ) -> None:
     """Make a resolution system available under ``name`` (``meta.resolution``).
 
@@ -411,6 +415,7 @@ def register_resolution(
         validate: Validates the section; must refuse unknown keys.
         odds_test: Its exact odds for ``riven odds test --resolution``.
         odds_melee: Its exact melee odds for ``riven odds melee --resolution``.
+        odds_shoot: Its exact shot odds for ``riven odds shoot --resolution``.
 
     Raises:
         RulesDataError: ``rules_file`` without ``section``.
@@ -418,7 +423,7 @@ def register_resolution(
     if rules_file is not None and not section:
         raise RulesDataError(f"resolution system {name!r}: rules_file needs a section name")
     _REGISTRY[name] = SystemSpec(
-        name, factory, rules_file, section, validate, odds_test, odds_melee
+        name, factory, rules_file, section, validate, odds_test, odds_melee, odds_shoot
     )
 
 

@@ -790,6 +790,30 @@ def odds_melee(rules: RulesConfig, **options: Any) -> dict[str, Any]:
     )
 
 
+def shot_odds(agility: int, cover: str, modifier: int, rules: RulesConfig) -> dict[str, Fraction]:
+    """Exact P(miss, swing, hit, crit) of an Invictus shot: the Agility pool with the
+    circumstance of the cover's RIVEN TN and the modifier (the best Favourable raise taken)."""
+    s = settings_for(rules)
+    tn = int(rules.get(f"shooting.cover_tn.{cover}"))
+    score, extra = circumstance([Modifier("modifier", modifier)], tn, s)
+    pool = max(s.min_dice, min(s.max_dice, agility + s.attribute_offset + extra))
+    return pool_odds(pool, rules, favourable=score > 0, unfavourable_roll=score < 0)
+
+
+def odds_shoot(rules: RulesConfig, **options: Any) -> dict[str, Any]:
+    """``riven odds shoot --resolution invictus --agility A --cover C``."""
+    from riven_env.rules.odds import OddsInputError
+
+    cover = str(options.get("cover"))
+    if not rules.has(f"shooting.cover_tn.{cover}"):
+        raise OddsInputError("cover", cover, ", ".join(rules.section("shooting.cover_tn")))
+    if options.get("vs_agility") is not None:
+        raise OddsInputError(
+            "vs_agility", options["vs_agility"], "nothing: Invictus reads no target"
+        )
+    return shot_odds(int(options["agility"]), cover, int(options.get("modifier") or 0), rules)
+
+
 register_resolution(
     NAME,
     InvictusResolution,
@@ -798,4 +822,5 @@ register_resolution(
     validate=validate_section,
     odds_test=odds_test,
     odds_melee=odds_melee,
+    odds_shoot=odds_shoot,
 )

@@ -810,6 +810,29 @@ def odds_melee(rules: RulesConfig, **options: Any) -> dict[str, Any]:
     )
 
 
+def odds_shoot(rules: RulesConfig, **options: Any) -> dict[str, Any]:
+    """``riven odds shoot --resolution new-world --agility A --cover C --vs-agility T``: the
+    shooter's 2d6 + Agility + rank + cover modifier against the target's passive difficulty
+    7 + Agility + rank (both at the default rank)."""
+    from riven_env.rules.odds import OddsInputError
+
+    s = settings_for(rules)
+    if options.get("vs_agility") is None:
+        raise OddsInputError("vs_agility", None, "the target's Agility: --vs-agility T")
+    cover = str(options.get("cover") or "none")
+    if cover not in s.cover_modifier:
+        raise OddsInputError("cover", cover, ", ".join(COVERS))
+
+    def bonus(agility: Any) -> int:
+        return min(int(agility) + s.characteristic_offset + s.rank_default, s.roll_limit)
+
+    shooter = (
+        bonus(options["agility"]) + s.cover_modifier[cover] + int(options.get("modifier") or 0)
+    )
+    success = success_odds(shooter, s.passive_base + bonus(options["vs_agility"]), rules)
+    return {"success": success, "failure": 1 - success}
+
+
 register_resolution(
     NAME,
     NewWorldResolution,
@@ -818,4 +841,5 @@ register_resolution(
     validate=validate_section,
     odds_test=odds_test,
     odds_melee=odds_melee,
+    odds_shoot=odds_shoot,
 )
