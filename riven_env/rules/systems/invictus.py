@@ -354,7 +354,7 @@ class InvictusRoll:
         favourable: The Favourable raise is still to be used.
         unfavourable: The roll was Unfavourable (its highest die already dropped by one).
         luck_held: The roller's Luck when the roll was made; ``luck_spent`` so far.
-        melee: For a melee, ``(defender's might, ...)`` facts the result needs, else None.
+        melee: For a melee, the defender's modifiers (shown in the event), else None.
         Other fields as RIVEN's :class:`~riven_env.rules.results.TestRoll`.
     """
 
