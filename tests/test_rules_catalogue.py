@@ -222,8 +222,8 @@ def test_riven_resolution_implements_the_protocol() -> None:
     roll = system.roll_test("shot", "agility", 3, system.shot_tn("soft"), [], rng)
     result = system.finalise(roll)
     assert system.shot_effect(result.result).wounds in (0, 1)
-    with pytest.raises(RulesDataError, match="unknown resolution system 'invictus'.*riven"):
-        get_resolution("invictus", RULES)
+    with pytest.raises(RulesDataError, match="unknown resolution system 'dragon-dice'.*riven"):
+        get_resolution("dragon-dice", RULES)
 
 
 def test_rules_package_imports_no_heavy_frameworks() -> None:

@@ -11,7 +11,10 @@
   target picked by the rule's (or the profile's) target selector. When none fires, the
   ``fallback_d6`` table is rolled; when the rolled action is impossible the activation ends.
 * **Spend phase.** The first ``spend`` rule matching the pending test's result and kind,
-  and affordable within its limits, is applied; otherwise the result is accepted.
+  and affordable within its limits, is applied; otherwise the result is accepted. Under
+  another resolution system the system's own rule decides (``oracle_choice``: Invictus's
+  Favourable die and Luck, New World's helpers and Luck), with its reason in words; the
+  chooser may be the defender of an opposed roll.
 
 Which profile: ``oracle:PROFILE`` forces one profile on every model of the side; plain
 ``oracle`` uses each model's own Oracle profile from the scenario. Side-level choices (the
@@ -44,7 +47,7 @@ from agents.oracle.profiles import (
 from agents.oracle.situation import Board, Situation, first_in_order, select
 from riven_env.errors import AgentSpecError, did_you_mean
 from riven_env.game import Decision, GameState
-from riven_env.game.actions import END, move_allowance
+from riven_env.game.actions import END, chooser_of, move_allowance
 from riven_env.game.decisions import (
     ACCEPT,
     PASS,
@@ -53,6 +56,7 @@ from riven_env.game.decisions import (
     PHASE_SPEND,
     shared_decision,
 )
+from riven_env.rules.resolution import ChoiceView
 
 
 class OracleAgent(BaseAgent):
@@ -349,8 +353,25 @@ class OracleAgent(BaseAgent):
     # ------------------------------------------------------------------ spend
     def _spend(self, state: GameState, legal: Sequence[Decision]) -> tuple:
         roll, i, _context = state.pending
-        model = state.models[i]
-        profile = self.profile_for(state, i)
+        chooser = chooser_of(state)
+        model = state.models[chooser]
+        profile = self.profile_for(state, chooser)
+        # Another resolution system's choices (Luck, a Favourable die, helpers) follow the
+        # system's own rule, which it explains; RIVEN's spends follow the profile's rules.
+        choice = state.resolution.oracle_choice(
+            roll,
+            [d.option for d in legal if d.option is not None],
+            ChoiceView(
+                model=model.id,
+                resources=dict(model.resources),
+                momentum=state.momentum_of(model.side),
+                strain=model.strain,
+                strain_max=model.profile.strain_max(state.rules),
+            ),
+        )
+        if choice is not None:
+            picked = next((d for d in legal if d.option == choice.option), legal[0])
+            return picked, model.id, profile.name, choice.rule, choice.text
         offered = {d.option for d in legal if d.option != ACCEPT.option}
         momentum = state.momentum_of(model.side) - roll.momentum_spent
         strain_max = model.profile.strain_max(state.rules)

@@ -313,25 +313,117 @@ def activation_command(
             _print_odds(title, odds, _ACTIVATION_NOTES)
 
 
+ResolutionOption = typer.Option(
+    "riven",
+    "--resolution",
+    metavar="SYSTEM",
+    help="Resolution system (riven, invictus, new-world, ...; see docs/resolution-systems.md).",
+)
+
+
+def _system_odds(
+    ctx: typer.Context,
+    resolution: str,
+    what: str,
+    rules_file: Path | None,
+    set_values: list[str] | None,
+    options: Mapping[str, object],
+) -> tuple[RulesLike, dict[str, object]]:
+    """Load the rules with ``resolution`` and call the odds function that system registered."""
+    from riven_env.rules.resolution import system_spec
+
+    rules = _load(ctx, rules_file, set_values, resolution=resolution)
+    spec = system_spec(resolution)
+    function = {"test": spec.odds_test, "melee": spec.odds_melee, "shoot": spec.odds_shoot}.get(
+        what
+    )
+    if function is None:
+        raise _BadInput(f"--resolution {resolution}: the system defines no {what} odds")
+    return rules, function(rules, **options)
+
+
+def _print_system_odds(
+    title: str, odds: Mapping[str, object], as_json: bool, notes: Mapping[str, str] | None = None
+) -> None:
+    """Print a system's odds: fractions in the table, floats (lists of floats) in JSON."""
+    if as_json:
+        _print_json(
+            {
+                k: [float(x) for x in v] if isinstance(v, (list, tuple)) else float(v)  # type: ignore[arg-type]
+                for k, v in odds.items()
+            }
+        )
+        return
+    flat: dict[str, Fraction] = {}
+    for key, value in odds.items():
+        if isinstance(value, (list, tuple)):
+            flat.update({f"{key}[{n}]": Fraction(x) for n, x in enumerate(value)})
+        else:
+            flat[key] = Fraction(value)  # type: ignore[arg-type]
+    _print_odds(title, flat, notes or {})
+
+
+def _int_option(name: str, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise _BadInput(f"--{name} {value!r}: expected an integer") from None
+
+
 @odds_app.command("test")
 def test_command(
     ctx: typer.Context,
-    attribute: int = typer.Option(..., "--attribute", help="Attribute added to 2d6."),
+    attribute: int | None = typer.Option(None, "--attribute", help="Attribute added to 2d6."),
     tn: int | None = typer.Option(None, "--tn", help="Target number."),
     difficulty: str | None = typer.Option(
         None,
         "--difficulty",
-        help="Named difficulty instead of --tn (easy, standard, hard, brutal).",
+        help="Named difficulty instead of --tn (easy, standard, hard, brutal); "
+        "New World: the difficulty number.",
     ),
     modifier: int = typer.Option(0, "--modifier", help="Sum of other modifiers."),
+    resolution: str = ResolutionOption,
+    dice: int | None = typer.Option(None, "--dice", help="Pool size (Invictus, Riddle of Steel)."),
+    favourable: bool = typer.Option(False, "--favourable", help="Invictus: a Favourable roll."),
+    unfavourable: bool = typer.Option(
+        False, "--unfavourable", help="Invictus: an Unfavourable roll."
+    ),
+    bonus: int | None = typer.Option(
+        None, "--bonus", help="New World: characteristic + skill rank + modifiers."
+    ),
     as_json: bool = JsonOption,
     rules_file: Path | None = RulesFileOption,
     set_values: list[str] | None = SetOption,
 ) -> None:
-    """Odds of a 2d6 test: 2d6 + ATTRIBUTE + MODIFIER against a TN."""
+    """Odds of a test: RIVEN's 2d6 + ATTRIBUTE + MODIFIER against a TN, or another
+    system's roll (``--resolution invictus --dice N``, ``--resolution new-world --bonus B
+    --difficulty D``, ``--resolution riddle-of-steel --dice N --tn T``)."""
     from riven_env.rules.odds import difficulty_tn, test_odds
 
     with _reported_errors():
+        if resolution != "riven":
+            options = {
+                "dice": dice,
+                "tn": tn,
+                "favourable": favourable or None,
+                "unfavourable": unfavourable or None,
+                "bonus": bonus,
+                "difficulty": _int_option("difficulty", difficulty),
+                "attribute": attribute,
+                "modifier": modifier or None,
+            }
+            rules, odds = _system_odds(ctx, resolution, "test", rules_file, set_values, options)
+            given = " ".join(
+                f"--{k}" + ("" if v is True else f" {v}")
+                for k, v in options.items()
+                if v is not None
+            )
+            _print_system_odds(f"{resolution} test: {given}", odds, as_json)
+            return
+        if attribute is None:
+            raise _BadInput("--attribute is required (RIVEN's 2d6 + attribute)")
         if (tn is None) == (difficulty is None):
             raise _BadInput("give exactly one of --tn or --difficulty")
         rules = _load(ctx, rules_file, set_values)
@@ -352,14 +444,22 @@ def melee_command(
     vs: int = typer.Option(..., "--vs", help="The opponent's Might."),
     modifier: int = typer.Option(0, "--modifier", help="Sum of your modifiers."),
     vs_modifier: int = typer.Option(0, "--vs-modifier", help="Sum of the opponent's modifiers."),
+    resolution: str = ResolutionOption,
     as_json: bool = JsonOption,
     rules_file: Path | None = RulesFileOption,
     set_values: list[str] | None = SetOption,
 ) -> None:
-    """Odds of one melee exchange, from your side: 2d6 + MIGHT vs 2d6 + VS."""
+    """Odds of one melee exchange, from your side: 2d6 + MIGHT vs 2d6 + VS (RIVEN), or
+    another system's melee (``--resolution``)."""
     from riven_env.rules.odds import melee_odds
 
     with _reported_errors():
+        if resolution != "riven":
+            options = {"might": might, "vs": vs, "modifier": modifier, "vs_modifier": vs_modifier}
+            _, odds = _system_odds(ctx, resolution, "melee", rules_file, set_values, options)
+            title = f"{resolution} melee: Might {might}{_signed(modifier)} vs {vs}{_signed(vs_modifier)}"
+            _print_system_odds(title, odds, as_json)
+            return
         rules = _load(ctx, rules_file, set_values)
         odds = melee_odds(might, vs, modifier, vs_modifier, rules)
         if as_json:
@@ -375,14 +475,33 @@ def shoot_command(
     agility: int = typer.Option(..., "--agility", help="The shooter's Agility."),
     cover: str = typer.Option(..., "--cover", help="Target's cover: none, soft or hard."),
     modifier: int = typer.Option(0, "--modifier", help="Sum of other modifiers."),
+    vs_agility: int | None = typer.Option(
+        None, "--vs-agility", help="New World: the target's Agility (its passive difficulty)."
+    ),
+    resolution: str = ResolutionOption,
     as_json: bool = JsonOption,
     rules_file: Path | None = RulesFileOption,
     set_values: list[str] | None = SetOption,
 ) -> None:
-    """Odds of a shot: 2d6 + AGILITY + MODIFIER against the cover's Evasion TN."""
+    """Odds of a shot: 2d6 + AGILITY + MODIFIER against the cover's Evasion TN (RIVEN), or
+    another system's shot (``--resolution``)."""
     from riven_env.rules.odds import shoot_odds
 
     with _reported_errors():
+        if resolution != "riven":
+            options = {
+                "agility": agility,
+                "cover": cover,
+                "modifier": modifier,
+                "vs_agility": vs_agility,
+            }
+            _, odds = _system_odds(ctx, resolution, "shoot", rules_file, set_values, options)
+            target = "" if vs_agility is None else f" at Agility {vs_agility}"
+            title = (
+                f"{resolution} shot: Agility {agility}{_signed(modifier)}{target}, {cover} cover"
+            )
+            _print_system_odds(title, odds, as_json)
+            return
         rules = _load(ctx, rules_file, set_values)
         odds = shoot_odds(agility, cover, modifier, rules)
         if as_json:

@@ -234,24 +234,51 @@ def compare(
         echo_json(data)
         return
     table = Table(title=f"{scenario}: {blue} vs {red}, same seeds for every arm")
-    for column in ("Arm", "Games", "Blue win rate", "Mean rounds", "Blue win diff [95%]",
-                   "Rounds diff [95%]", "Sequential"):  # fmt: skip
+    for column in ("Arm", "Games", "Blue win rate", "Red win rate", "Mean rounds",
+                   "Casualties/game", "Flights/game", "Decisive"):  # fmt: skip
         table.add_column(column, justify="left" if column == "Arm" else "right")
-    base = data["baseline"]
-    table.add_row("baseline", str(base["games"]), _pct(base["blue_win_rate"]),
-                  f"{base['mean_rounds']:.2f}", "", "", "")  # fmt: skip
+    arms = [("baseline", data["baseline"]), *[(v["label"], v) for v in data["variants"]]]
+    for label, arm in arms:
+        table.add_row(
+            label, str(arm["games"]), _pct(arm["blue_win_rate"]), _pct(arm["red_win_rate"]),
+            _mean(arm["rounds"]), _mean(arm["casualties"]), _mean(arm["flights"]),
+            _pct(arm["decisive_rate"]),
+        )  # fmt: skip
+    make_console().print(table)
+    diffs = Table(title="Paired differences, variant - baseline [95%]")
+    for column in ("Variant", "Blue win", "Red win", "Rounds", "Casualties", "Flights",
+                   "Decisive", "Sequential"):  # fmt: skip
+        diffs.add_column(column, justify="left" if column == "Variant" else "right")
     for v in data["variants"]:
-        d, r, seq = v["blue_win_diff"], v["rounds_diff"], v["sequential"]
+        seq = v["sequential"]
         seq_text = "" if seq is None else (
             f"{'decided' if seq['significant'] else 'undecided'} "
             f"[{seq['low'] * 100:+.1f}, {seq['high'] * 100:+.1f}] pts"
         )  # fmt: skip
-        table.add_row(
-            v["label"], str(v["games"]), _pct(v["blue_win_rate"]), f"{v['mean_rounds']:.2f}",
-            f"{d['value'] * 100:+.1f} pts [{d['low'] * 100:+.1f}, {d['high'] * 100:+.1f}]",
-            f"{r['value']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]", seq_text,
+        diffs.add_row(
+            v["label"], _points(v["blue_win_diff"]), _points(v["red_win_diff"]),
+            _diff(v["rounds_diff"]), _diff(v["casualties_diff"]), _diff(v["flights_diff"]),
+            _points(v["decisive_diff"]), seq_text,
         )  # fmt: skip
-    make_console().print(table)
+    make_console().print(diffs)
+
+
+def _mean(interval: dict | None) -> str:
+    if not interval or interval.get("value") is None:
+        return "-"
+    text = f"{interval['value']:.2f}"
+    low, high = interval.get("low"), interval.get("high")
+    if low is not None and high is not None and low == low:  # NaN bounds: too few games
+        text += f" [{low:.2f}, {high:.2f}]"
+    return text
+
+
+def _points(d: dict) -> str:
+    return f"{d['value'] * 100:+.1f} pts [{d['low'] * 100:+.1f}, {d['high'] * 100:+.1f}]"
+
+
+def _diff(d: dict) -> str:
+    return f"{d['value']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
 
 
 @friendly_errors

@@ -14,7 +14,8 @@ a spend on a pending 2d6 test. One catalogue covers all three, seen from the sid
   ``[destinations]``; kinds the tabletop offers once at a time take one entry). Only the active model acts in the action phase, so actions carry no
   model axis;
 * ``spend`` with each option (``reroll:0`` .. ``reroll:N-1`` for the N test dice, ``boost``,
-  ``strain``) and ``spend accept``.
+  ``strain``) and ``spend accept``; under another resolution system its own
+  ``choice_vocabulary()`` (``spend`` and pre-roll ``allocate`` options) before ``spend accept``.
 
 The catalogue is side-relative (own/enemy slots), so one policy can play either side.
 :meth:`ActionCatalogue.mask` marks exactly the legal decisions; distinct legal decisions
@@ -34,7 +35,7 @@ from riven_env.errors import IllegalActionError
 from riven_env.game.actions import DISENGAGE_KINDS
 from riven_env.game.decisions import Decision
 from riven_env.rules import RulesConfig, action_specs, load_rules
-from riven_env.rules.tests_2d6 import BOOST, REROLL_PREFIX, STRAIN
+from riven_env.rules.resolution import get_resolution
 
 ACCEPT_OPTION = "accept"
 
@@ -49,7 +50,7 @@ Key = tuple[Any, ...]
 # scenario needs a few hundred.
 _INDEX_MEMO_LIMIT = 4096
 # Decision kinds that are not actions of the rules data.
-_DECISION_POINT_KINDS = frozenset({"pass", "activate", "bonus", "spend"})
+_DECISION_POINT_KINDS = frozenset({"pass", "activate", "bonus", "spend", "allocate"})
 
 
 class ActionCatalogue:
@@ -129,9 +130,11 @@ class ActionCatalogue:
                         keys += [(name, kind, k) for k in objective_slots]
                     else:
                         keys += [(name, kind, s) for s in slots]
-        test_dice = int(self.rules.get("test.dice"))
-        options = [f"{REROLL_PREFIX}{k}" for k in range(test_dice)] + [BOOST, STRAIN]
-        keys += [("spend", option) for option in [*options, ACCEPT_OPTION]]
+        # The resolution system's choices on a pending roll (RIVEN: a reroll of each test
+        # die, boost, strain), then accept: under RIVEN the same entries as ever.
+        system = get_resolution(str(self.rules.get("meta.resolution")), self.rules)
+        keys += [(kind, option) for kind, option in system.choice_vocabulary()]
+        keys.append(("spend", ACCEPT_OPTION))
         return keys
 
     # ------------------------------------------------------------------ encoding
@@ -155,8 +158,8 @@ class ActionCatalogue:
             return self._destination_key(decision, side, target)
         if kind == "activate":
             return ("activate", self._slot(decision.model, side), decision.dice)
-        if kind == "spend":
-            return ("spend", decision.option)
+        if kind == "spend" or kind == "allocate":
+            return (kind, decision.option)
         if kind == "pass":
             return ("pass",)
         if kind == "bonus":
@@ -307,8 +310,8 @@ def _label(key: Key, refs: Any) -> str:
         return f"activate own:{rest[0]} dice:{rest[1]}"
     if kind == "bonus":
         return f"bonus own:{rest[0]}"
-    if kind == "spend":
-        return f"spend {rest[0]}"
+    if kind == "spend" or kind == "allocate":
+        return f"{kind} {rest[0]}"
     if not rest:
         return kind
     what, ref = rest

@@ -13,12 +13,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from riven_env.game import effects, victory
-from riven_env.game.decisions import ACCEPT, PHASE_ACTION, PHASE_SPEND, Decision, shared_decision
+from riven_env.game.decisions import (
+    ACCEPT,
+    ALLOCATE,
+    PHASE_ACTION,
+    PHASE_SPEND,
+    Decision,
+    shared_decision,
+)
 from riven_env.rules import RulesConfig, melee, shooting, tests_2d6
 from riven_env.rules.actions import action_spec, action_specs, excluded_by
 from riven_env.rules.conditions import conditions_removed_by
 from riven_env.rules.profiles import unarmed_weapon
-from riven_env.rules.results import Modifier
+from riven_env.rules.resolution import Combatant, RollContext
+from riven_env.rules.results import MeleeResult, Modifier
 from riven_env.table import (
     MovePlan,
     candidate_destinations,
@@ -412,15 +420,65 @@ def _melee_modifiers(state: GameState, i: int, attacking: bool) -> list[Modifier
     )
 
 
+def roll_context(
+    state: GameState, i: int, other: int | None = None, *, cover: str | None = None
+) -> RollContext:
+    """What the game knows about a roll of model ``i`` (against ``other``), for the system."""
+    model = state.models[i]
+    helpers: list[int] = []
+    if state.resolution.name != "riven":  # only other systems read it: RIVEN's games skip the walk
+        reach = state.rules.get("distances.rally_range")
+        near = [
+            (state.distance(i, j), j)
+            for j in state.side_models(model.side)
+            if j != i and state.models[j].is_active and not state.is_engaged(j)
+        ]
+        helpers = [j for d, j in sorted(near) if d <= reach]
+    return RollContext(
+        engaged=state.is_engaged(i),
+        charging=model.charged,
+        opponent=None if other is None else state.models[other].profile,
+        cover=cover,
+        conditions=tuple(model.conditions),
+        wounds_left=model.wounds,
+        wounds_max=model.wounds_max or model.profile.wounds,
+        helpers=len(helpers),
+        helper_models=tuple(helpers),
+        final_round=state.round >= state.round_limit,
+        opponent_wounds_left=0 if other is None else state.models[other].wounds,
+        profile=model.profile,
+        resources=dict(model.resources),
+    )
+
+
 def fight(state: GameState, i: int, j: int) -> None:
-    """Opposed melee between the acting model ``i`` and enemy ``j`` (reading 3)."""
+    """Melee between the acting model ``i`` and enemy ``j`` (RIVEN: opposed, reading 3).
+
+    The resolution system resolves it at once (RIVEN) or returns a pending record whose
+    choices (a Combat Pool split, Luck) go through the spend phase before it closes.
+    """
     attacker, defender = state.models[i], state.models[j]
     a_mods = _melee_modifiers(state, i, attacking=True)
     d_mods = _melee_modifiers(state, j, attacking=False)
+    a_context = roll_context(state, i, j)
     attacker.charged = False  # the charge bonus applies to the first strike only
-    result = state.resolution.resolve_melee(
-        attacker.profile.might, defender.profile.might, a_mods, d_mods, state.rng
+    started = state.resolution.start_melee(
+        Combatant(attacker.profile, tuple(a_mods), a_context, dict(attacker.resources)),
+        Combatant(
+            defender.profile, tuple(d_mods), roll_context(state, j, i), dict(defender.resources)
+        ),
+        state.rng,
     )
+    if isinstance(started, MeleeResult):
+        _apply_melee(state, i, j, started)
+        return
+    state.pending = (started, i, {"action": "melee", "target": j})
+    _open_choices(state)
+
+
+def _apply_melee(state: GameState, i: int, j: int, result: MeleeResult) -> None:
+    """Record a closed melee and apply its outcome and aftermath."""
+    attacker, defender = state.models[i], state.models[j]
     ids = {"attacker": attacker.id, "defender": defender.id}
     state.emit(
         "melee",
@@ -435,7 +493,14 @@ def fight(state: GameState, i: int, j: int) -> None:
         outcome=result.outcome,
         winner=ids.get(result.winner) if result.winner else None,
         loser=ids.get(result.loser) if result.loser else None,
+        **({"detail": result.detail} if result.detail else {}),
     )
+    _outcome(state, i, j, result)
+    if result.aftermath and not state.over:
+        effects.apply_aftermath(state, i, j, result.aftermath)
+
+
+def _outcome(state: GameState, i: int, j: int, result: MeleeResult) -> None:
     if result.winner is None:
         return
     winner, loser = (i, j) if result.winner == "attacker" else (j, i)
@@ -466,6 +531,7 @@ def _do_shoot(state: GameState, i: int, decision: Decision) -> None:
         state.resolution.shot_tn(cover),
         mods,
         {"action": "shoot", "target": j, "cover": cover},
+        roll_context(state, i, j, cover=cover),
     )
 
 
@@ -523,11 +589,30 @@ def start_test(
     tn: int,
     modifiers: list[Modifier],
     context: dict,
+    roll_facts: RollContext | None = None,
 ) -> None:
-    """Roll a 2d6 test for model ``i``; open the spend phase when a spend could help."""
+    """Roll a test for model ``i``; open the spend phase when the roller has a choice."""
     value = getattr(state.models[i].profile, attribute)
-    roll = state.resolution.roll_test(kind, attribute, value, tn, tuple(modifiers), state.rng)
+    facts = roll_facts
+    if facts is None and state.resolution.name != "riven":  # RIVEN reads no context
+        facts = roll_context(state, i)
+    roll = state.resolution.roll_test(
+        kind, attribute, value, tn, tuple(modifiers), state.rng, context=facts
+    )
     state.pending = (roll, i, context)
+    _open_choices(state)
+
+
+def chooser_of(state: GameState) -> int:
+    """The model whose side chooses on the pending roll: the roller, or the target."""
+    roll, i, context = state.pending
+    if getattr(roll, "chooser", "actor") == "target":
+        return context["target"]
+    return i
+
+
+def _open_choices(state: GameState) -> None:
+    """Enter the spend phase when the pending roll offers its chooser options, else close it."""
     if _spend_options(state):
         state.phase = PHASE_SPEND
     else:
@@ -535,29 +620,40 @@ def start_test(
 
 
 def _spend_options(state: GameState) -> list[str]:
-    roll, i, _ = state.pending
-    model = state.models[i]
+    roll = state.pending[0]
+    model = state.models[chooser_of(state)]
     return state.resolution.spend_options(
         roll,
         momentum=state.momentum_of(model.side),
         strain=model.strain,
         strain_max=model.profile.strain_max(state.rules),
+        resources=model.resources,
     )
 
 
 def spend_decisions(state: GameState) -> list[Decision]:
-    """The spend options on the pending test, plus ``accept``."""
-    return [Decision("spend", option=o) for o in _spend_options(state)] + [ACCEPT]
+    """The options on the pending roll: ``spend`` ones plus ``accept`` once the dice are rolled,
+    ``allocate`` ones (no ``accept``) before."""
+    options = _spend_options(state)
+    if not getattr(state.pending[0], "rolled", True):
+        return [shared_decision(ALLOCATE, option=o) for o in options]
+    return [shared_decision("spend", option=o) for o in options] + [ACCEPT]
 
 
 def apply_spend_decision(state: GameState, decision: Decision) -> None:
-    """Apply a spend (then offer the spends still possible) or accept the result."""
+    """Apply a spend or allocation (then offer what is still possible) or accept the result."""
     roll, i, context = state.pending
     if decision.option != "accept":
         roll = state.resolution.apply_spend(roll, decision.option, state.rng)
         state.pending = (roll, i, context)
         if _spend_options(state):
             return
+    else:
+        handed = state.resolution.accept(roll)
+        if handed is not None:  # the choice passes on (e.g. to the defender)
+            state.pending = (handed, i, context)
+            if _spend_options(state):
+                return
     _finish_test(state)
 
 
@@ -567,6 +663,9 @@ def _finish_test(state: GameState) -> None:
     state.phase = PHASE_ACTION
     model = state.models[i]
     result = state.resolution.finalise(roll)
+    if context["action"] == "melee":
+        _apply_melee(state, i, context["target"], result)
+        return
     if result.momentum_spent:
         effects.change_momentum(state, model.side, -result.momentum_spent, "spend")
     if result.strain_taken:
@@ -586,6 +685,8 @@ def _finish_test(state: GameState) -> None:
     if result.momentum_gained:
         effects.change_momentum(state, model.side, result.momentum_gained, "critical")
     _RESOLVERS[context["action"]](state, i, result, context)
+    if result.aftermath and not state.over:
+        effects.apply_aftermath(state, i, context.get("target"), result.aftermath)
 
 
 def _partial_cost(state: GameState, i: int, result: Any) -> None:
@@ -684,6 +785,8 @@ _RESOLVERS = {
 
 __all__ = [
     "action_decisions",
+    "chooser_of",
+    "roll_context",
     "apply_spend_decision",
     "bleeding_check",
     "destinations_for",

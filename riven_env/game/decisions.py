@@ -12,7 +12,10 @@ Decision kinds by phase:
   ``shoot``, ``aim``, ``disengage``, ``focus``, ``rest``, ``stabilise``, ``rally``,
   ``interact``, ``take_cover``, ``finish``) plus ``end`` (end the activation).
 * ``spend`` phase (after a 2d6 roll that a spend could change): ``spend`` with an
-  ``option`` (``reroll:0``, ``reroll:1``, ``boost``, ``strain``) or ``accept``.
+  ``option`` (``reroll:0``, ``reroll:1``, ``boost``, ``strain``) or ``accept``. Another
+  resolution system offers its own options here (``luck:0``, ``favour:1``), and before its
+  dice are rolled ``allocate`` ones (a pre-roll choice: helpers, a Combat Pool split), which
+  have no ``accept`` (``docs/resolution-systems.md``).
 """
 
 from __future__ import annotations
@@ -110,3 +113,5 @@ def is_listed(decision: Decision, legal: list[Decision]) -> bool:
 PASS = Decision("pass")
 END_ACTIVATION_KIND = "end"
 ACCEPT = Decision("spend", option="accept")
+ALLOCATE = "allocate"
+"""Kind of a pre-roll choice on a pending roll of another resolution system."""

@@ -32,6 +32,48 @@ def change_momentum(state: GameState, side: str, delta: int, reason: str) -> int
     return new - old
 
 
+# ----------------------------------------------------------------------------- resources
+def change_resource(state: GameState, i: int, name: str, delta: int, reason: str) -> None:
+    """Add ``delta`` to model ``i``'s resource ``name`` (never below 0) and record it."""
+    model = state.models[i]
+    old = model.resources.get(name, 0)
+    new = max(0, old + delta)
+    if new == old:
+        return
+    model.resources[name] = new
+    state.emit("resource", model=model.id, resource=name, delta=new - old, value=new, reason=reason)
+
+
+def apply_aftermath(state: GameState, i: int, j: int | None, aftermath) -> None:
+    """Apply a closed roll's :class:`~riven_env.rules.results.Aftermath` entries in order.
+
+    ``who`` ``"actor"`` is model ``i`` (the roller, the attacker), ``"target"`` model ``j``,
+    ``"model:N"`` model ``N`` (a helper).
+    """
+    for entry in aftermath:
+        if state.over:
+            return
+        if entry.who.startswith("model:"):
+            k: int | None = int(entry.who[len("model:") :])
+        else:
+            k = i if entry.who == "actor" else j
+        if k is None or not state.models[k].on_table:
+            continue
+        reason = entry.reason or entry.effect
+        if entry.effect == "resource":
+            change_resource(state, k, entry.name, entry.amount, reason)
+        elif entry.effect == "strain":
+            change_strain(state, k, entry.amount, reason)
+        elif entry.effect == "wound":
+            wound(state, k, entry.amount, None, reason)
+        elif entry.effect == "complication":
+            roll_complication(state, k)
+        elif entry.effect == "condition":
+            gain_condition(state, k, entry.name, reason, resist=False)
+        elif entry.effect == "end_activation" and state.active_model == k:
+            state.actions_left = 0
+
+
 # ----------------------------------------------------------------------------- Strain
 def change_strain(state: GameState, i: int, delta: int, reason: str) -> None:
     """Add (or remove, with a negative ``delta``) Strain; overflow rolls a Condition."""
@@ -81,6 +123,12 @@ def gain_condition(
         return False
     tn = conditions.condition_resist_tn(name, state.rules) if resist else None
     if tn is not None and model.is_active:
+        # A resist test is closed at once: no spend phase (a system must roll it at once).
+        facts = None
+        if state.resolution.name != "riven":
+            from riven_env.game.actions import roll_context
+
+            facts = roll_context(state, i)
         roll = state.resolution.roll_test(
             "resist",
             "resolve",
@@ -88,11 +136,14 @@ def gain_condition(
             tn,
             tuple(condition_test_modifiers(state, i, "test")),
             state.rng,
+            context=facts,
         )
         result = state.resolution.finalise(roll)
         state.emit_test(model.id, result)
         if result.momentum_gained:
             change_momentum(state, model.side, result.momentum_gained, "critical")
+        if result.aftermath:
+            apply_aftermath(state, i, None, result.aftermath)
         if result.result != "miss":
             return False
     if name in model.conditions:
@@ -316,6 +367,8 @@ def morale_after_loss(state: GameState, i: int, was_active: bool) -> None:
 
 __all__ = [
     "ACTIVE",
+    "apply_aftermath",
+    "change_resource",
     "change_momentum",
     "change_strain",
     "condition_test_modifiers",

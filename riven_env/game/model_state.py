@@ -39,6 +39,10 @@ class ModelState:
         rested: Rested this activation (forbids moving and attacking).
         focused: Used Focus this activation.
         charged: Charged this activation (the charge bonus applies to the first strike only).
+        resources: Per-model currencies of the resolution system (Invictus and New World
+            Luck); empty under RIVEN.
+        wounds_max: Wounds at the start of the game under the resolution system (0: the
+            profile's).
     """
 
     index: int
@@ -58,6 +62,8 @@ class ModelState:
     rested: bool = False
     focused: bool = False
     charged: bool = False
+    resources: dict[str, int] = field(default_factory=dict)
+    wounds_max: int = 0
 
     @property
     def is_active(self) -> bool:
@@ -93,6 +99,8 @@ class ModelState:
             self.rested,
             self.focused,
             self.charged,
+            dict(self.resources) if self.resources else {},
+            self.wounds_max,
         )
 
     def reset_activation_flags(self) -> None:

@@ -108,6 +108,9 @@ def new_game(
         rng=rng,
         first_side=first,
     )
+    for model in state.models:  # the resolution system may keep its own wound track and currencies
+        model.wounds = model.wounds_max = state.resolution.starting_wounds(model.profile)
+        model.resources = dict(state.resolution.starting_resources(model.profile))
     state.emit("game_start", **game_start_fields(state, seed))
     state.start()
     return state
@@ -164,6 +167,7 @@ def game_start_fields(state: GameState, seed: Any) -> dict[str, Any]:
                 "strain_max": m.profile.strain_max(rules),
                 "keywords": sorted(m.profile.keywords),
                 "oracle": m.oracle,
+                **({"resources": dict(m.resources)} if m.resources else {}),
             }
             for m in state.models
         ],

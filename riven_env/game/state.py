@@ -204,8 +204,16 @@ class GameState:
     # ------------------------------------------------------------------ queries
     @property
     def current_side(self) -> str | None:
-        """The side that must decide now (None when the game is over)."""
-        return None if self.over else self.side
+        """The side that must decide now (None when the game is over).
+
+        On a pending roll it is the side of the roll's chooser: another resolution system
+        may hand a choice to the defender (``docs/resolution-systems.md``).
+        """
+        if self.over:
+            return None
+        if self.pending is not None and self.phase == PHASE_SPEND:
+            return self.models[action_rules.chooser_of(self)].side
+        return self.side
 
     @property
     def is_terminal(self) -> bool:
@@ -371,6 +379,8 @@ class GameState:
         )
         if result.spends:
             fields.update(rolled_result=result.rolled_result, spends=list(result.spends))
+        if result.detail:  # another resolution system's own reading of the roll
+            fields["detail"] = result.detail
         return self.emit(event_type, **fields)
 
     def drain_events(self) -> list[Event]:
@@ -435,9 +445,11 @@ class GameState:
         if legal is None:
             legal = self._legal = self._compute_legal()
         if not is_listed(decision, legal):
-            raise IllegalActionError(decision, list(legal), f"phase {self.phase}, side {self.side}")
+            raise IllegalActionError(
+                decision, list(legal), f"phase {self.phase}, side {self.current_side}"
+            )
         self._legal = None
-        self.emit("decision", side=self.side, decision=str(decision), kind=decision.kind)
+        self.emit("decision", side=self.current_side, decision=str(decision), kind=decision.kind)
         if self.phase == PHASE_ACTIVATE:
             if decision.kind == "pass":
                 self._end_turn("pass")

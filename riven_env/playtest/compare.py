@@ -26,7 +26,9 @@ from riven_env.playtest.stats import (
     Interval,
     SequentialResult,
     confidence_sequence,
+    mean_interval,
     paired_difference,
+    wilson_interval,
 )
 
 DEFAULT_ALPHA = 0.05
@@ -49,6 +51,67 @@ class Variant:
     overrides: Mapping[str, object]
 
 
+ROUND_LIMIT_REASON = "round_limit"
+"""``games.reason`` of a game that ran out of rounds (``victory.end_at_round_limit``)."""
+
+
+@dataclass(frozen=True)
+class ArmMeasures:
+    """Per-game measures of one arm beyond who won, in ``game_index`` order.
+
+    Attributes:
+        casualties: Models of both sides taken Out or Fled, per game.
+        flights: Models of both sides that Fled (left the table in flight), per game.
+        decisive: 1 for a game won before the round limit (elimination, extraction,
+            protection...), 0 for a draw or a game the round limit decided.
+        red_win: 1 for a red win.
+    """
+
+    casualties: list[float]
+    flights: list[float]
+    decisive: list[float]
+    red_win: list[float]
+
+    def to_json(self) -> dict[str, Any]:
+        """Means with intervals (``riven compare --json``)."""
+        n = len(self.decisive)
+        return {
+            "red_win_rate": rate_json(wilson_interval(int(sum(self.red_win)), n)),
+            "casualties": mean_interval(self.casualties).to_dict(),
+            "flights": mean_interval(self.flights).to_dict(),
+            "decisive_rate": rate_json(wilson_interval(int(sum(self.decisive)), n)),
+        }
+
+
+def arm_measures(db: ResultsDB, run_id: str) -> ArmMeasures:
+    """Casualties, flights, decisive games and red wins of each game of a run."""
+    rows = db.query(
+        "SELECT g.game_index AS i, g.winner AS winner, g.reason AS reason, "
+        "coalesce(sum(s.out + s.fled), 0) AS casualties, coalesce(sum(s.fled), 0) AS fled "
+        "FROM games g LEFT JOIN game_sides s ON s.run_id = g.run_id AND s.game_index = g.game_index "
+        "WHERE g.run_id = ? GROUP BY g.game_index, g.winner, g.reason ORDER BY g.game_index",
+        [run_id],
+    )
+    return ArmMeasures(
+        casualties=[float(r["casualties"]) for r in rows],
+        flights=[float(r["fled"]) for r in rows],
+        decisive=[
+            float(r["winner"] is not None and r["reason"] != ROUND_LIMIT_REASON) for r in rows
+        ],
+        red_win=[float(r["winner"] == "red") for r in rows],
+    )
+
+
+def _paired_measures(base: ArmMeasures, variant: ArmMeasures) -> dict[str, Interval]:
+    """Paired differences (variant - baseline) of every measure, on the same seeds."""
+    return {
+        "red_win_diff": paired_difference(variant.red_win, base.red_win),
+        "casualties_diff": paired_difference(variant.casualties, base.casualties),
+        "flights_diff": paired_difference(variant.flights, base.flights),
+        "decisive_diff": paired_difference(variant.decisive, base.decisive),
+    }
+
+
 @dataclass(frozen=True)
 class VariantResult:
     """A variant against the baseline on the same seeds.
@@ -68,6 +131,8 @@ class VariantResult:
     blue_win_diff: Interval
     rounds_diff: Interval
     sequential: SequentialResult | None
+    measures: ArmMeasures | None = None
+    measure_diffs: Mapping[str, Interval] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (``riven compare --json``)."""
@@ -78,8 +143,11 @@ class VariantResult:
             "games": self.summary.games,
             "blue_win_rate": rate_json(self.summary.win_rate["blue"]),
             "mean_rounds": self.summary.rounds.value if self.summary.games else None,
+            "rounds": self.summary.rounds.to_dict() if self.summary.games else None,
+            **(self.measures.to_json() if self.measures is not None else {}),
             "blue_win_diff": self.blue_win_diff.to_dict(),
             "rounds_diff": self.rounds_diff.to_dict(),
+            **{k: v.to_dict() for k, v in (self.measure_diffs or {}).items()},
             "sequential": None if self.sequential is None else self.sequential.to_dict(),
         }
 
@@ -103,10 +171,12 @@ class CompareResult:
     variants: list[VariantResult]
     config: PlaytestConfig
     until_significant: bool
+    baseline_measures: ArmMeasures | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The documented ``riven compare --json`` object."""
         c = self.config
+        measures = self.baseline_measures
         return {
             "group_id": self.group_id,
             "baseline": {
@@ -114,6 +184,8 @@ class CompareResult:
                 "games": self.baseline.games,
                 "blue_win_rate": rate_json(self.baseline.win_rate["blue"]),
                 "mean_rounds": self.baseline.rounds.value if self.baseline.games else None,
+                "rounds": self.baseline.rounds.to_dict() if self.baseline.games else None,
+                **(measures.to_json() if measures is not None else {}),
             },
             "variants": [v.to_json() for v in self.variants],
             "config": {
@@ -219,9 +291,16 @@ def run_compare(
             if played >= base.games or open_arms == ["baseline"]:
                 break
         results = []
+        base_measures = arm_measures(db, run_ids["baseline"])
         for v in variants:
             rid = run_ids[v.label]
             var_win, base_win, var_rounds, base_rounds = _paired(db, run_ids["baseline"], rid)
+            measures = arm_measures(db, rid)
+            # The sequential arm may stop before the baseline: pair on its games only.
+            n = len(measures.decisive)
+            head = ArmMeasures(
+                *(getattr(base_measures, f)[:n] for f in ArmMeasures.__dataclass_fields__)
+            )
             results.append(
                 VariantResult(
                     variant=v,
@@ -230,6 +309,8 @@ def run_compare(
                     blue_win_diff=paired_difference(var_win, base_win),
                     rounds_diff=paired_difference(var_rounds, base_rounds),
                     sequential=sequential.get(v.label),
+                    measures=measures,
+                    measure_diffs=_paired_measures(head, measures),
                 )
             )
         return CompareResult(
@@ -239,4 +320,5 @@ def run_compare(
             variants=results,
             config=base,
             until_significant=until_significant,
+            baseline_measures=base_measures,
         )

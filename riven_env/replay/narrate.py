@@ -435,6 +435,110 @@ def _game_end(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return text + (f". Points: {scores}." if scores else ".")
 
 
+# ----------------------------------------------------------------------------- other systems
+def _who_rolls(e: Mapping[str, Any]) -> str:
+    """``"blue-2 (melee vs red-1)"``: who rolled what, from a test, shot or melee event."""
+    if e.get("type") == "melee":
+        return f"{e.get('attacker')} attacks {e.get('defender')}"
+    if e.get("type") == "shot":
+        cover = e.get("cover", "none")
+        return f"{e.get('shooter')} shoots {e.get('target')} ({'no' if cover == 'none' else cover} cover)"
+    kind = str(e.get("kind", "test")).replace("_", " ")
+    return f"{e.get('model')} tests {e.get('attribute', '?')} ({kind})"
+
+
+def _invictus(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    d = e["detail"]
+    dice = e.get("attacker_dice") if e.get("type") == "melee" else e.get("dice")
+    how = []
+    if d.get("favourable"):
+        how.append("Favourable" + ("" if d.get("favour_used") else ", raise unused"))
+    if d.get("unfavourable"):
+        how.append("Unfavourable: highest die -1")
+    if d.get("critical_health"):
+        how.append("Critical Health -1d")
+    text = f"{_who_rolls(e)}: {_num(d.get('pool', '?'))}d6"
+    text += f" ({'; '.join(how)})" if how else ""
+    rolled = " ".join(_num(x) for x in d.get("rolled_dice", []))
+    final = " ".join(_num(x) for x in dice or [])
+    text += f" rolled {rolled}" + (f", read as {final}" if final != rolled else "")
+    band = str(d.get("band", "?")).capitalize()
+    text += f" -> {band}"
+    if d.get("luck_spent"):
+        text += f" ({_num(d['luck_spent'])} Luck spent)"
+    spends = [s for s in e.get("spends", d.get("spends", [])) or []]
+    if spends:
+        text += f" [{', '.join(str(s) for s in spends)}]"
+    danger = d.get("danger_dice") or []
+    if danger:
+        factors = ", ".join(str(f).replace("_", " ") for f in d.get("danger_factors", []))
+        text += f"; Danger {' '.join(_num(x) for x in danger)} ({factors})"
+        move = d.get("move")
+        text += f": {move} move" if move else ": no consequence"
+    if e.get("type") == "melee":
+        text += f"; {e.get('outcome', '?')}"
+    else:
+        text += f" (RIVEN {e.get('result', '?')})"
+    return text + "."
+
+
+def _new_world(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    d = e["detail"]
+    if e.get("type") == "melee":
+        left = "+".join(_num(x) for x in e.get("attacker_dice") or [])
+        right = "+".join(_num(x) for x in e.get("defender_dice") or [])
+        a_terms, _ = _modifier_terms(e.get("attacker_modifiers"))
+        d_terms, _ = _modifier_terms(e.get("defender_modifiers"))
+        text = (
+            f"{_who_rolls(e)}: 2d6 {left} +{_num(d.get('bonus', 0))}"
+            + "".join(f" ({t})" for t in a_terms)
+            + (f" (+{_num(d['luck_spent'])} Luck)" if d.get("luck_spent") else "")
+            + f" = {_num(e.get('attacker_total', '?'))} vs {right} +{_num(d.get('defender_bonus', 0))}"
+            + "".join(f" ({t})" for t in d_terms)
+            + (f" (+{_num(d['defender_luck_spent'])} Luck)" if d.get("defender_luck_spent") else "")
+            + f" = {_num(e.get('defender_total', '?'))}"
+        )
+        if d.get("snake_eyes"):
+            text += " (snake eyes: the attack fails)"
+        elif d.get("defender_snake_eyes"):
+            text += " (the defender's snake eyes)"
+        return text + f" -> {e.get('outcome', '?')} (margin {_num(d.get('margin', 0))})."
+    dice = "+".join(_num(x) for x in e.get("dice") or [])
+    extras = ""
+    if d.get("helpers"):
+        extras += f" +{_num(d.get('helper_bonus', 0))} ({_num(d['helpers'])} helper(s))"
+    if d.get("luck_spent"):
+        extras += f" +{_num(d['luck_spent'])} Luck"
+    terms, _ = _modifier_terms(e.get("modifiers"))
+    mods = (" " + " ".join(f"({t})" for t in terms)) if terms else ""
+    verdict = "success" if d.get("success") else "failure"
+    if d.get("snake_eyes"):
+        verdict = "snake eyes: failure"
+    return (
+        f"{_who_rolls(e)}: 2d6 {dice} +{_num(d.get('bonus', 0))}{mods}{extras} = "
+        f"{_num(e.get('total', '?'))} vs difficulty {_num(d.get('difficulty', '?'))} -> "
+        f"{verdict} (RIVEN {e.get('result', '?')})."
+    )
+
+
+NARRATORS: dict[str, Callable[[Mapping[str, Any], Mapping[str, str]], str]] = {
+    "invictus": _invictus,
+    "new-world": _new_world,
+}
+"""How a resolution system's rolls read in words, by the ``system`` of an event's ``detail``
+(``docs/resolution-systems.md``); a system without an entry reads as RIVEN's."""
+
+
+def _resource(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    delta = e.get("delta", 0)
+    verb = "gains" if isinstance(delta, int | float) and delta > 0 else "spends"
+    amount = abs(delta) if isinstance(delta, int | float) else delta
+    return (
+        f"{e.get('model')} {verb} {_num(amount)} {e.get('resource', '?')} "
+        f"(now {_num(e.get('value', '?'))}; {e.get('reason', '')})."
+    )
+
+
 def _generic(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     skip = {"type", "seq", "round", "side"}
     fields = ", ".join(f"{k}={v}" for k, v in e.items() if k not in skip)
@@ -477,6 +581,7 @@ _DESCRIBERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, str]], str]] = 
     ),
     "round_end": lambda e, n: f"Round {e.get('round')} ends.",
     "game_end": _game_end,
+    "resource": _resource,
 }
 
 
@@ -508,6 +613,9 @@ def describe_event(
         A sentence such as ``"blue-2 shoots red-1 (soft cover, TN 10): 4+3+3 = 10 -> partial."``.
         Unknown event types get a generic ``"type: key=value, ..."`` line.
     """
+    detail = event.get("detail")
+    if isinstance(detail, Mapping) and detail.get("system") in NARRATORS:
+        return NARRATORS[str(detail["system"])](event, names or {})
     describer = _DESCRIBERS.get(str(event.get("type")), _generic)
     context = context or LogContext()
     if names is not None:

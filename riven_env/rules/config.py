@@ -162,6 +162,9 @@ def load_rules(
     source_path = Path(path) if path is not None else default_rules_path()
     source = str(source_path)
     raw = _read_toml(source_path)
+    # The resolution system first: its own data file adds its section to the RIVEN base
+    # before the overrides are read, so that they may name the section's keys too.
+    section_source = _merge_system_section(raw, overrides or {}, source)
     applied: dict[str, object] = {}
     for key, value in (overrides or {}).items():
         # Errors of an override name the override (the key and value the user typed), not
@@ -188,7 +191,68 @@ def load_rules(
             except RulesDataError as exc:
                 raise RulesDataError(str(exc)) from None
             raise
+    _validate_system_section(raw, section_source)
     return RulesConfig(raw=raw, source=source, overrides=applied)
+
+
+_RESOLUTION_KEYS = ("resolution", "meta.resolution")
+
+
+def _chosen_resolution(raw: Mapping[str, Any], overrides: Mapping[str, object]) -> object:
+    """The system named by the overrides (``resolution`` / ``meta.resolution``) or the data."""
+    for key in _RESOLUTION_KEYS:
+        if key in overrides:
+            return overrides[key]
+    meta = raw.get("meta")
+    return meta.get("resolution") if isinstance(meta, Mapping) else None
+
+
+def _merge_system_section(raw: dict[str, Any], overrides: Mapping[str, object], source: str) -> str:
+    """Add the chosen system's bundled section to ``raw`` unless the data already holds it.
+
+    Returns:
+        Where the section came from (for error messages): its file, or ``source``.
+
+    Raises:
+        RulesDataError: The system's file is missing, is not TOML, or holds anything besides
+            its one section.
+    """
+    from riven_env.rules.resolution import system_spec
+
+    name = _chosen_resolution(raw, overrides)
+    if not isinstance(name, str):
+        return source  # validation names the bad value
+    try:
+        spec = system_spec(name)
+    except RulesDataError as exc:
+        raise RulesDataError(f"{source}: meta.resolution = {name!r}: {exc}") from exc
+    if spec.section is None or spec.rules_file is None or spec.section in raw:
+        return source
+    path = default_rules_path().parent / spec.rules_file
+    data = _read_toml(path)
+    extra = sorted(set(data) - {spec.section})
+    if extra or spec.section not in data:
+        raise RulesDataError(
+            f"{path}: a resolution system's file holds exactly one table, [{spec.section}]; "
+            f"found {', '.join(sorted(data)) or 'nothing'}"
+        )
+    raw[spec.section] = data[spec.section]
+    return str(path)
+
+
+def _validate_system_section(raw: Mapping[str, Any], section_source: str) -> None:
+    """Run the chosen system's validator on its section (which must be there)."""
+    from riven_env.rules.resolution import system_spec
+
+    spec = system_spec(str(raw["meta"]["resolution"]))
+    if spec.section is None:
+        return
+    if not isinstance(raw.get(spec.section), Mapping):
+        raise RulesDataError(
+            f"{section_source}: resolution {spec.name!r} needs the table [{spec.section}]"
+        )
+    if spec.validate is not None:
+        spec.validate(raw[spec.section], section_source, raw)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

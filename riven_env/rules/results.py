@@ -15,6 +15,16 @@ BANDS: tuple[str, ...] = ("miss", "partial", "hit", "critical")
 
 MeleeOutcome = Literal["parry", "recoil", "wound", "critical"]
 
+AFTERMATH_EFFECTS: tuple[str, ...] = (
+    "resource",
+    "strain",
+    "wound",
+    "complication",
+    "condition",
+    "end_activation",
+)
+"""What an :class:`Aftermath` may do (``docs/resolution-systems.md``)."""
+
 
 def _jsonable(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
@@ -49,6 +59,28 @@ class Modifier(_Record):
 def modifiers_total(modifiers: tuple[Modifier, ...] | list[Modifier]) -> int:
     """Sum the values of a list of modifiers."""
     return sum(m.value for m in modifiers)
+
+
+@dataclass(frozen=True)
+class Aftermath(_Record):
+    """One effect of a closed roll that the game loop applies after its result.
+
+    RIVEN's own rolls have none; another resolution system uses them for what its rules add
+    (Invictus: Luck earned on a Crit, a Danger Die's hard move; New World: Luck spent).
+
+    Attributes:
+        who: ``"actor"`` (the model that rolled) or ``"target"`` (the other model).
+        effect: One of :data:`AFTERMATH_EFFECTS`.
+        amount: Resource change, Strain or wounds (0 where the effect has no amount).
+        name: The resource (``effect == "resource"``) or Condition (``"condition"``) named.
+        reason: Why, for the event log (``"luck spent"``, ``"hard move"``).
+    """
+
+    who: str
+    effect: str
+    amount: int = 0
+    name: str = ""
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -147,6 +179,10 @@ class TestResult(_Record):
     momentum_spent: int = 0
     strain_taken: int = 0
     momentum_gained: int = 0
+    aftermath: tuple[Aftermath, ...] = ()
+    """Effects the game applies after the result (other resolution systems)."""
+    detail: dict[str, Any] = field(default_factory=dict)
+    """The resolution system's own reading of the roll (``detail`` of the event); RIVEN: {}."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +202,10 @@ class MeleeResult(_Record):
     recoil_distance: float
     condition: str = ""
     """The Condition the loser gains (the critical's Dazed), or ``""``."""
+    aftermath: tuple[Aftermath, ...] = ()
+    """Effects the game applies after the outcome (``who``: attacker = actor)."""
+    detail: dict[str, Any] = field(default_factory=dict)
+    """The resolution system's own reading of the melee; RIVEN: {}."""
 
     @property
     def loser(self) -> str | None:

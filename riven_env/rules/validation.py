@@ -103,7 +103,12 @@ def check_known_keys(raw: Mapping[str, Any], source: str) -> None:
     Raises:
         RulesDataError: The first unknown key, with a suggestion and the known keys.
     """
-    bundled = bundled_rules_data()
+    from riven_env.rules.resolution import resolution_names, system_spec
+
+    # Each resolution system's own section is checked by that system's validator
+    # (which refuses its unknown keys), so it is a known top-level table here.
+    systems = {system_spec(name).section for name in resolution_names()} - {None}
+    bundled = {**bundled_rules_data(), **{section: {} for section in systems}}
     actions = raw.get("actions")
     ranges = {
         spec.get("range")
@@ -113,7 +118,7 @@ def check_known_keys(raw: Mapping[str, Any], source: str) -> None:
     stack: list[tuple[str, Mapping[str, Any], Mapping[str, Any]]] = [("", raw, bundled)]
     while stack:
         path, table, known = stack.pop()
-        if path in OPEN_TABLES:
+        if path in OPEN_TABLES or path in systems:
             continue
         if path in TEMPLATE_TABLES:
             fields = {
