@@ -94,6 +94,8 @@ def playtest(
     max_decisions: MaxDecisions = None,
 ) -> None:
     """Play many games in parallel and store the results."""
+    from riven_env.analytics.metrics import attach_metrics
+    from riven_env.cli.analytics import metrics_table
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.report import write_report
     from riven_env.playtest.runner import PlaytestInterrupted, run_playtest
@@ -112,6 +114,7 @@ def playtest(
     if report is not None:
         write_report(config.db, result.run_id, report)
     data = result.to_json()
+    data["metrics"] = attach_metrics(config.db, result.run_id)
     if as_json:
         echo_json(data)
         return
@@ -124,6 +127,7 @@ def playtest(
     table.add_row("draws", str(data["draws"]), _pct(data["draw_rate"]))
     console = Console()
     console.print(table)
+    console.print(metrics_table(data["metrics"]))
     mean_rounds = data["mean_rounds"]
     console.print(
         f"games: {data['games']} (played now: {result.played}, resumed: {result.skipped}); "
@@ -151,6 +155,7 @@ def report(
     ] = "parquet",
 ) -> None:
     """Write the HTML report of a playtest run (and optionally export its tables)."""
+    from riven_env.analytics.store import export_analytics
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.report import write_report
 
@@ -160,6 +165,7 @@ def report(
         with ResultsDB(db, read_only=True) as handle:
             run_ids = [handle.run(run)["run_id"]] if run else None
             paths = handle.export_all(export, run_ids, export_format)
+            paths += export_analytics(handle, export, export_format)
         typer.echo(f"exported {len(paths)} tables to {export}", err=True)
 
 
