@@ -52,18 +52,44 @@ def metrics_section(metrics: Mapping[str, Metric]) -> str:
     )
 
 
+def seats_section(swap) -> str:
+    """The "Seat swap" section: roster effect and seat effect, and every per-colour rate."""
+    effects = [("roster effect (A over B)", swap.roster_effect),
+               ("seat effect (blue over red)", swap.seat_effect)]  # fmt: skip
+    rates = [(name.replace("_", " "), i) for name, i in swap.rates.items()]
+    table = _table(
+        ["Measure", "Value [95%]", "n"],
+        [(_e(label), fmt(i), i.n) for label, i in effects + rates],
+    )
+    body = (
+        f"<p>A = {_e(swap.packages['A'])}; B = {_e(swap.packages['B'])}. "
+        f"{swap.pairs} seeds played both ways (runs <code>{_e(swap.runs['given'])}</code> and "
+        f"<code>{_e(swap.runs['swapped'])}</code>).</p>"
+        + _img(plots.forest(effects, "per-seed advantage (-1 .. +1), 95% interval", 0.0), "seat")
+        + _img(plots.forest(rates, "win rate, 95% interval", 0.5), "seat rates")
+        + table
+    )
+    return _section(
+        "seat-swap",
+        "Seat swap: roster effect and seat effect",
+        "Every seed was played twice, the second time with the rosters and their agents "
+        "exchanged between the colours. The <b>roster effect</b> is how much more often "
+        "roster A wins than roster B once both have played both seats; the <b>seat "
+        "effect</b> is what the colour itself (deployment zone, turn order rules) is worth "
+        "once both rosters have sat on it. An interval that excludes 0 is a real effect. A "
+        "pooled win rate hides which of the two is at work: here they are apart.",
+        body,
+    )
+
+
 def analytics_sections(db, run: Mapping) -> list[str]:
     """Every analytics section that has data for this run (metrics always; the others when
     the run belongs to a seat swap, skill trace, meta-game or audit group)."""
     from riven_env.analytics.metrics import run_metrics
+    from riven_env.analytics.seats import swap_of_run
 
     sections = [metrics_section(run_metrics(db, run["run_id"]))]
-    for builder in EXTRA_BUILDERS:
-        html = builder(db, run)
-        if html:
-            sections.append(html)
+    swap = swap_of_run(db, run)
+    if swap is not None:
+        sections.append(seats_section(swap))
     return sections
-
-
-# Builders ``(db, run) -> html or ""`` of the group sections, filled by the modules below.
-EXTRA_BUILDERS: list = []

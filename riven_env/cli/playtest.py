@@ -92,6 +92,14 @@ def playtest(
         typer.Option("--export", help="Also export the run's games to FILE.parquet or FILE.csv."),
     ] = None,
     max_decisions: MaxDecisions = None,
+    swap_seats: Annotated[
+        bool,
+        typer.Option(
+            "--swap-seats",
+            help="Play every seed twice, rosters and agents exchanged between the colours; "
+            "report roster and seat effects (docs/metrics.md).",
+        ),
+    ] = False,
 ) -> None:
     """Play many games in parallel and store the results."""
     from riven_env.analytics.metrics import attach_metrics
@@ -104,6 +112,14 @@ def playtest(
         scenario=scenario, blue=blue, red=red, games=games, seed=seed, workers=workers,
         backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
     )  # fmt: skip
+    if swap_seats:
+        from riven_env.cli.analytics import swap_command
+
+        try:
+            swap_command(config, as_json=as_json, resume=resume, report=report, export=export)
+        except PlaytestInterrupted as exc:
+            raise _interrupted(exc) from None
+        return
     try:
         result = run_playtest(config, progress=not as_json, resume=resume)
     except PlaytestInterrupted as exc:
