@@ -161,6 +161,24 @@ def mean_boot(values: Sequence[float]) -> Interval:
     return bootstrap_interval([values], np.mean) if len(values) else mean_interval(values)
 
 
+def score_interval(scores: Sequence[float], confidence: float = DEFAULT_CONFIDENCE) -> Interval:
+    """Mean score (a win 1, a draw 1/2, a loss 0) with a Wilson score interval.
+
+    The Wilson formula takes the observed proportion whatever it is made of, so a draw
+    counts half a success; unlike a bootstrap it does not collapse to zero width when
+    every game has the same result.
+    """
+    n = len(scores)
+    if n == 0:
+        return Interval(math.nan, 0.0, 1.0, 0)
+    stats = require("scipy.stats", "playtest", "playtest statistics")
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    p = float(np.mean(scores))
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
 def _rate(flags: Sequence[bool]) -> Interval:
     return wilson_interval(int(sum(flags)), len(flags))
 

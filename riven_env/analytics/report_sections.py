@@ -82,6 +82,74 @@ def seats_section(swap) -> str:
     )
 
 
+def _matrix_body(matrix) -> str:
+    data = matrix.to_json()
+    labels = data["labels"]
+    values = [[None if c is None else c["value"] for c in row] for row in data["matrix"]]
+    cells = [["" if c is None else f"{c['value']:.2f}" for c in row] for row in data["matrix"]]
+    rows = [
+        (_e(label), *("-" if c is None else fmt(matrix.interval(r, k)) for k, c in enumerate(row)))
+        for r, (label, row) in enumerate(zip(labels, data["matrix"], strict=True))
+    ]
+    return _img(plots.matrix(labels, values, "score of row vs column", cells), "matrix") + _table(
+        ["row vs column", *labels], rows
+    )
+
+
+def skill_section(trace) -> str:
+    """The "Skill trace" section: the ladder's score matrix, strengths and Kendall tau."""
+    strength = [(label, i) for label, i in trace.strength.items()]
+    steps = "".join(f"<li>{_e(u)} vs {_e(lo)}: {fmt(i)}</li>" for u, lo, i in trace.steps)
+    body = (
+        _matrix_body(trace.matrix)
+        + _img(plots.forest(strength, "mean score against the rest (95%)", 0.5), "strength")
+        + f"<p>Kendall tau between ladder level and strength: <b>{fmt(trace.tau)}</b>; "
+        f"monotone (every rung beats the one below, interval above 1/2): "
+        f"<b>{'yes' if trace.monotone else 'no'}</b>.</p><ul>{steps}</ul>"
+    )
+    return _section(
+        "skill-trace",
+        "Skill trace: do stronger agents win more?",
+        "Agents in order of expected strength (weakest first) played each other on both "
+        "colours. Each cell is the row agent's score against the column (a win 1, a draw 1/2) "
+        "with a 95% Wilson interval. A tau near 1 means skill pays on this mission; near 0 "
+        "means the result barely depends on how well one plays, which is itself a finding.",
+        body,
+    )
+
+
+def meta_section(game) -> str:
+    """The "Roster meta-game" section: payoffs, Nash mixture, alpha-rank, flags."""
+    flags = (
+        f"<p>Dominant rosters: <b>{_e(', '.join(game.dominant) or 'none')}</b>. "
+        f"Rock-paper-scissors cycles (every beat significant): "
+        f"<b>{_e('; '.join(' > '.join(c) for c in game.cycles) or 'none')}</b>; on point "
+        f"estimates only: {_e('; '.join(' > '.join(c) for c in game.tentative_cycles) or 'none')}."
+        "</p>"
+    )
+    table = _table(
+        ["Roster", "Nash mixture", "alpha-rank"],
+        [(_e(k), f"{game.nash[k]:.3f}", f"{game.alpha_rank[k]:.3f}") for k in game.nash],
+    )
+    body = (
+        _matrix_body(game.matrix)
+        + _img(plots.bars(game.nash, "Nash mixture weight"), "nash")
+        + _img(plots.bars(game.alpha_rank, "alpha-rank stationary mass"), "alpha-rank")
+        + table
+        + flags
+    )
+    return _section(
+        "meta-game",
+        "Roster meta-game: which warbands matter",
+        f"Every roster played every other on both colours, all played by {_e(game.agent)}. "
+        "The Nash mixture is the mix of rosters a player should field so that no roster "
+        "beats it; alpha-rank is where an evolving population of players would settle. A "
+        "healthy meta-game spreads weight over several rosters; one roster with all the "
+        "weight is dominant, and a cycle means each roster has a counter.",
+        body,
+    )
+
+
 def analytics_sections(db, run: Mapping) -> list[str]:
     """Every analytics section that has data for this run (metrics always; the others when
     the run belongs to a seat swap, skill trace, meta-game or audit group)."""
@@ -92,4 +160,16 @@ def analytics_sections(db, run: Mapping) -> list[str]:
     swap = swap_of_run(db, run)
     if swap is not None:
         sections.append(seats_section(swap))
+    if run.get("kind") in ("skill-trace", "meta") and run.get("group_id"):
+        from riven_env.analytics import meta, skill
+        from riven_env.analytics.matrix import matrix_from_group
+
+        matrix = matrix_from_group(db, run["group_id"])
+        if run["kind"] == "skill-trace":
+            sections.append(skill_section(skill.analyse(matrix, run["group_id"], run["scenario"])))
+        else:
+            agent = run["blue"]
+            sections.append(
+                meta_section(meta.analyse(matrix, run["group_id"], run["scenario"], agent))
+            )
     return sections

@@ -6,9 +6,14 @@ the metrics table shown after ``riven playtest``. Definitions: ``docs/metrics.md
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
+import typer
 from rich.table import Table
+
+from riven_env.cli.common import echo_json, friendly_errors
+from riven_env.playtest.config import DEFAULT_DB
 
 
 def _num(x: float | None, digits: int = 2) -> str:
@@ -47,7 +52,6 @@ def swap_command(config: Any, *, as_json: bool, resume: bool, report: Any, expor
 
     from riven_env.analytics.metrics import attach_metrics
     from riven_env.analytics.seats import run_swap
-    from riven_env.cli.common import echo_json
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.report import write_report
 
@@ -96,3 +100,146 @@ def swap_command(config: Any, *, as_json: bool, resume: bool, report: Any, expor
         f"runs {swap.runs['given']} and {swap.runs['swapped']} in {config.db}"
         + (f"; report: {report}" if report else "")
     )
+
+
+def _matrix_table(title: str, data: Mapping[str, Any]) -> Table:
+    table = Table(title=title)
+    table.add_column("row vs column")
+    for label in data["labels"]:
+        table.add_column(label, justify="right")
+    for label, row in zip(data["labels"], data["matrix"], strict=True):
+        table.add_row(label, *("-" if c is None else interval_text(c) for c in row))
+    return table
+
+
+def _config(scenario: str, games: int, seed: int, workers: int | None, db: Path,
+            sets: list[str] | None, max_decisions: int | None) -> Any:  # fmt: skip
+    from riven_env.playtest.config import PlaytestConfig, parse_overrides
+
+    return PlaytestConfig(
+        scenario=scenario, blue="random", red="random", games=games, seed=seed,
+        workers=workers, db=db, overrides=parse_overrides(sets or []),
+        max_decisions=max_decisions,
+    )  # fmt: skip
+
+
+@friendly_errors
+def skill_trace(
+    scenario: Annotated[str, typer.Argument(help="Bundled scenario name or scenario file.")],
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            "--agents",
+            help="Comma-separated ladder, weakest first (default: "
+            "random, greedy, --profiles, mcts at doubling budgets).",
+        ),
+    ] = None,
+    profiles: Annotated[
+        str,
+        typer.Option(
+            "--profiles", help="Oracle rungs of the default ladder, e.g. oracle,oracle:beast."
+        ),
+    ] = "oracle",
+    mcts_start: Annotated[int, typer.Option("--mcts-start", min=1, help="First MCTS budget.")] = 8,
+    mcts_rungs: Annotated[
+        int, typer.Option("--mcts-rungs", min=0, help="MCTS rungs (budget doubles each).")
+    ] = 2,
+    games: Annotated[int, typer.Option("--games", min=1, help="Games per ordered pairing.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Run seed.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="Parallel workers.")
+    ] = None,
+    db: Annotated[Path, typer.Option("--db", help="Results database.")] = DEFAULT_DB,
+    sets: Annotated[list[str] | None, typer.Option("--set", metavar="KEY=VALUE")] = None,
+    max_decisions: Annotated[int | None, typer.Option("--max-decisions", min=1)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play a ladder of agents of rising strength; does skill pay on this mission?"""
+    from rich.console import Console
+
+    from riven_env.analytics.skill import default_ladder, run_skill_trace
+    from riven_env.playtest.tournament import parse_agents
+
+    ladder = (
+        parse_agents(agents)
+        if agents
+        else default_ladder(parse_agents(profiles) if "," in profiles else [profiles.strip()],
+                            mcts_start, mcts_rungs)
+    )  # fmt: skip
+    config = _config(scenario, games, seed, workers, db, sets, max_decisions)
+    trace = run_skill_trace(config, ladder, progress=not as_json)
+    data = trace.to_json()
+    if as_json:
+        echo_json(data)
+        return
+    console = Console()
+    console.print(_matrix_table(f"{scenario}: score of row vs column (both colours, 95%)", data))
+    steps = Table(title="Ladder steps and strength")
+    for column in ("Agent", "Strength [95%]", "vs the rung below [95%]"):
+        steps.add_column(column, justify="left" if column == "Agent" else "right")
+    below = {s["upper"]: s["score"] for s in data["steps"]}
+    for label in data["ladder"]:
+        steps.add_row(label, interval_text(data["strength"][label]),
+                      interval_text(below[label]) if label in below else "")  # fmt: skip
+    console.print(steps)
+    tau = data["kendall_tau"]
+    console.print(
+        f"Kendall tau (ladder level vs strength): {interval_text(tau)}; monotone: "
+        f"{'yes' if data['monotone'] else 'no'}; group {data['group_id']} in {db}"
+    )
+
+
+@friendly_errors
+def meta(
+    scenario: Annotated[str, typer.Option("--scenario", help="Bundled scenario or file.")],
+    rosters: Annotated[
+        list[str], typer.Option("--rosters", help="Roster files (repeat, or list after it).")
+    ],
+    extra: Annotated[list[str] | None, typer.Argument(help="More roster files.")] = None,
+    agent: Annotated[str, typer.Option("--agent", help="Agent for every roster.")] = "oracle",
+    games: Annotated[int, typer.Option("--games", min=1, help="Games per ordered pairing.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Run seed.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="Parallel workers.")
+    ] = None,
+    db: Annotated[Path, typer.Option("--db", help="Results database.")] = DEFAULT_DB,
+    sets: Annotated[list[str] | None, typer.Option("--set", metavar="KEY=VALUE")] = None,
+    max_decisions: Annotated[int | None, typer.Option("--max-decisions", min=1)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Every roster against every other: payoffs, Nash mixture, alpha-rank, cycles."""
+    from rich.console import Console
+
+    from riven_env.analytics.meta import run_meta
+
+    files = [*rosters, *(extra or [])]
+    config = _config(scenario, games, seed, workers, db, sets, max_decisions)
+    game = run_meta(config, files, agent=agent, progress=not as_json)
+    data = game.to_json()
+    if as_json:
+        echo_json(data)
+        return
+    console = Console()
+    console.print(_matrix_table(f"{scenario}: roster score of row vs column ({agent}, 95%)", data))
+    table = Table(title="Meta-game")
+    for column in ("Roster", "Nash mixture", "alpha-rank", "Flags"):
+        table.add_column(column, justify="left" if column in ("Roster", "Flags") else "right")
+    for label in data["labels"]:
+        flags = []
+        if label in data["dominant"]:
+            flags.append("dominant")
+        if any(label in c for c in data["cycles"]):
+            flags.append("in a cycle")
+        table.add_row(label, f"{data['nash'][label]:.3f}", f"{data['alpha_rank'][label]:.3f}",
+                      ", ".join(flags))  # fmt: skip
+    console.print(table)
+    cycles = "; ".join(" > ".join(c) for c in data["cycles"]) or "none"
+    tentative = "; ".join(" > ".join(c) for c in data["tentative_cycles"]) or "none"
+    console.print(f"cycles (significant): {cycles}; on point estimates: {tentative}; "
+                  f"group {data['group_id']} in {db}")  # fmt: skip
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``skill-trace`` and ``meta`` to the ``riven`` app."""
+    app.command("skill-trace")(skill_trace)
+    app.command("meta")(meta)
