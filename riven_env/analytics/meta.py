@@ -239,7 +239,7 @@ def run_meta(
         game = MetaGame(**{**game.__dict__, "rosters": {r["label"]: r["path"] for r in rosters}})
         replace_rows(db, "meta_payoffs", "group_id", group, matrix_rows(group, matrix, False))
         strategies = [
-            (group, label, game.nash[label], game.alpha_rank[label],
+            (group, str(base.scenario), label, game.nash[label], game.alpha_rank[label],
              {"dominant": label in game.dominant,
               "in_cycle": any(label in c for c in game.cycles)})
             for label in labels

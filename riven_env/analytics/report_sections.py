@@ -150,6 +150,44 @@ def meta_section(game) -> str:
     )
 
 
+AUDIT_UNIT_MEASURES = ("predictability", "rule_coverage", "bad_move_rate", "oracle_score")
+
+
+def audit_section(rows: list[dict]) -> str:
+    """The "Oracle audit" section from ``oracle_audit`` rows (latest audit per profile)."""
+    by_profile: dict[str, dict[str, Interval]] = {}
+    for r in rows:
+        by_profile.setdefault(r["profile"], {})[r["measure"]] = Interval(
+            r["value"], r["low"], r["high"], int(r["n"])
+        )
+    profiles = sorted(by_profile)
+    names = sorted({m for p in by_profile.values() for m in p})
+    table = _table(
+        ["Measure", *profiles],
+        [(_e(m), *(fmt(by_profile[p][m]) if m in by_profile[p] else "-" for p in profiles))
+         for m in names],
+    )  # fmt: skip
+    forest_rows = [
+        (f"{p}: {m}", by_profile[p][m])
+        for m in AUDIT_UNIT_MEASURES
+        for p in profiles
+        if m in by_profile[p]
+    ]
+    return _section(
+        "oracle-audit",
+        "The Oracle's feel at the table",
+        "For each audited profile: <b>predictability</b> (how often its move is the one it "
+        "usually makes in a situation that looks the same), <b>conditional entropy</b> and "
+        "<b>variety</b> (bits of surprise given the situation, and over all its moves), "
+        "<b>rule coverage</b> (share of its card's rules that fire in a game), upkeep for "
+        "the human running it (<b>rules read</b> and <b>dice rolled</b> per activation), "
+        "<b>bad-move rate</b> (moves a one-step lookahead rates clearly worse than the best), "
+        "its score against the reference player per colour, and the extra models a side "
+        "needs for a 50% game (<b>compensation</b>). Definitions: docs/metrics.md.",
+        _img(plots.forest(forest_rows, "share (95% interval)", 0.5), "oracle audit") + table,
+    )
+
+
 def analytics_sections(db, run: Mapping) -> list[str]:
     """Every analytics section that has data for this run (metrics always; the others when
     the run belongs to a seat swap, skill trace, meta-game or audit group)."""
@@ -172,4 +210,46 @@ def analytics_sections(db, run: Mapping) -> list[str]:
             sections.append(
                 meta_section(meta.analyse(matrix, run["group_id"], run["scenario"], agent))
             )
+    sections += mission_sections(db, run, skip_kind=run.get("kind"))
     return sections
+
+
+def mission_sections(db, run: Mapping, skip_kind: str | None = None) -> list[str]:
+    """The latest skill trace, meta-game and Oracle audits stored for the run's mission,
+    so that one report shows every analysis of the mission."""
+    from riven_env.analytics import meta, skill
+    from riven_env.analytics.matrix import matrix_from_group
+    from riven_env.analytics.store import has_table
+
+    scenario = str(run["scenario"])
+    out = []
+    if skip_kind != "skill-trace":
+        found = db.query(
+            "SELECT group_id FROM runs WHERE kind = 'skill-trace' AND scenario = ? "
+            "ORDER BY created DESC LIMIT 1",
+            [scenario],
+        )
+        if found:
+            matrix = matrix_from_group(db, found[0]["group_id"])
+            out.append(skill_section(skill.analyse(matrix, found[0]["group_id"], scenario)))
+    if skip_kind != "meta" and has_table(db, "meta_strategies"):
+        found = db.query(
+            "SELECT m.group_id, max(r.created) AS created, any_value(r.blue) AS agent "
+            "FROM meta_strategies m JOIN runs r ON r.group_id = m.group_id "
+            "WHERE m.scenario = ? GROUP BY m.group_id ORDER BY created DESC LIMIT 1",
+            [scenario],
+        )
+        if found:
+            group = found[0]["group_id"]
+            game = meta.analyse(matrix_from_group(db, group), group, scenario, found[0]["agent"])
+            out.append(meta_section(game))
+    if has_table(db, "oracle_audit"):
+        rows = db.query(
+            "SELECT * FROM oracle_audit WHERE scenario = ? AND group_id IN ("
+            "  SELECT arg_max(group_id, rowid) FROM oracle_audit WHERE scenario = ? "
+            "  GROUP BY profile)",
+            [scenario, scenario],
+        )
+        if rows:
+            out.append(audit_section(rows))
+    return out

@@ -67,6 +67,7 @@ ANALYTICS_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "meta_strategies": (
         ("group_id", "VARCHAR"),
+        ("scenario", "VARCHAR"),
         ("roster", "VARCHAR"),
         ("nash", "DOUBLE"),
         ("alpha_rank", "DOUBLE"),

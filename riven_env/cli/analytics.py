@@ -243,3 +243,62 @@ def register(app: typer.Typer) -> None:
     """Add ``skill-trace`` and ``meta`` to the ``riven`` app."""
     app.command("skill-trace")(skill_trace)
     app.command("meta")(meta)
+
+
+def register_audit(group: typer.Typer) -> None:
+    """Add ``audit`` to the ``riven oracle`` group."""
+
+    @group.command("audit")
+    @friendly_errors
+    def audit(
+        profile: Annotated[str, typer.Argument(help="Oracle profile (aggressive, beast ...).")],
+        scenario: Annotated[str, typer.Option("--scenario", help="Bundled scenario or file.")],
+        games: Annotated[int, typer.Option("--games", min=2, help="Games per measurement.")] = 20,
+        reference: Annotated[
+            str, typer.Option("--reference", help="Reference player (and opponent).")
+        ] = "greedy",
+        rate_share: Annotated[
+            float, typer.Option("--rate-share", help="Share of decisions rated by greedy.")
+        ] = 0.25,
+        compensate: Annotated[
+            bool, typer.Option("--compensate/--no-compensate", help="Search the handicap.")
+        ] = True,
+        seed: Annotated[int, typer.Option("--seed", min=0, help="Run seed.")] = 0,
+        workers: Annotated[int, typer.Option("--workers", min=1, help="Processes.")] = 1,
+        db: Annotated[Path, typer.Option("--db", help="Results database.")] = DEFAULT_DB,
+        sets: Annotated[list[str] | None, typer.Option("--set", metavar="KEY=VALUE")] = None,
+        max_decisions: Annotated[int | None, typer.Option("--max-decisions", min=1)] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    ) -> None:
+        """How the Oracle feels at the table: predictability, variety, upkeep, bad moves."""
+        from rich.console import Console
+
+        from riven_env.analytics.oracle_audit import run_audit
+        from riven_env.playtest.config import parse_overrides
+
+        result = run_audit(
+            profile, scenario, games=games, reference=reference, seed=seed, workers=workers,
+            rate_share=rate_share, compensate=compensate,
+            overrides=parse_overrides(sets or []), max_decisions=max_decisions, db=db,
+        )  # fmt: skip
+        data = result.to_json()
+        if as_json:
+            echo_json(data)
+            return
+        table = Table(title=f"Oracle audit: {profile} on {scenario} vs {reference}, {games} games")
+        table.add_column("Measure")
+        table.add_column("Value [95%]", justify="right")
+        table.add_column("n", justify="right")
+        for name, est in data["measures"].items():
+            table.add_row(name, interval_text(est), str(est["n"]))
+        console = Console()
+        console.print(table)
+        comp = data["compensation"]
+        if comp is not None:
+            found = comp["extra_models"]
+            console.print(
+                f"compensation: the {comp['weaker']} side needs "
+                + (f"more than {comp['max_extra']}" if found is None else str(found))
+                + f" extra model(s) for a 50% game (plausible: {comp['plausible']}); group "
+                f"{data['group_id']} in {db}"
+            )
