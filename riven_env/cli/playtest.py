@@ -286,14 +286,16 @@ def tournament(
         echo_json(data)
         return
     table = Table(title=f"{scenario}: round robin, {games} games per pairing and side")
-    for column in ("#", "Agent", "Rating", "mu", "sigma", "W", "D", "L", "Win rate [95%]"):
+    for column in ("#", "Agent", "Rating", "mu", "sigma", "W", "D", "L", "Win rate [95%]",
+                   "as blue [95%]", "as red [95%]"):  # fmt: skip
         table.add_column(column, justify="left" if column == "Agent" else "right")
     for rank, s in enumerate(data["standings"], start=1):
         rating = s["rating"]
         table.add_row(
             str(rank), s["agent"], f"{rating['ordinal']:.2f}", f"{rating['mu']:.2f}",
             f"{rating['sigma']:.2f}", str(s["wins"]), str(s["draws"]), str(s["losses"]),
-            _pct(s["win_rate"]),
+            _pct(s["win_rate"]), _pct(s["win_rate_by_colour"]["blue"]),
+            _pct(s["win_rate_by_colour"]["red"]),
         )  # fmt: skip
     Console().print(table)
     typer.echo(f"runs stored in {config.db} (group {result.group_id})", err=True)
