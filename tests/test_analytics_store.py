@@ -44,3 +44,15 @@ def test_runner_stores_trajectories_and_metrics_are_queryable(tmp_path):
     assert count.fetchall()[0][0] > len(metrics)
     report = write_report(db_path, result.run_id, tmp_path / "r.html").read_text()
     assert 'id="game-metrics"' in report and "decisiveness" in report
+
+
+def test_tables_of_an_earlier_version_gain_new_columns(tmp_path):
+    from riven_env.analytics.store import ensure_tables, insert_rows
+
+    with ResultsDB(tmp_path / "old.duckdb") as db:
+        db.execute("CREATE TABLE meta_strategies (group_id VARCHAR, roster VARCHAR, nash DOUBLE, "
+                   "alpha_rank DOUBLE, flags JSON)")  # fmt: skip
+        ensure_tables(db)
+        insert_rows(db, "meta_strategies", [("g", "skirmish-5v5", "a", 0.5, 0.4, {"x": 1})])
+        row = db.query("SELECT scenario, roster, nash FROM meta_strategies")[0]
+    assert row == {"scenario": "skirmish-5v5", "roster": "a", "nash": 0.5}

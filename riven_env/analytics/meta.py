@@ -237,12 +237,27 @@ def run_meta(
         )
         game = analyse(matrix, group, base.scenario, agent)
         game = MetaGame(**{**game.__dict__, "rosters": {r["label"]: r["path"] for r in rosters}})
-        replace_rows(db, "meta_payoffs", "group_id", group, matrix_rows(group, matrix, False))
-        strategies = [
-            (group, str(base.scenario), label, game.nash[label], game.alpha_rank[label],
-             {"dominant": label in game.dominant,
-              "in_cycle": any(label in c for c in game.cycles)})
-            for label in labels
-        ]  # fmt: skip
-        replace_rows(db, "meta_strategies", "group_id", group, strategies)
+        store_meta(db, game)
     return game
+
+
+def store_meta(db: ResultsDB, game: MetaGame) -> None:
+    """Write (replace) the ``meta_payoffs`` and ``meta_strategies`` rows of a meta-game."""
+    group = game.group_id
+    replace_rows(db, "meta_payoffs", "group_id", group, matrix_rows(group, game.matrix, False))
+    strategies = [
+        (group, str(game.scenario), label, game.nash[label], game.alpha_rank[label],
+         {"dominant": label in game.dominant, "in_cycle": any(label in c for c in game.cycles)})
+        for label in game.matrix.labels
+    ]  # fmt: skip
+    replace_rows(db, "meta_strategies", "group_id", group, strategies)
+
+
+def meta_of_group(db: ResultsDB, group_id: str, scenario: str) -> MetaGame:
+    """Re-analyse the stored runs of a meta-game (for example after an interrupted analysis)."""
+    from riven_env.analytics.matrix import matrix_from_group
+
+    runs = db.runs(group_id)
+    if not runs:
+        raise PlaytestError(f"no runs of group {group_id!r} are stored")
+    return analyse(matrix_from_group(db, group_id), group_id, scenario, str(runs[0]["blue"]))

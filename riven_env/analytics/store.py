@@ -84,10 +84,20 @@ ANALYTICS_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
 
 
 def ensure_tables(db: ResultsDB) -> None:
-    """Create the analytics tables that do not exist yet."""
+    """Create the analytics tables that do not exist yet, and add columns a table written
+    by an earlier version lacks (rows are always inserted by column name)."""
     for name, columns in ANALYTICS_TABLES.items():
         body = ", ".join(f"{col} {kind}" for col, kind in columns)
         db.execute(f"CREATE TABLE IF NOT EXISTS {name} ({body})")
+        present = {
+            row["column_name"]
+            for row in db.query(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [name]
+            )
+        }
+        for col, kind in columns:
+            if col not in present:
+                db.execute(f"ALTER TABLE {name} ADD COLUMN {col} {kind}")
 
 
 def has_table(db: ResultsDB, name: str) -> bool:
@@ -109,7 +119,8 @@ def insert_rows(db: ResultsDB, table: str, rows: Sequence[Sequence[Any]]) -> Non
                 f"row for {table} has {len(row)} values; the table has {len(columns)} columns"
             )
         values = [json.dumps(v, sort_keys=True) if isinstance(v, dict | list) else v for v in row]
-        db.execute(f"INSERT INTO {table} VALUES ({marks})", values)
+        names = ", ".join(col for col, _ in columns)
+        db.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", values)
 
 
 def replace_rows(
@@ -147,7 +158,8 @@ def store_trajectories(db: ResultsDB, run_id: str, items: Iterable[Mapping[str, 
     columns = ANALYTICS_TABLES["game_trajectory"]
     selects = ", ".join(f"unnest(${i + 1}::{kind}[])" for i, (_, kind) in enumerate(columns))
     values = [list(column) for column in zip(*rows, strict=True)]
-    db.execute(f"INSERT INTO game_trajectory SELECT {selects}", values)
+    names = ", ".join(col for col, _ in columns)
+    db.execute(f"INSERT INTO game_trajectory ({names}) SELECT {selects}", values)
 
 
 def trajectories(db: ResultsDB, run_id: str) -> dict[int, list[dict[str, Any]]]:
