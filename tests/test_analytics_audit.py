@@ -96,3 +96,18 @@ def test_a_small_real_audit(tmp_path):
         assert name in data["measures"]
     assert data["measures"]["dice_rolled"]["value"] >= 1.0
     assert data["measures"]["rules_read"]["value"] >= 1.0
+
+
+def test_compensation_rows_say_when_the_limit_was_not_enough():
+    from riven_env.analytics.oracle_audit import compensation_row
+    from riven_env.analytics.report_sections import audit_section
+
+    found = compensation_row("g", "tactical", "s", {"weaker": "reference", "extra_models": 3,
+                             "plausible": [2, 3], "max_extra": 4}, 16)  # fmt: skip
+    assert found[3:7] == ("compensation_models_for_reference", 3.0, 2.0, 3.0)
+    beyond = compensation_row("g", "beast", "s", {"weaker": "oracle", "extra_models": None,
+                              "plausible": [], "max_extra": 4}, 16)  # fmt: skip
+    assert beyond[4] is None and beyond[5] == 5.0
+    names = ("group_id", "profile", "scenario", "measure", "value", "low", "high", "n", "method")
+    html = audit_section([dict(zip(names, row, strict=True)) for row in (found, beyond)])
+    assert "more than 4" in html and "3.00 [2.00, 3.00]" in html

@@ -373,6 +373,26 @@ def compensation(
     }
 
 
+def compensation_row(
+    group: str, profile: str, scenario: str, comp: Mapping[str, Any], games: int
+) -> tuple:
+    """The ``oracle_audit`` row of a compensation search.
+
+    ``value`` is the extra models found, ``low``/``high`` the plausible range; when even
+    ``max_extra`` models were not enough, ``value`` and ``high`` are null and ``low`` is
+    ``max_extra + 1`` (method ``bisection: more than max_extra``).
+    """
+    name = f"compensation_models_for_{comp['weaker']}"
+    found = comp["extra_models"]
+    if found is None:
+        low = float(comp["max_extra"] + 1)
+        return (group, profile, scenario, name, None, low, None, games,
+                "bisection: more than max_extra")  # fmt: skip
+    plausible = comp["plausible"] or [found]
+    return (group, profile, scenario, name, float(found), float(min(plausible)),
+            float(max(plausible)), games, "bisection")  # fmt: skip
+
+
 @dataclass(frozen=True)
 class OracleAudit:
     """An audit's results (``riven oracle audit --json``)."""
@@ -436,11 +456,8 @@ def run_audit(
         rows = [(group, profile, scenario, k, v.value, v.low, v.high, v.n,
                  "wilson" if k in ("bad_move_rate",) or k.startswith("oracle_score")
                  else "bootstrap") for k, v in found.items()]  # fmt: skip
-        if comp is not None and comp["extra_models"] is not None:
-            plausible = comp["plausible"] or [comp["extra_models"]]
-            rows.append((group, profile, scenario, f"compensation_models_for_{comp['weaker']}",
-                         float(comp["extra_models"]), float(min(plausible)),
-                         float(max(plausible)), games, "bisection"))  # fmt: skip
+        if comp is not None:
+            rows.append(compensation_row(group, profile, scenario, comp, games))
         with ResultsDB(db) as handle:
             replace_rows(handle, "oracle_audit", "group_id", group, rows)
     return audit

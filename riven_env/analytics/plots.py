@@ -56,7 +56,9 @@ def matrix(
             if v is None or (isinstance(v, float) and math.isnan(v)):
                 continue
             text = cell_text[r][c] if cell_text is not None else f"{v:.2f}"
-            ax.text(c, r, text, ha="center", va="center", fontsize=7)
+            # White on the dark ends of the colour map, black in the pale middle.
+            colour = "white" if abs(v - 0.5) > 0.3 else "black"
+            ax.text(c, r, text, ha="center", va="center", fontsize=7, color=colour)
     ax.set_xlabel("opponent")
     ax.set_title(title, fontsize=10)
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)

@@ -156,17 +156,26 @@ AUDIT_UNIT_MEASURES = ("predictability", "rule_coverage", "bad_move_rate", "orac
 def audit_section(rows: list[dict]) -> str:
     """The "Oracle audit" section from ``oracle_audit`` rows (latest audit per profile)."""
     by_profile: dict[str, dict[str, Interval]] = {}
+    beyond: dict[tuple[str, str], str] = {}
     for r in rows:
+        if r["value"] is None:  # a compensation search that found no count up to its limit
+            beyond[(r["profile"], r["measure"])] = f"more than {int(r['low']) - 1}"
+            by_profile.setdefault(r["profile"], {})
+            continue
         by_profile.setdefault(r["profile"], {})[r["measure"]] = Interval(
             r["value"], r["low"], r["high"], int(r["n"])
         )
     profiles = sorted(by_profile)
-    names = sorted({m for p in by_profile.values() for m in p})
+    names = sorted({m for p in by_profile.values() for m in p} | {m for _, m in beyond})
+
+    def cell(p: str, m: str) -> str:
+        if (p, m) in beyond:
+            return beyond[(p, m)]
+        return fmt(by_profile[p][m]) if m in by_profile[p] else "-"
+
     table = _table(
-        ["Measure", *profiles],
-        [(_e(m), *(fmt(by_profile[p][m]) if m in by_profile[p] else "-" for p in profiles))
-         for m in names],
-    )  # fmt: skip
+        ["Measure", *profiles], [(_e(m), *(cell(p, m) for p in profiles)) for m in names]
+    )
     forest_rows = [
         (f"{p}: {m}", by_profile[p][m])
         for m in AUDIT_UNIT_MEASURES
