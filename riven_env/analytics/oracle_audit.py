@@ -53,8 +53,10 @@ from riven_env.playtest.config import game_seed
 from riven_env.playtest.stats import Interval, wilson_interval
 
 SIDES = ("blue", "red")
-# Worse than the best legal decision by more than this, in the evaluation's units (it is
-# squashed into [-1, 1]; 0.05 is about the value of one wound on a five-model side).
+# Worse than the best legal decision by more than this, in the evaluation's units
+# (agents/evaluation.py, tanh-squashed into [-1, 1]): on skirmish-5v5 one wound is 1/7 of
+# a side's wounds, about 0.14 before the tanh, and a victory point 0.25, so 0.05 is about a
+# third of a wound or a fifth of a point: more than determinisation noise, less than a blunder.
 BAD_MARGIN = 0.05
 # Most extra models tried by the compensation search.
 MAX_EXTRA = 4
