@@ -25,7 +25,8 @@ def test_playtest_json_has_the_documented_keys(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) == {"games", "wins", "draws", "win_rate", "draw_rate", "mean_rounds", "sides",
-                         "config"}  # fmt: skip
+                         "config", "metrics"}  # fmt: skip
+    assert data["metrics"]["length"]["n"] == 3  # docs/metrics.md
     assert data["games"] == 3 and set(data["wins"]) == {"blue", "red"}
     assert set(data["win_rate"]["blue"]) == {"rate", "low", "high"}
     assert set(data["config"]) == {"scenario", "blue", "red", "games", "seed", "workers",
@@ -37,6 +38,7 @@ def test_playtest_json_has_the_documented_keys(tmp_path):
                   "--export", str(tmp_path / "tables"), "--format", "csv")  # fmt: skip
     assert report.exit_code == 0, report.output
     assert (tmp_path / "tables" / "game_sides.csv").exists()
+    assert (tmp_path / "tables" / "run_metrics.csv").exists()
 
 
 @pytest.mark.parametrize(

@@ -81,6 +81,9 @@ def test_ratings_follow_results():
     assert table["a"].mu > table["c"].mu > table["b"].mu
     assert (table["a"].wins, table["a"].draws, table["a"].losses) == (20, 4, 0)
     assert table["b"].win_rate.value == 0.0
+    # Per colour: a won its 10 games as blue and its 10 as red; of its 4 draws none count.
+    assert table["a"].win_rate_by_colour["blue"].value == pytest.approx(10 / 14)
+    assert table["a"].win_rate_by_colour["red"].value == pytest.approx(1.0)
 
 
 def test_round_robin_plays_both_sides(tmp_path):

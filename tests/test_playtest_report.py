@@ -13,7 +13,8 @@ from riven_env.playtest.report import write_report
 from riven_env.playtest.runner import run_playtest
 
 SECTIONS = ["win-rates", "first-player", "game-length", "casualties", "morale",
-            "activation-dice", "oracle-rules", "momentum-strain"]  # fmt: skip
+            "activation-dice", "oracle-rules", "momentum-strain",
+            "game-metrics"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,9 @@ def test_stress_oracle_reports_exploitability_tactics_and_replays(tmp_path: Path
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["best_response"]["games"] == 6 and report["baseline_result"]["games"] == 6
+    per_colour = report["per_colour"]
+    assert sum(per_colour[s]["best_response"]["games"] for s in ("blue", "red")) == 6
+    assert "as blue" in (out / "stress.md").read_text()
     gap = report["exploitability"]
     assert gap["low"] <= gap["value"] <= gap["high"]
     expected = report["best_response"]["win_rate"] - report["baseline_result"]["win_rate"]

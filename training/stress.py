@@ -279,6 +279,14 @@ def stress_oracle(config: StressConfig, log: Callable[[str], None] = print) -> d
         "model": str(model_path),
         "best_response": _rate(best),
         "baseline_result": _rate(base),
+        # Pooled figures hide colour: the same numbers for each colour the player held.
+        "per_colour": {
+            side: {
+                "best_response": _rate([g for g in best if g["side"] == side]),
+                "baseline_result": _rate([g for g in base if g["side"] == side]),
+            }
+            for side in SIDES
+        },
         "exploitability": {
             "value": gap.value,
             "low": gap.low,
@@ -309,6 +317,17 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         f"{best['win_rate']:.1%} [{best['low']:.1%}, {best['high']:.1%}] |",
         f"| {report['baseline']} | {base['games']} | {base['wins']} | {base['draws']} | "
         f"{base['win_rate']:.1%} [{base['low']:.1%}, {base['high']:.1%}] |",
+    ]
+    for side, arms in report.get("per_colour", {}).items():
+        for name, label in (("best_response", "best response"), ("baseline_result", None)):
+            r = arms[name]
+            if not r["games"]:
+                continue
+            lines.append(
+                f"| {label or report['baseline']} as {side} | {r['games']} | {r['wins']} | "
+                f"{r['draws']} | {r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}] |"
+            )
+    lines += [
         "",
         f"**Exploitability** (best response minus {report['baseline']}, same seeds): "
         f"{gap['value']:+.1%} [{gap['low']:+.1%}, {gap['high']:+.1%}]"

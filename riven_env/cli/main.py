@@ -138,6 +138,7 @@ COMMAND_MODULES = (
     "riven_env.cli.train",
     "riven_env.cli.stress",
     "riven_env.cli.bench",
+    "riven_env.cli.analytics",
 )
 
 for _name in COMMAND_MODULES:

@@ -62,6 +62,9 @@ def register(app: typer.Typer) -> None:
         """Render Oracle profiles as the cards a solo player uses at the table."""
         _print_cards(profile, fmt, output, profiles_file)
 
+    from riven_env.cli.analytics import register_audit
+
+    register_audit(group)  # ``riven oracle audit`` (docs/metrics.md)
     app.add_typer(group)
 
 

@@ -111,8 +111,18 @@ def playtest(
     ] = None,
     max_decisions: MaxDecisions = None,
     quiet: QuietOption = False,
+    swap_seats: Annotated[
+        bool,
+        typer.Option(
+            "--swap-seats",
+            help="Play every seed twice, rosters and agents exchanged between the colours; "
+            "report roster and seat effects (docs/metrics.md).",
+        ),
+    ] = False,
 ) -> None:
     """Play many games in parallel and store the results."""
+    from riven_env.analytics.metrics import attach_metrics
+    from riven_env.cli.analytics import metrics_table
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.report import write_report
     from riven_env.playtest.runner import PlaytestInterrupted, run_playtest
@@ -121,6 +131,16 @@ def playtest(
         scenario=scenario, blue=blue, red=red, games=games, seed=seed, workers=workers,
         backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
     )  # fmt: skip
+    if swap_seats:
+        from riven_env.cli.analytics import swap_command
+
+        try:
+            swap_command(
+                config, as_json=as_json, resume=resume, report=report, export=export, quiet=quiet
+            )
+        except PlaytestInterrupted as exc:
+            raise _interrupted(exc) from None
+        return
     try:
         result = run_playtest(config, progress=not quiet, resume=resume)
     except PlaytestInterrupted as exc:
@@ -131,6 +151,7 @@ def playtest(
     if report is not None:
         write_report(config.db, result.run_id, report)
     data = result.to_json()
+    data["metrics"] = attach_metrics(config.db, result.run_id)
     if as_json:
         echo_json(data)
         return
@@ -145,6 +166,7 @@ def playtest(
     console.print(table)
     for side, agent in (("blue", blue), ("red", red)):
         console.print(_side_line(side, agent, data["sides"].get(side, {})), highlight=False)
+    console.print(metrics_table(data["metrics"]))
     mean_rounds = data["mean_rounds"]
     console.print(
         f"games: {data['games']} (played now: {result.played}, resumed: {result.skipped}); "
@@ -172,6 +194,7 @@ def report(
     ] = "parquet",
 ) -> None:
     """Write the HTML report of a playtest run (and optionally export its tables)."""
+    from riven_env.analytics.store import export_analytics
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.report import write_report
 
@@ -181,6 +204,7 @@ def report(
         with ResultsDB(db, read_only=True) as handle:
             run_ids = [handle.run(run)["run_id"]] if run else None
             paths = handle.export_all(export, run_ids, export_format)
+            paths += export_analytics(handle, export, export_format)
         typer.echo(f"exported {len(paths)} tables to {export}", err=True)
 
 
@@ -314,14 +338,16 @@ def tournament(
         echo_json(data)
         return
     table = Table(title=f"{scenario}: round robin, {games} games per pairing and side")
-    for column in ("#", "Agent", "Rating", "mu", "sigma", "W", "D", "L", "Win rate [95%]"):
+    for column in ("#", "Agent", "Rating", "mu", "sigma", "W", "D", "L", "Win rate [95%]",
+                   "as blue [95%]", "as red [95%]"):  # fmt: skip
         table.add_column(column, justify="left" if column == "Agent" else "right")
     for rank, s in enumerate(data["standings"], start=1):
         rating = s["rating"]
         table.add_row(
             str(rank), s["agent"], f"{rating['ordinal']:.2f}", f"{rating['mu']:.2f}",
             f"{rating['sigma']:.2f}", str(s["wins"]), str(s["draws"]), str(s["losses"]),
-            _pct(s["win_rate"]),
+            _pct(s["win_rate"]), _pct(s["win_rate_by_colour"]["blue"]),
+            _pct(s["win_rate_by_colour"]["red"]),
         )  # fmt: skip
     make_console().print(table)
     typer.echo(f"runs stored in {config.db} (group {result.group_id})", err=True)

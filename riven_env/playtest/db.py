@@ -372,6 +372,10 @@ class ResultsDB:
         values = [list(column) for column in zip(*rows, strict=True)]
         self._con.execute(f"INSERT INTO {table} SELECT {selects}", values)
 
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> None:
+        """Run one SQL statement that returns no rows (tables of other layers: analytics)."""
+        self._con.execute(sql, list(params or []))
+
     # ------------------------------------------------------------------ reading
     def query(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
         """Run SQL and return rows as dicts keyed by column name.

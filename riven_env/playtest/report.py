@@ -270,8 +270,12 @@ def _sides(a: RunAnalysis) -> str:
     )
 
 
-def render_report(analysis: RunAnalysis) -> str:
-    """Render the HTML text of the report for an analysed run."""
+def render_report(analysis: RunAnalysis, extra_sections: Sequence[str] = ()) -> str:
+    """Render the HTML text of the report for an analysed run.
+
+    ``extra_sections`` are HTML sections appended after the playtest's own (the analytics
+    of ``riven_env.analytics.report_sections``).
+    """
     run = analysis.run
     overrides = json.loads(run["overrides"]) if run["overrides"] else {}
     rules = ", ".join(f"{k} = {v}" for k, v in overrides.items()) or "rules as written"
@@ -296,6 +300,7 @@ def render_report(analysis: RunAnalysis) -> str:
                 _dice(analysis),
                 _oracle(analysis),
                 _resources(analysis),
+                *extra_sections,
             )
         )
     return (
@@ -319,9 +324,12 @@ def write_report(db_path: str | Path, run_id: str | None, out_html: str | Path) 
     Raises:
         PlaytestError: The database or the run does not exist.
     """
+    from riven_env.analytics.report_sections import analytics_sections
+
     with ResultsDB(db_path, read_only=True) as db:
         analysis = analyse_run(db, run_id)
+        extra = analytics_sections(db, analysis.run) if analysis.summary.games else []
     out = Path(out_html)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_report(analysis), encoding="utf-8")
+    out.write_text(render_report(analysis, extra), encoding="utf-8")
     return out

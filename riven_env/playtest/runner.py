@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.progress import Progress
 
+from riven_env.analytics.store import store_trajectories
 from riven_env.playtest.backends import BatchResults, make_batches, run_local, run_ray
 from riven_env.playtest.config import DEFAULT_PLAYER, PlaytestConfig
 from riven_env.playtest.db import GameRecord, ResultsDB, record_from_dict
@@ -186,6 +187,7 @@ def run_playtest(
                     else:
                         records.append(record_from_dict(item))
                 db.add_games(target, records)
+                store_trajectories(db, target, batch)
                 played += len(records)
                 bar.advance(task, len(records))
                 if failure is not None:

@@ -47,6 +47,8 @@ class Standing:
     draws: int = 0
     losses: int = 0
     win_rate: Interval = field(default_factory=lambda: Interval(0.0, 0.0, 1.0, 0))
+    # The same per colour the agent held: a pooled rate hides a seat or roster effect.
+    win_rate_by_colour: dict[str, Interval] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -63,6 +65,9 @@ class Standing:
             "losses": self.losses,
             "games": self.games,
             "win_rate": rate_json(self.win_rate),
+            "win_rate_by_colour": {
+                side: rate_json(i) | {"games": i.n} for side, i in self.win_rate_by_colour.items()
+            },
         }
 
 
@@ -132,7 +137,12 @@ def rate_games(
     model = models.PlackettLuce()
     ratings = {agent: model.rating(name=agent) for agent in agents}
     record = {agent: [0, 0, 0] for agent in agents}  # wins, draws, losses
+    colour = {(agent, side): [0, 0] for agent in agents for side in ("blue", "red")}  # wins, games
     for blue, red, winner in games:
+        colour[(blue, "blue")][0] += int(winner == "blue")
+        colour[(blue, "blue")][1] += 1
+        colour[(red, "red")][0] += int(winner == "red")
+        colour[(red, "red")][1] += 1
         ranks = [1, 1] if winner is None else ([1, 2] if winner == "blue" else [2, 1])
         [[ratings[blue]], [ratings[red]]] = model.rate(
             [[ratings[blue]], [ratings[red]]], ranks=ranks
@@ -157,6 +167,9 @@ def rate_games(
             draws=draws,
             losses=losses,
             win_rate=wilson_interval(wins, wins + draws + losses),
+            win_rate_by_colour={
+                side: wilson_interval(*colour[(agent, side)]) for side in ("blue", "red")
+            },
         )
     return standings
 

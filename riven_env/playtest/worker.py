@@ -15,6 +15,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from riven_env.analytics.trajectory import trajectory_from_events
 from riven_env.errors import RivenError
 from riven_env.playtest.config import game_seed
 from riven_env.playtest.errors import PlaytestError
@@ -65,6 +66,8 @@ def play_one(spec: Mapping[str, Any], game_index: int, player: PlayGame) -> dict
         "seed": seed,
         "duration_s": time.perf_counter() - started,
         "summary": summary.to_dict(),
+        # Score and model-count checkpoints for the analytics (decisiveness, lead changes).
+        "trajectory": trajectory_from_events(events),
     }
 
 
