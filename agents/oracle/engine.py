@@ -153,6 +153,10 @@ class OracleAgent(BaseAgent):
                 else:
                     listed.append(d)
         eligible = sorted(offers)
+        if not eligible:  # every model has activated; only bonus actions are left to give
+            profile = self.side_profile(state, side)
+            text = "Every model has activated: the side passes."
+            return PASS, None, profile.name, "pass:all_activated", text
         board = Board(state)
         situations: dict[int, Situation] = {}
         plans: dict[int, CompiledProfile] = {}

@@ -179,6 +179,7 @@ class OracleProfile:
 ENGINE_RULE_IDS = (
     "bonus",
     "hold",
+    "pass:all_activated",
     "end:no_action",
     "spend:accept",
 )
