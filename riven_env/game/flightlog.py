@@ -5,7 +5,8 @@ test moves d6 + 3" directly toward the nearest table edge; reaching the edge rem
 (Fled). :func:`audit_flights` replays the positions a log records (``game_start`` models,
 then every ``move`` and ``removed``) and checks, for every failed test:
 
-* ``farther``: the flight ended no farther from the model's nearest table edge than it began;
+* ``farther``: the flight ended no farther from the table edge nearest the model when it
+  began (so no farther from its nearest edge either);
 * ``stayed_at_edge``: a model whose base touches the edge after its flight was removed
   (``removed`` with reason ``fled``) and ``fled_off_table`` says so;
 * ``acted_after_fleeing``: no model acts (activates, takes an action, moves, fights, shoots,
@@ -27,6 +28,8 @@ _ROUNDING = 1e-3
 _TOUCH = 0.02
 
 # (event type, field naming the model that acts in it).
+_EDGES = ("left", "bottom", "right", "top")
+
 _ACTING_FIELDS = (
     ("activation", "model"),
     ("action", "model"),
@@ -52,9 +55,12 @@ class FlightAudit:
     violations: list[str] = field(default_factory=list)
 
 
-def _edge_gap(xy: tuple[float, float], radius: float, width: float, height: float) -> float:
+def _edge_gaps(
+    xy: tuple[float, float], radius: float, width: float, height: float
+) -> tuple[float, ...]:
+    """Gaps from the base edge to the left, bottom, right and top table edges."""
     x, y = xy
-    return max(0.0, min(x, y, width - x, height - y) - radius)
+    return tuple(max(0.0, g - radius) for g in (x, y, width - x, height - y))
 
 
 def audit_flights(events: Iterable[Mapping[str, Any]]) -> FlightAudit:
@@ -80,11 +86,13 @@ def audit_flights(events: Iterable[Mapping[str, Any]]) -> FlightAudit:
         flight, open_flight = open_flight, None
         model = flight["model"]
         where = f"seq {flight['seq']}: {model}"
-        end_gap = _edge_gap(position[model], radius[model], width, height)
-        if end_gap > flight["start_gap"] + _ROUNDING:
+        gaps = _edge_gaps(position[model], radius[model], width, height)
+        end_gap = min(gaps)
+        edge = flight["edge"]
+        if gaps[edge] > flight["start_gap"] + _ROUNDING:
             out.violations.append(
-                f'farther: {where} fled from {flight["start_gap"]:.3f}" to {end_gap:.3f}" '
-                "of its nearest edge"
+                f'farther: {where} fled from {flight["start_gap"]:.3f}" to {gaps[edge]:.3f}" '
+                f"of the edge nearest it at the start ({_EDGES[edge]})"
             )
         if end_gap <= _TOUCH + _ROUNDING and not removed_fled:
             out.violations.append(
@@ -128,11 +136,13 @@ def audit_flights(events: Iterable[Mapping[str, Any]]) -> FlightAudit:
         elif kind == "morale" and not event["passed"]:
             out.flights += 1
             model = event["model"]
+            gaps = _edge_gaps(position[model], radius[model], width, height)
             open_flight = {
                 "model": model,
                 "seq": event["seq"],
                 "event": event,
-                "start_gap": _edge_gap(position[model], radius[model], width, height),
+                "start_gap": min(gaps),
+                "edge": gaps.index(min(gaps)),  # ties: left, bottom, right, top (as the table)
             }
     close_flight(False)
     return out
