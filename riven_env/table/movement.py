@@ -326,13 +326,14 @@ def plan_flight(
 ) -> tuple[MovePlan, bool]:
     """Model ``i`` flees ``distance`` inches directly toward the nearest table edge.
 
-    By default (RAW, "moves d6+3 inches directly toward the nearest table edge") the model runs in a straight line at right angles to its nearest edge (ties: left,
-    bottom, right, top) and stops at the first base or impassable terrain in its way.
-    Difficult ground costs double, as on any move, so a flight through it covers less
-    ground. With ``around`` (a house-rule variant, rules key ``morale.flight_route``) it follows the cheapest path to the
-    point straight ahead where its base touches that edge, around terrain and bases; a
-    path that would end farther from the nearest edge than the model started is replaced
-    by the straight run.
+    By default (RAW, "moves d6+3 inches directly toward the nearest table edge") the model
+    runs in a straight line at right angles to its nearest edge (ties: left, bottom, right,
+    top) and stops at the first base or impassable terrain in its way. Difficult ground
+    costs double, as on any move, so a flight through it covers less ground. With
+    ``around`` (a house-rule variant, rules key ``morale.flight_route``) it follows the
+    cheapest path to the point straight ahead where its base touches that edge, around
+    terrain and bases; a path that would end farther from that edge than the model started
+    is replaced by the straight run.
 
     Either way, a base that touches the table edge anywhere along its flight has left the
     table: the plan ends at the first point where it touches, and ``left_table`` is True
@@ -356,7 +357,10 @@ def plan_flight(
     r = float(bases.radii[i])
     if around:
         plan = plan_move(table, bases, i, goal, distance)
-        if _edge_gap(table, bases, i, plan.end) <= before + 1e-9:
+        # Never farther from the edge it flees toward (nor, then, from its nearest edge):
+        # the goal touches that edge, so the gap left is the way to the goal along it.
+        gap = float((goal - np.asarray(plan.end)) @ direction)
+        if gap <= before + 1e-9:
             return _left_at_edge(table, plan, r, tol)
     moved = _straight_limit(table, bases, i, direction, math.inf)
     c = bases.centers[i].astype(np.float64)
@@ -400,9 +404,3 @@ def _left_at_edge(table: Table, plan: MovePlan, r: float, tol: float) -> tuple[M
         )
         return _as_plan(points, min(cost, plan.cost), True), True
     return MovePlan(plan.start, plan.end, plan.path, plan.cost, False), False
-
-
-def _edge_gap(table: Table, bases: Bases, i: int, xy: Sequence[float]) -> float:
-    r = float(bases.radii[i])
-    x, y = float(xy[0]), float(xy[1])
-    return max(0.0, min(x, y, table.width - x, table.height - y) - r)
