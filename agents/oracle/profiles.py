@@ -128,7 +128,7 @@ class SpendRule:
 
 @dataclass(frozen=True)
 class BonusPolicy:
-    """When to use a Momentum bonus activation instead of rolling activation dice."""
+    """When to give the chosen model a Momentum bonus action before it rolls."""
 
     min_momentum: int
     when: tuple[Condition, ...]
