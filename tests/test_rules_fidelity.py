@@ -96,6 +96,29 @@ def test_straight_flight_reaching_the_edge_removes_the_model(mini_game, script_d
     assert state.models[2].status == "fled"
 
 
+def test_a_flight_into_an_extraction_zone_flees_and_never_extracts(mini_game, script_dice):
+    # b1 may extract through the top strip, but it reaches the edge in flight: it Fled.
+    victory = (
+        '[[victory.conditions]]\ntype = "extract"\nside = "blue"\nmodels = ["b1"]\n'
+        'zone = [0, 22, 24, 24]\nwin = true\n\n[[victory.conditions]]\ntype = "eliminate"\n'
+    )
+    state = mini_game(
+        [
+            ("blue", "brawler", "b1", (12, 20)),
+            ("blue", "brawler", "b2", (12, 17)),
+            ("red", "brawler", "r1", (3, 3)),
+        ],
+        victory=victory,
+    )
+    state.models[1].wounds, state.models[1].status = 0, "down"
+    script_dice(state, 1, 1, 4)  # b2's Out check fails; b1's morale fails; it flees 4 + 3"
+    events = state.apply(PASS)
+    removed = [(e["model"], e["reason"]) for e in of_type(events, "removed")]
+    assert removed == [("b2", "out"), ("b1", "fled")]
+    assert of_type(events, "objective") == [] and state.models[0].status == "fled"
+    assert (state.winner, state.end_reason) == ("red", "eliminate")
+
+
 # ----------------------------------------------------------------------------- 2. straight
 WALL_AHEAD = '[[table.terrain]]\nname = "wall"\ntype = "wall"\nrect = [10, 19, 14, 20]\n'
 

@@ -629,7 +629,8 @@ class GameState:
             path_length=float(plan.cost),
             kind=kind,
         )
-        victory.after_move(self, i)
+        if kind != "flee":  # a panicking model completes nothing: flight never extracts
+            victory.after_move(self, i)
 
     def on_casualty(self, i: int) -> None:
         """A model was taken Out or Fled: score casualty points."""
