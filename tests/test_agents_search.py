@@ -95,8 +95,14 @@ def test_mcts_returns_legal_decisions_deterministically() -> None:
 
 
 def _duel_in_contact() -> GameState:
-    """skirmish-5v5 with the red warrior (7) in contact with the blue archer (3), red to act."""
-    state = new_game("skirmish-5v5", 7)
+    """skirmish-5v5 with the red warrior (7) in contact with the blue archer (3), red to act.
+
+    Under the sticky-melee variant (``engagement.forbids``), where fighting is the clear best
+    use of the last action; under RAW the warrior could also walk away.
+    """
+    state = new_game(
+        "skirmish-5v5", 7, overrides={"engagement.forbids": ["move", "charge", "shoot", "aim"]}
+    )
     for k, i in enumerate(state.side_models("blue")):
         state.bases.move_to(i, (26.0 + 2 * k, 1.0))
     for k, i in enumerate(state.side_models("red")):

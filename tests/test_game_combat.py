@@ -75,8 +75,14 @@ def test_prone_shortens_the_move_and_moving_stands_up(mini_game, script_dice):
     assert (lost["condition"], lost["gained"], lost["reason"]) == ("prone", False, "move")
 
 
-def test_engaged_model_cannot_move_or_shoot_but_may_disengage(mini_game, script_dice):
-    state = mini_game([("blue", "trooper", "b1", (5, 5)), ("red", "trooper", "r1", (5, 6))])
+STICKY_MELEE = {"engagement.forbids": ["move", "charge", "shoot", "aim"]}
+
+
+def test_engaged_model_cannot_move_or_shoot_in_the_sticky_melee_variant(mini_game, script_dice):
+    state = mini_game(
+        [("blue", "trooper", "b1", (5, 5)), ("red", "trooper", "r1", (5, 6))],
+        overrides=STICKY_MELEE,
+    )
     activate(state, script_dice, 0, [4])
     kinds = {d.kind for d in state.legal_decisions()}
     assert {"melee", "disengage"} <= kinds

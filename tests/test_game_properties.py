@@ -70,7 +70,8 @@ class Invariants:
             actor = ACTOR_EVENTS.get(event["type"])
             if actor is not None:
                 assert event[actor] not in unable, f"{event[actor]} acted while unable: {event}"
-            if event["type"] == "activation":
+            if event["type"] == "activation" and not event["bonus"]:
+                # One rolled activation per side-turn; Momentum bonus actions are extra (RAW).
                 key = (event["round"], event["side"], event["model"])
                 assert key not in self.activated, f"activated twice in a side-turn: {key}"
                 self.activated.add(key)

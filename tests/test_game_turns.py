@@ -171,6 +171,16 @@ def test_bonus_activation_costs_momentum_and_rolls_nothing(mini_game, script_dic
     (act,) = of_type(events, "activation")
     assert act["bonus"] is True and act["dice"] == [] and act["actions"] == 1
     assert not act["turn_passes"] and dice.dealt == []
+    # RAW (momentum.bonus_mode "extra"): an action more; the model keeps its own activation.
+    assert state.actions_left == 1 and not state.models[0].activated
+
+
+def test_bonus_activation_replaces_the_activation_in_the_house_variant(mini_game, script_dice):
+    state = mini_game(FOUR, overrides={"momentum.bonus_mode": "replace"})
+    state.momentum["blue"] = 2
+    state._legal = None
+    script_dice(state)
+    state.apply(Decision("bonus", model=0))
     assert state.actions_left == 1 and state.models[0].activated
 
 

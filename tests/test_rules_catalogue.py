@@ -22,7 +22,6 @@ from riven_env.rules import (
     check_hero,
     condition_limits,
     condition_modifiers,
-    condition_resist_tn,
     condition_specs,
     conditions_expiring,
     conditions_removed_by,
@@ -89,14 +88,12 @@ def test_condition_limits_combine() -> None:
     assert none.max_actions is None and none.max_dice is None and none.forbids == frozenset()
 
 
-def test_condition_removal_expiry_and_resistance() -> None:
+def test_condition_removal_and_expiry() -> None:
     held = ("shaken", "pinned", "exhausted", "exposed", "aiming")
     assert conditions_removed_by("rally", held, RULES) == ["pinned", "shaken"]
     assert conditions_removed_by("rest", held, RULES) == ["exhausted"]
     assert conditions_expiring("end_of_next_activation", held, RULES) == ["exposed", "pinned"]
     assert conditions_expiring("end_of_activation", held, RULES) == ["aiming"]
-    assert condition_resist_tn("shaken", RULES) == 8
-    assert condition_resist_tn("dazed", RULES) is None
 
 
 # ---------------------------------------------------------------- actions

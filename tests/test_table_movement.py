@@ -132,12 +132,47 @@ def test_flight_reaches_the_edge_and_leaves() -> None:
     assert not left and plan.end[0] < 16  # nearest edge is left; straight there
 
 
-def test_flight_goes_around_a_blocker() -> None:
+def test_flight_runs_straight_and_stops_at_a_blocker() -> None:
+    # RAW: directly toward the nearest edge; a wall in the way stops the model there.
     table = Table.from_spec({"terrain": [{"type": "wall", "rect": [2, 15, 3, 21]}]})
     bases = Bases.from_lists([[4, 18]], 1.0)
     plan, left = plan_flight(table, bases, 0, 10.0)
+    assert not left and plan.end == pytest.approx((3.5, 18), abs=CONTACT_TOL)
+    assert len(plan.path) == 2
+
+
+def test_flight_around_a_blocker_is_the_house_variant() -> None:
+    table = Table.from_spec({"terrain": [{"type": "wall", "rect": [2, 15, 3, 21]}]})
+    bases = Bases.from_lists([[4, 18]], 1.0)
+    plan, left = plan_flight(table, bases, 0, 10.0, around=True)
     assert left and plan.end[0] == pytest.approx(0.5)
     assert plan.cost <= 10.0 + 1e-9 and len(plan.path) > 2
+
+
+def test_flight_whose_edge_point_is_taken_still_leaves_the_table() -> None:
+    # The point straight ahead on the edge is partly held by another base: the route ends
+    # at the nearest free spot, its base touching the edge beside that base. A base that
+    # touches the edge has left the table.
+    bases = Bases.from_lists([[3, 18], [0.5, 18.6]], 1.0)
+    plan, left = plan_flight(WALL, bases, 0, 6.0, around=True)
+    assert left and plan.end[0] == pytest.approx(0.5, abs=1e-6) and plan.end[1] < 18
+    # Straight (RAW) it runs into that base and stops in contact, short of the edge.
+    plan, left = plan_flight(WALL, bases, 0, 6.0)
+    assert not left and plan.end[1] == 18 and 0.5 + CONTACT_TOL < plan.end[0] < 1.5
+
+
+def test_flight_touching_the_edge_on_the_way_leaves_there() -> None:
+    # The plan ends where the base first touches the edge, even with distance to spare.
+    bases = Bases.from_lists([[2, 30]], 1.0)
+    plan, left = plan_flight(WALL, bases, 0, 9.0)
+    assert left and plan.end == pytest.approx((0.5, 30)) and plan.cost == pytest.approx(1.5)
+
+
+def test_flight_through_difficult_ground_costs_double() -> None:
+    bases = Bases.from_lists([[15, 18]], 1.0)  # nearest edge: left, across the marsh
+    plan, left = plan_flight(MARSH, bases, 0, 6.0)
+    # 1" of open ground, then 5" of allowance buy 2.5" of marsh.
+    assert not left and plan.end == pytest.approx((11.5, 18)) and plan.cost == pytest.approx(6.0)
 
 
 def test_dungeon_corridor_path() -> None:

@@ -40,7 +40,7 @@ class Card:
         fallback: ``(face, line)`` of the d6 table.
         targets: ``(action, line)`` of the default target selectors.
         spend: Spend policy lines, first match wins.
-        bonus: Bonus activation line, or empty.
+        bonus: Bonus action line, or empty.
     """
 
     name: str
@@ -162,7 +162,7 @@ def render_markdown(
             parts.append(f"- {line} By Mettle: {_dice_summary(mettle_dice, k)}.")
         parts.append("")
         if card.bonus:
-            parts += [f"**Bonus activation.** {card.bonus}", ""]
+            parts += [f"**Bonus action.** {card.bonus}", ""]
         parts += ["**Every action, the first line that applies and is possible:**", ""]
         parts += [
             f"{k}. {line} *({rule_id})*" for k, (rule_id, line) in enumerate(card.priorities, 1)
@@ -231,7 +231,7 @@ def _card_html(card: Card, rules: RulesConfig) -> str:
         out.append("</tr>")
     out.append("</table>")
     if card.bonus:
-        out.append(f"<p><b>Bonus activation.</b> {_e(card.bonus)}</p>")
+        out.append(f"<p><b>Bonus action.</b> {_e(card.bonus)}</p>")
     out.append("<h3>Every action: first line that applies and is possible</h3><ol>")
     out += [
         f'<li>{_e(line)} <span class="rule">({_e(rule_id)})</span></li>'

@@ -2,10 +2,11 @@
 
 * **Activate phase.** Models that their profile's ``hold_when`` keeps back are set aside; when
   only such models are left the side passes. Otherwise the side's profile orders the
-  eligible models by its ``activation_order`` keys and the first one activates: with a
-  Momentum bonus activation when its profile's ``bonus`` policy says so, else with the
-  number of dice chosen by the first of its ``dice`` rules whose conditions hold (a named
-  policy is computed from the exact odds of :mod:`riven_env.rules.odds`).
+  eligible models by its ``activation_order`` keys and the first one activates: first a
+  Momentum bonus action when its profile's ``bonus`` policy says so and the game offers
+  it, else with the number of dice chosen by the first of its ``dice`` rules whose
+  conditions hold (a named policy is computed from the exact odds of
+  :mod:`riven_env.rules.odds`). With every model activated the side passes.
 * **Action phase.** The active model's ``priorities`` are walked in order before *every*
   action; the first rule whose conditions hold and whose action is legal fires, with its
   target picked by the rule's (or the profile's) target selector. When none fires, the
@@ -173,6 +174,10 @@ class OracleAgent(BaseAgent):
                 else:
                     listed.append(d)
         eligible = sorted(offers)
+        if not eligible:  # every model has activated; only bonus actions are left to give
+            profile = self.side_profile(state, side)
+            text = "Every model has activated: the side passes."
+            return PASS, None, profile.name, "pass:all_activated", text
         board = Board(state)
         situations: dict[int, Situation] = {}
         plans: dict[int, CompiledProfile] = {}

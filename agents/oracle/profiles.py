@@ -125,7 +125,7 @@ class SpendRule:
 
 @dataclass(frozen=True)
 class BonusPolicy:
-    """When to use a Momentum bonus activation instead of rolling activation dice."""
+    """When to give the chosen model a Momentum bonus action before it rolls."""
 
     min_momentum: int
     when: tuple[Condition, ...]
@@ -176,6 +176,7 @@ class OracleProfile:
 ENGINE_RULE_IDS = (
     "bonus",
     "hold",
+    "pass:all_activated",
     "end:no_action",
     "spend:accept",
 )

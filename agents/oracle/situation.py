@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from riven_env.game import Decision, GameState
-from riven_env.game.actions import move_allowance, shot_targets
+from riven_env.game.actions import engaged_forbids, move_allowance, shot_targets
 from riven_env.game.effects import limits
 from riven_env.game.victory import controller
 from riven_env.rules.profiles import ModelProfile
@@ -289,14 +289,17 @@ class Situation:
         """Enemies it may charge now (from the legal decisions when it is active)."""
         if self.legal is not None:
             return self._legal_targets("charge")
-        if self.engaged or "charge" in self._forbids:
+        if "charge" in self._forbids:
             return []
         reach = move_allowance(self.state, self.i) * self.state.rules.get(
             "distances.charge_reach_factor"
         )
         if reach <= 0:
             return []
-        near = [j for j, gap in self.board.enemy_gaps(self.i) if gap <= reach]
+        # A charge moves into contact: enemies already in contact are fought, not charged.
+        near = [
+            j for j, gap in self.board.enemy_gaps(self.i) if gap <= reach and j not in self.engaged
+        ]
         if not near:
             return []
         return charge_targets(self.state.table, self.state.bases, self.i, reach, near)
@@ -313,16 +316,19 @@ class Situation:
 
     def _may_have_shots(self) -> bool:
         # The game's list of shots checks contacts and lines of sight (costly); a model with
-        # no weapon, in melee or with no enemy within its weapon's range has none.
+        # no weapon or with no enemy within its weapon's range has none.
         weapon = self.profile.ranged
-        if weapon is None or self.engaged:
+        if weapon is None:
             return False
         return bool(self.board.enemies_within(self.i, weapon.range))
 
     @_lazy
     def _forbids(self) -> frozenset[str]:
-        """Actions its Conditions forbid."""
-        return limits(self.state, self.i).forbids
+        """Actions its Conditions forbid, and those its engagement forbids (as the game's list)."""
+        forbids = limits(self.state, self.i).forbids
+        if self.engaged:
+            forbids = forbids | engaged_forbids(self.state.rules)
+        return forbids
 
     @_lazy
     def can_attack(self) -> bool:

@@ -116,11 +116,11 @@ def spend_rule_text(rule: SpendRule) -> str:
 
 
 def bonus_text(bonus: BonusPolicy) -> str:
-    """The bonus activation policy in plain words."""
+    """The bonus action policy in plain words."""
     clause = conditions_text(bonus.when, [f"the side holds {bonus.min_momentum}+ Momentum"])
     return (
-        f"{clause}: spend Momentum for a bonus activation (one sure action, no roll) "
-        "instead of rolling."
+        f"{clause}: spend Momentum to give it a bonus action (one sure action, no roll) "
+        "before it rolls."
     )
 
 

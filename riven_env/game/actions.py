@@ -118,8 +118,8 @@ def shot_targets(
     """Enemies model ``i`` may shoot now, each with the cover it would shoot against.
 
     RAW: no shooting into a melee unless the shooter is itself adjacent (in base contact)
-    to a friendly model in that melee. House: a model in base contact with an enemy
-    cannot shoot.
+    to a friendly model in that melee. An engaged shooter may shoot an enemy outside any
+    melee, unless ``engagement.forbids`` names ``shoot`` (the sticky-melee house variant).
 
     Args:
         state: The game.
@@ -148,7 +148,7 @@ def _memo_shot_targets(
 def _shot_targets(
     state: GameState, i: int, weapon: Any, memo: dict[Any, Any]
 ) -> list[tuple[int, str]]:
-    if state._engaged_enemies(i, memo):
+    if "shoot" in engaged_forbids(state.rules) and state._engaged_enemies(i, memo):
         return []
     models, bases = state.models, state.bases
     side = models[i].side
@@ -196,6 +196,16 @@ class _ActionData:
 
 
 @functools.lru_cache(maxsize=32)
+def engaged_forbids(rules: RulesConfig) -> frozenset[str]:
+    """Actions a model in base contact with an active enemy cannot take (``engagement.forbids``).
+
+    RAW forbids none (only shooting *into* a melee, :func:`shot_targets`); the sticky-melee
+    house variant forbids ``move``, ``charge``, ``shoot`` and ``aim``.
+    """
+    return frozenset(rules.get("engagement.forbids"))
+
+
+@functools.lru_cache(maxsize=32)
 def _action_data(rules: RulesConfig) -> _ActionData:
     return _ActionData(
         aim_applies=action_spec("aim", rules).applies,
@@ -237,17 +247,21 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
     memo = state.situation_memo()  # fetched once: every table query below is memoised in it
     engaged_with = state._engaged_enemies(i, memo)
     engaged = bool(engaged_with)
+    if engaged:  # engagement.forbids: nothing under RAW, more under the sticky-melee variant
+        allowed = allowed - engaged_forbids(rules)
     allowance = max(0.0, float(model.profile.move) - lim.move_penalty)
     out: list[Decision] = []
 
-    if "move" in allowed and not engaged and allowance > 0:
+    if "move" in allowed and allowance > 0:
         out += _move_decisions("move", i, tuple(state.move_options(i)))
-    if "charge" in allowed and not engaged:
+    if "charge" in allowed:
         reach = allowance * data.charge_reach_factor
         if reach > 0:
+            # A charge moves into contact: an enemy already in contact is fought, not charged.
             out += [
                 shared_decision("charge", i, target=j)
                 for j in _charge_targets(state, i, reach, memo)
+                if j not in engaged_with
             ]
     if "melee" in allowed and engaged:
         out += [shared_decision("melee", i, target=j) for j in engaged_with]
@@ -257,7 +271,6 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
     if (
         "aim" in allowed
         and model.profile.ranged is not None
-        and not engaged
         and data.aim_applies not in model.conditions
     ):
         out.append(shared_decision("aim", i))
@@ -402,6 +415,9 @@ def _do_charge(state: GameState, i: int, decision: Decision) -> None:
         effects.morale_test(state, j, "terror_charge")
     if state.models[j].is_active and state.models[i].is_active and j in state.engaged_enemies(i):
         fight(state, i, j)
+    # The +2 belongs to this charge's strike alone: a charge that ends without one (the
+    # target fled a terror test, the path failed) leaves no bonus for a later melee.
+    state.models[i].charged = False
 
 
 def _do_melee(state: GameState, i: int, decision: Decision) -> None:
@@ -504,6 +520,13 @@ def _outcome(state: GameState, i: int, j: int, result: MeleeResult) -> None:
     if result.winner is None:
         return
     winner, loser = (i, j) if result.winner == "attacker" else (j, i)
+    if result.outcome == "critical":  # a Critical of a 2d6 roll: Momentum to the winner
+        effects.change_momentum(
+            state,
+            state.models[winner].side,
+            state.rules.get("momentum.gain.melee_critical"),
+            "melee critical",
+        )
     if result.outcome == "recoil":
         effects.push(state, loser, state.position(winner), result.recoil_distance, "recoil")
         effects.change_strain(state, loser, state.rules.get("strain.gain.recoiled"), "recoiled")
@@ -512,7 +535,7 @@ def _outcome(state: GameState, i: int, j: int, result: MeleeResult) -> None:
         return
     effects.wound(state, loser, result.wounds, winner, f"melee {result.outcome}")
     if result.condition and state.models[loser].is_active:
-        effects.gain_condition(state, loser, result.condition, "melee critical", resist=False)
+        effects.gain_condition(state, loser, result.condition, "melee critical")
 
 
 def _do_shoot(state: GameState, i: int, decision: Decision) -> None:
@@ -536,12 +559,12 @@ def _do_shoot(state: GameState, i: int, decision: Decision) -> None:
 
 
 def _do_aim(state: GameState, i: int, decision: Decision) -> None:
-    effects.gain_condition(state, i, action_spec("aim", state.rules).applies, "aim", resist=False)
+    effects.gain_condition(state, i, action_spec("aim", state.rules).applies, "aim")
 
 
 def _do_take_cover(state: GameState, i: int, decision: Decision) -> None:
     name = action_spec("take_cover", state.rules).applies
-    effects.gain_condition(state, i, name, "take cover", resist=False)
+    effects.gain_condition(state, i, name, "take cover")
 
 
 def _do_disengage(state: GameState, i: int, decision: Decision) -> None:
@@ -705,7 +728,7 @@ def _resolve_shot(state: GameState, i: int, result: Any, context: dict) -> None:
         effects.push(state, j, state.position(i), effect.push_distance, "push")
     if effect.shooter_exposed:
         effects.gain_condition(
-            state, i, state.rules.get("shooting.exposed_condition"), "partial shot", resist=False
+            state, i, state.rules.get("shooting.exposed_condition"), "partial shot"
         )
     if effect.complication:
         effects.roll_complication(state, i)
@@ -790,6 +813,7 @@ __all__ = [
     "apply_spend_decision",
     "bleeding_check",
     "destinations_for",
+    "engaged_forbids",
     "fight",
     "move_allowance",
     "perform",

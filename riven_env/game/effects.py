@@ -69,7 +69,7 @@ def apply_aftermath(state: GameState, i: int, j: int | None, aftermath) -> None:
         elif entry.effect == "complication":
             roll_complication(state, k)
         elif entry.effect == "condition":
-            gain_condition(state, k, entry.name, reason, resist=False)
+            gain_condition(state, k, entry.name, reason)
         elif entry.effect == "end_activation" and state.active_model == k:
             state.actions_left = 0
 
@@ -105,47 +105,20 @@ def change_strain(state: GameState, i: int, delta: int, reason: str) -> None:
             value=model.strain,
             reason=f"overflow (d6 {change.roll})",
         )
-        if change.condition_gained:  # overflow Conditions are never resisted (rules reference)
-            gain_condition(state, i, change.condition_gained, "strain overflow", resist=False)
+        if change.condition_gained:
+            gain_condition(state, i, change.condition_gained, "strain overflow")
 
 
 # ----------------------------------------------------------------------------- Conditions
-def gain_condition(
-    state: GameState, i: int, name: str, reason: str, *, resist: bool = True
-) -> bool:
-    """Give model ``i`` a Condition, after a Resolve test where the data allows resisting.
+def gain_condition(state: GameState, i: int, name: str, reason: str) -> bool:
+    """Give model ``i`` a Condition (no test resists it: rules reference, Conditions).
 
     Returns:
-        True when the model now has the Condition.
+        True when the model now has the Condition (False when it is off the table).
     """
     model = state.models[i]
     if not model.on_table:
         return False
-    tn = conditions.condition_resist_tn(name, state.rules) if resist else None
-    if tn is not None and model.is_active:
-        # A resist test is closed at once: no spend phase (a system must roll it at once).
-        facts = None
-        if state.resolution.name != "riven":
-            from riven_env.game.actions import roll_context
-
-            facts = roll_context(state, i)
-        roll = state.resolution.roll_test(
-            "resist",
-            "resolve",
-            model.profile.resolve,
-            tn,
-            tuple(condition_test_modifiers(state, i, "test")),
-            state.rng,
-            context=facts,
-        )
-        result = state.resolution.finalise(roll)
-        state.emit_test(model.id, result)
-        if result.momentum_gained:
-            change_momentum(state, model.side, result.momentum_gained, "critical")
-        if result.aftermath:
-            apply_aftermath(state, i, None, result.aftermath)
-        if result.result != "miss":
-            return False
     if name in model.conditions:
         model.conditions[name] = 0  # gaining it again restarts its duration
         return True
@@ -216,14 +189,13 @@ def roll_complication(state: GameState, i: int) -> None:
     elif entry.effect == "lose_momentum":
         change_momentum(state, model.side, -entry.amount, f"complication: {entry.name}")
     elif entry.effect == "condition":
-        gain_condition(state, i, entry.condition, f"complication: {entry.name}", resist=False)
+        gain_condition(state, i, entry.condition, f"complication: {entry.name}")
     elif entry.effect == "exposed":
         gain_condition(
             state,
             i,
             state.rules.get("shooting.exposed_condition"),
             f"complication: {entry.name}",
-            resist=False,
         )
 
 
@@ -297,8 +269,13 @@ def push(
 
 
 def flee(state: GameState, i: int, distance: float) -> bool:
-    """Move model ``i`` toward the nearest table edge; return True when it left the table."""
-    plan, left = plan_flight(state.table, state.bases, i, distance)
+    """Move model ``i`` toward the nearest table edge; return True when it left the table.
+
+    The route is ``morale.flight_route`` (RAW ``straight``); a base that touches the edge
+    on the way has left the table and is removed (Fled).
+    """
+    around = state.rules.get("morale.flight_route") == "around"
+    plan, left = plan_flight(state.table, state.bases, i, distance, around=around)
     state.apply_move(i, plan, "flee")
     if left:
         remove(state, i, FLED)
@@ -345,10 +322,12 @@ def morale_after_loss(state: GameState, i: int, was_active: bool) -> None:
         testers += [(j, "leader_out") for j in state.side_models(side) if state.models[j].is_active]
     elif trigger_enabled(state, "friend_lost"):
         radius = state.rules.get("morale.triggers.friend_lost.radius")
+        # Edge to edge, as every distance between models: the lost base where it last stood.
+        lost_reach = radius + float(state.bases.radii[i])
         centre = state.last_position[i]
         for j in state.side_models(side):
             other = state.models[j]
-            if other.is_active and state.distance_to_point(j, centre) <= radius:
+            if other.is_active and state.distance_to_point(j, centre) <= lost_reach:
                 testers.append((j, "friend_lost"))
     if trigger_enabled(state, "half_strength") and side not in state.half_strength_tested:
         fraction = state.rules.get("morale.triggers.half_strength.fraction")

@@ -68,7 +68,7 @@ def copy_generator(rng: np.random.Generator) -> np.random.Generator:
 
 @functools.lru_cache(maxsize=1024)
 def _activation_choices(i: int, max_dice: int, can_bonus: bool) -> tuple[Decision, ...]:
-    """Model ``i``'s activation decisions: 1..``max_dice`` dice, then a bonus activation."""
+    """Model ``i``'s decisions: 1..``max_dice`` dice (none when 0), then a bonus action."""
     choices = [shared_decision("activate", i, dice=dice) for dice in range(1, max_dice + 1)]
     if can_bonus:
         choices.append(shared_decision("bonus", i))
@@ -137,6 +137,8 @@ class GameState:
         self.in_turn = False
         self.phase = PHASE_ACTIVATE
         self.active_model: int | None = None
+        # The model that activated last in this side-turn (a bonus action goes to another).
+        self.last_activated: int | None = None
         self.actions_left = 0
         self.turn_passes_after = False
         self.taken_actions: list[str] = []
@@ -403,12 +405,35 @@ class GameState:
         if self.phase == PHASE_ACTION:
             return action_rules.action_decisions(self, self.active_model)
         decisions: list[Decision] = []
-        bonus_cost = self.rules.get("momentum.cost.bonus_action")
-        can_bonus = self.momentum_of(self.side) >= bonus_cost
-        for i in self.eligible_models():
-            decisions += _activation_choices(i, self.max_dice(i), can_bonus)
+        bonus_to = self.bonus_recipients()
+        models = self.models
+        for i in self._side_models[self.side]:
+            if models[i].status != ACTIVE:
+                continue
+            dice = 0 if models[i].activated else self.max_dice(i)
+            if dice or i in bonus_to:
+                decisions += _activation_choices(i, dice, i in bonus_to)
         decisions.append(PASS)
         return decisions
+
+    def bonus_recipients(self) -> tuple[int, ...]:
+        """Models of the side to play that may receive a Momentum bonus action now.
+
+        ``momentum.bonus_mode`` ``extra`` (RAW, "give another model a bonus action this
+        round"): every active model but the one that activated last this side-turn, whether
+        or not it has activated. ``replace`` (House variant): the models that may still
+        activate. None while the side cannot pay ``momentum.cost.bonus_action``.
+        """
+        if self.momentum_of(self.side) < self.rules.get("momentum.cost.bonus_action"):
+            return ()
+        models = self.models
+        if self.rules.get("momentum.bonus_mode") == "replace":
+            return tuple(self.eligible_models())
+        return tuple(
+            i
+            for i in self._side_models[self.side]
+            if models[i].status == ACTIVE and i != self.last_activated
+        )
 
     def eligible_models(self) -> list[int]:
         """Models of the side to play that may still activate this turn."""
@@ -420,12 +445,13 @@ class GameState:
         ]
 
     def _any_eligible(self) -> bool:
-        # eligible_models() without building the list: asked after every decision.
+        # eligible_models() without building the list: asked after every decision. With
+        # every model activated the side still decides while it can give a bonus action.
         models = self.models
         for i in self._side_models[self.side]:
             if models[i].status == ACTIVE and not models[i].activated:
                 return True
-        return False
+        return bool(self.bonus_recipients())
 
     def max_dice(self, i: int) -> int:
         cap = effects.limits(self, i).max_dice
@@ -477,19 +503,23 @@ class GameState:
     def _start_turn(self) -> None:
         for i in self._side_models[self.side]:
             self.models[i].activated = False
+        self.last_activated = None
         self.phase = PHASE_ACTIVATE
         self.in_turn = True
         self.emit("turn_start", side=self.side, round=self.round)
 
     def _begin_activation(self, i: int, dice: int | None) -> None:
         model = self.models[i]
-        model.activated = True
+        # A bonus action under the RAW reading is extra: the model keeps its own activation.
+        if dice is not None or self.rules.get("momentum.bonus_mode") == "replace":
+            model.activated = True
+        self.last_activated = i
         model.reset_activation_flags()
         self.taken_actions = []
         effects.expire_conditions(self, i, "start_of_next_activation")
         for name in model.conditions:
             model.conditions[name] += 1
-        if dice is None:  # Momentum bonus activation: one action, no roll, no turnover
+        if dice is None:  # Momentum bonus action: one action, no roll, no turnover
             actions, passes = 1, False
             self.emit(
                 "activation",
@@ -611,7 +641,8 @@ class GameState:
             path_length=float(plan.cost),
             kind=kind,
         )
-        victory.after_move(self, i)
+        if kind != "flee":  # a panicking model completes nothing: flight never extracts
+            victory.after_move(self, i)
 
     def on_casualty(self, i: int) -> None:
         """A model was taken Out or Fled: score casualty points."""

@@ -40,11 +40,21 @@ def score(state: GameState, side: str, points: int, reason: str) -> None:
 
 
 def objective_gained(state: GameState, side: str, objective: int, event: str) -> None:
-    """A side completed an objective: record it and grant the objective Momentum."""
+    """A side completed (``looted``, ``extracted``) or held (``controlled``) an objective.
+
+    Records it and grants Momentum: ``momentum.gain.objective`` for completing one (RAW,
+    "complete a mission objective"), ``momentum.gain.objective_held`` for holding one at
+    the end of a round (House, 0 by default: holding scores points, it completes nothing).
+    """
     from riven_env.game.effects import change_momentum
 
     state.emit("objective", objective=state.objectives[objective].name, side=side, event=event)
-    change_momentum(state, side, state.rules.get("momentum.gain.objective"), "objective")
+    if event == "controlled":
+        change_momentum(
+            state, side, state.rules.get("momentum.gain.objective_held"), "objective held"
+        )
+    else:
+        change_momentum(state, side, state.rules.get("momentum.gain.objective"), "objective")
 
 
 def controller(state: GameState, objective: int) -> str | None:

@@ -254,6 +254,8 @@ def _game_start(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
 
 
 def _activation(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    if e.get("bonus"):  # no roll: one action bought with Momentum
+        return f"{e.get('model')} takes a Momentum bonus action (1 action, no roll)."
     dice = e.get("dice") or []
     successes = e.get("successes", "?")
     actions = e.get("actions", 0)
@@ -263,8 +265,6 @@ def _activation(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
         f"{successes} {'success' if successes == 1 else 'successes'}, "
         f"{actions} {'action' if actions == 1 else 'actions'}"
     )
-    if e.get("bonus"):
-        text += " (Momentum bonus activation)"
     if e.get("turn_passes"):
         text += "; the turn passes"
     return text + "."

@@ -16,9 +16,9 @@ can add a Condition without code:
 - ``end_of_turn_wound_check``: at the end of its side's turn the holder rolls one die vs its
   Mettle; failure: 1 wound.
 - ``expires``: when it ends on its own; ``removed_by``: actions that remove it.
-- ``resist``: a difficulty; when the model would gain the Condition it may roll
-  2d6 + Resolve against it, and a Hit or better avoids it (``""``: cannot be resisted;
-  Conditions from Strain overflow are never resisted).
+
+A Condition is gained whenever its cause happens: there is no test to resist one (RAW: a
+melee critical "gains" Dazed, exceeding the Strain track "gains" a Condition).
 """
 
 from __future__ import annotations
@@ -68,7 +68,6 @@ _FIELDS = frozenset(
         "end_of_turn_wound_check",
         "expires",
         "removed_by",
-        "resist",
     }
 )
 
@@ -90,7 +89,6 @@ class ConditionSpec:
     end_of_turn_wound_check: bool
     expires: str
     removed_by: frozenset[str]
-    resist: str
 
     def modifier(self, kind: str) -> int:
         """The modifier this Condition gives to a roll of ``kind`` (test, melee, shot)."""
@@ -124,12 +122,9 @@ class ConditionLimits:
     end_of_turn_wound_check: bool
 
 
-def parse_condition(
-    name: str, table: Mapping[str, Any], where: str, difficulties: Iterable[str]
-) -> ConditionSpec:
+def parse_condition(name: str, table: Mapping[str, Any], where: str) -> ConditionSpec:
     """Parse and validate one ``[conditions.NAME]`` table."""
     refuse_unknown_keys(table, _FIELDS, where)
-    resist_choices = {"", *difficulties}
     return ConditionSpec(
         name=name,
         description=read_str(table, "description", where, default=""),
@@ -146,22 +141,18 @@ def parse_condition(
         end_of_turn_wound_check=read_bool(table, "end_of_turn_wound_check", where, default=False),
         expires=read_str(table, "expires", where, choices=EXPIRY_CHOICES),
         removed_by=frozenset(read_str_list(table, "removed_by", where, default=[])),
-        resist=read_str(table, "resist", where, choices=resist_choices, default=""),
     )
 
 
 def parse_conditions(raw: Mapping[str, Any], source: str) -> dict[str, ConditionSpec]:
     """Parse every ``[conditions.*]`` table of raw rules data."""
     section = read_table(raw, "conditions", source)
-    difficulties = list(
-        read_table(read_table(raw, "test", source), "difficulty", f"{source}: test")
-    )
     specs: dict[str, ConditionSpec] = {}
     for name, table in section.items():
         where = f"{source}: conditions.{name}"
         if not isinstance(table, Mapping):
             raise RulesDataError(f"{where} = {table!r}: expected a table of effect fields")
-        specs[name] = parse_condition(name, table, where, difficulties)
+        specs[name] = parse_condition(name, table, where)
     if not specs:
         raise RulesDataError(f"{source}: conditions: at least one Condition is required")
     return specs
@@ -251,11 +242,3 @@ def conditions_expiring(when: str, conditions: Iterable[str], rules: RulesConfig
             f"expiry {when!r}: expected one of {', '.join(sorted(EXPIRY_CHOICES))}"
         )
     return [name for name in sorted(set(conditions)) if condition_spec(name, rules).expires == when]
-
-
-def condition_resist_tn(name: str, rules: RulesConfig) -> int | None:
-    """TN of the Resolve test that avoids gaining ``name``, or ``None`` if it cannot be resisted."""
-    difficulty = condition_spec(name, rules).resist
-    if not difficulty:
-        return None
-    return int(rules.get(f"test.difficulty.{difficulty}"))

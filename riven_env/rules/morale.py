@@ -24,6 +24,10 @@ from riven_env.rules.results import MoraleResult
 if TYPE_CHECKING:
     from riven_env.rules.config import RulesConfig
 
+FLIGHT_ROUTES = ("straight", "around")
+"""Readings of the flight's route (``morale.flight_route``): ``straight`` is RAW, ``around``
+a house-rule variant (``docs/rules-reference.md``, Morale)."""
+
 MORALE_TRIGGERS = ("friend_lost", "leader_out", "half_strength", "recoiled", "terror_charge")
 """Triggers the game loop knows how to detect."""
 

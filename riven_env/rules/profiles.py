@@ -6,8 +6,7 @@ A model has four attributes rated 1-5 (numbers in ``[profiles]``):
 - **Agility**: shooting (2d6 + Agility vs Evasion TN) and Disengage.
 - **Wit**: Interact with objectives; the Strain track maximum is Wit x ``strain.track_per_wit``.
 - **Resolve** (house rule; RAW names only three attributes): will, nerve and leadership.
-  Rally tests (2d6 + Resolve), resisting Conditions that have a ``resist`` difficulty, and
-  Interact tests where the scenario data says so.
+  Rally tests (2d6 + Resolve) and Interact tests where the scenario data says so.
 
 and a Mettle threshold (2-6, lower is better) for activation, morale and Out checks.
 

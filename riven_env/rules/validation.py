@@ -26,10 +26,11 @@ from riven_env.rules.datacheck import (
     read_table,
 )
 from riven_env.rules.momentum import MOMENTUM_POOL_OWNERS
-from riven_env.rules.morale import parse_morale_triggers
+from riven_env.rules.morale import FLIGHT_ROUTES, parse_morale_triggers
 from riven_env.rules.profiles import ATTRIBUTES, Weapon, parse_weapon_traits
 
 TURNOVER_RULES = frozenset({"raw", "sbh"})
+BONUS_MODES = ("extra", "replace")
 BAND_ORDER: tuple[str, ...] = ("miss_max", "partial_max", "hit_max")
 SHOT_BANDS: tuple[str, ...] = ("miss", "partial", "hit", "critical")
 
@@ -58,6 +59,7 @@ def validate_rules(raw: Mapping[str, Any], source: str) -> None:
     _check_shooting(raw, where)
     _check_casualties_and_morale(raw, where)
     _check_momentum(raw, where)
+    _check_engagement(raw, where)
     _check_distances(raw, where)
     _check_profiles(raw, where)
     parse_weapon_traits(raw, source)
@@ -241,6 +243,7 @@ def _check_casualties_and_morale(raw: Mapping[str, Any], where: str) -> None:
     read_int(morale, "test_dice", here, low=1, high=1)
     read_int(morale, "flee_dice", here, low=0, high=6)
     read_float(morale, "flee_base", here, low=0.0, high=24.0)
+    read_str(morale, "flight_route", here, choices=FLIGHT_ROUTES)
     parse_morale_triggers(raw, where.rstrip(":"))
 
 
@@ -256,7 +259,7 @@ def _check_momentum(raw: Mapping[str, Any], where: str) -> None:
     read_int(momentum, "max_boosts_per_test", here, low=0, high=3)
     read_str(momentum, "boost_ceiling", here, choices=("partial", "hit", "critical"))
     gain = read_table(momentum, "gain", here)
-    for key in ("critical", "objective", "focus"):
+    for key in ("critical", "melee_critical", "objective", "objective_held", "focus"):
         read_int(gain, key, f"{here}.gain", low=0, high=cap)
     for key in gain:
         read_int(gain, key, f"{here}.gain", low=0, high=cap)
@@ -265,6 +268,17 @@ def _check_momentum(raw: Mapping[str, Any], where: str) -> None:
         read_int(cost, key, f"{here}.cost", low=0, high=cap)
     for key in cost:
         read_int(cost, key, f"{here}.cost", low=0, high=cap)
+    mode = read_str(momentum, "bonus_mode", here, choices=BONUS_MODES)
+    if mode == "extra":
+        # An extra action can be given again and again: it must cost more than any one
+        # action can gain back (a Focus, a Critical), or a chain of them might never end.
+        most = max(gain.values())
+        if cost["bonus_action"] <= most:
+            raise RulesDataError(
+                f"{here}.cost.bonus_action = {cost['bonus_action']}: with bonus_mode = "
+                f"'extra' it must be greater than every momentum.gain value (the largest is "
+                f"{most}), so that bonus actions cannot pay for themselves"
+            )
 
     strain = read_table(raw, "strain", where)
     here = f"{where} strain"
@@ -275,6 +289,15 @@ def _check_momentum(raw: Mapping[str, Any], where: str) -> None:
     gain = read_table(strain, "gain", here)
     for key in gain:
         read_int(gain, key, f"{here}.gain", low=0, high=20)
+
+
+def _check_engagement(raw: Mapping[str, Any], where: str) -> None:
+    section = read_table(raw, "engagement", where)
+    here = f"{where} engagement"
+    actions = read_table(raw, "actions", where)
+    open_always = ("melee", "disengage", "end")
+    allowed = [name for name in actions if name not in open_always]
+    read_str_list(section, "forbids", here, choices=allowed)
 
 
 def _check_distances(raw: Mapping[str, Any], where: str) -> None:

@@ -59,7 +59,6 @@ class GeometryConfig:
         circle_quad_segments: Segments per quarter circle for circular terrain.
         clearance_quad_segments: Segments per quarter circle for rounded clearance shapes.
         circle_waypoint_sides: Waypoints placed around a circular terrain piece.
-        flight_path_around: Whether fleeing models path around blockers.
         min_move: Shortest move a candidate destination may be.
         distinct_distance: Candidates with end points closer than this are merged.
         cover_sample_spacing: Spacing of sampled positions along cover pieces.
@@ -93,7 +92,6 @@ class GeometryConfig:
     circle_quad_segments: int
     clearance_quad_segments: int
     circle_waypoint_sides: int
-    flight_path_around: bool
     min_move: float
     distinct_distance: float
     cover_sample_spacing: float
@@ -201,7 +199,6 @@ def geometry_config() -> GeometryConfig:
     measure = _section(raw, f, "measure")
     cover = _section(raw, f, "cover")
     nav = _section(raw, f, "navigation")
-    flight = _section(raw, f, "flight")
     dest = _section(raw, f, "destinations")
     cache = _section(raw, f, "cache")
     tiny = 1e-9
@@ -220,7 +217,6 @@ def geometry_config() -> GeometryConfig:
             nav, f, "navigation", "clearance_quad_segments", minimum=2
         ),
         circle_waypoint_sides=_integer(nav, f, "navigation", "circle_waypoint_sides", minimum=4),
-        flight_path_around=_boolean(flight, f, "flight", "path_around_blockers"),
         min_move=_number(dest, f, "destinations", "min_move", minimum=0.0),
         distinct_distance=_number(dest, f, "destinations", "distinct_distance", minimum=0.0),
         cover_sample_spacing=_number(dest, f, "destinations", "cover_sample_spacing", minimum=0.05),

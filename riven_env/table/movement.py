@@ -5,7 +5,8 @@
 * :func:`plan_charge` / :func:`charge_targets`: paths that end in base contact within a reach.
 * :func:`plan_push`: straight line directly away from a point; stops at terrain, bases and
   the table edge; costs ignore difficult ground (a recoil is a distance, not a move).
-* :func:`plan_flight`: toward the nearest table edge (see its docstring).
+* :func:`plan_flight`: directly toward the nearest table edge; touching the edge leaves the
+  table (see its docstring).
 
 Planning never changes ``bases``; apply a plan with ``bases.move_to(i, plan.end)``.
 """
@@ -24,7 +25,7 @@ from riven_env.errors import TerrainError
 from riven_env.table.bases import Bases
 from riven_env.table.config import geometry_config
 from riven_env.table.measure import distance_to_nearest_edge, edge_distance
-from riven_env.table.navigation import truncate
+from riven_env.table.navigation import segment_costs, truncate
 from riven_env.table.routing import Navigator, navigator
 from riven_env.table.table import Table
 
@@ -320,18 +321,30 @@ def _edge_goal(table: Table, bases: Bases, i: int) -> tuple[np.ndarray, np.ndarr
     return goal, direction
 
 
-def plan_flight(table: Table, bases: Bases, i: int, distance: float) -> tuple[MovePlan, bool]:
+def plan_flight(
+    table: Table, bases: Bases, i: int, distance: float, *, around: bool = False
+) -> tuple[MovePlan, bool]:
     """Model ``i`` flees ``distance`` inches directly toward the nearest table edge.
 
-    The goal is the point straight ahead where its base touches the nearest edge (ties: left,
-    bottom, right, top). If ``[flight] path_around_blockers`` is true it follows the cheapest
-    path there (around terrain and bases, difficult ground costing double); if that path
-    would leave it farther from the nearest edge than it started, or the option is false,
-    it runs straight toward the edge instead and stops at the first blocker. Reaching the
-    edge within the distance means it leaves the table (the caller removes it).
+    By default (RAW, "moves d6+3 inches directly toward the nearest table edge") the model
+    runs in a straight line at right angles to its nearest edge (ties: left, bottom, right,
+    top) and stops at the first base or impassable terrain in its way. Difficult ground
+    costs double, as on any move, so a flight through it covers less ground. With
+    ``around`` (a house-rule variant, rules key ``morale.flight_route``) it follows the
+    cheapest path to the point straight ahead where its base touches that edge, around
+    terrain and bases; a path that would end farther from that edge than the model started
+    is replaced by the straight run.
+
+    Either way, a base that touches the table edge anywhere along its flight has left the
+    table: the plan ends at the first point where it touches, and ``left_table`` is True
+    (the caller removes the model). So a flight never ends farther from the nearest edge
+    than it began, and with a clear lane it uses its whole distance or leaves the table.
 
     Returns:
         ``(plan, left_table)``.
+
+    Raises:
+        TerrainError: ``i`` is not a model index.
     """
     _check_model(bases, i, "plan_flight")
     if not bases.on_table[i]:
@@ -341,20 +354,53 @@ def plan_flight(table: Table, bases: Bases, i: int, distance: float) -> tuple[Mo
     if before <= tol:
         return _stay(bases, i, True), True
     goal, direction = _edge_goal(table, bases, i)
-    if geometry_config().flight_path_around:
+    r = float(bases.radii[i])
+    if around:
         plan = plan_move(table, bases, i, goal, distance)
-        if _edge_gap(table, bases, i, plan.end) <= before + 1e-9:
-            return plan, plan.reached
+        # Never farther from the edge it flees toward (nor, then, from its nearest edge):
+        # the goal touches that edge, so the gap left is the way to the goal along it.
+        gap = float((goal - np.asarray(plan.end)) @ direction)
+        if gap <= before + 1e-9:
+            return _left_at_edge(table, plan, r, tol)
     moved = _straight_limit(table, bases, i, direction, math.inf)
     c = bases.centers[i].astype(np.float64)
     run = np.stack((c, c + direction * moved))
     points, cost = truncate(table, run, float(distance))
-    plan = _as_plan(points, cost, False)
-    left = _edge_gap(table, bases, i, plan.end) <= tol
-    return MovePlan(plan.start, plan.end, plan.path, plan.cost, left), left
+    return _left_at_edge(table, _as_plan(points, cost, False), r, tol)
 
 
-def _edge_gap(table: Table, bases: Bases, i: int, xy: Sequence[float]) -> float:
-    r = float(bases.radii[i])
-    x, y = float(xy[0]), float(xy[1])
-    return max(0.0, min(x, y, table.width - x, table.height - y) - r)
+def _left_at_edge(table: Table, plan: MovePlan, r: float, tol: float) -> tuple[MovePlan, bool]:
+    """``plan`` cut at the first point where a base of radius ``r`` touches the table edge.
+
+    Returns:
+        ``(plan, left_table)``; ``reached`` is True when the base touched the edge.
+    """
+    path = plan.path
+    bounds = (0.0, 0.0, table.width, table.height)
+
+    def gaps(p: tuple[float, float]) -> tuple[float, ...]:
+        # Gap from the base edge to the left, bottom, right and top table edges.
+        return (p[0] - r, p[1] - r, bounds[2] - p[0] - r, bounds[3] - p[1] - r)
+
+    for k in range(1, len(path)):
+        a, b = path[k - 1], path[k]
+        ga, gb = gaps(a), gaps(b)
+        if min(gb) > tol:
+            continue
+        # Each gap is linear along the segment. The base leaves where it meets the edge
+        # (gap 0), or at the segment's end when that end is only within the tolerance.
+        t = min(
+            (g0 - max(g1, 0.0)) / (g0 - g1) if g0 > max(g1, 0.0) else 0.0
+            for g0, g1 in zip(ga, gb, strict=True)
+            if g1 <= tol
+        )
+        t = min(1.0, max(0.0, t))
+        end = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        points = np.array([*path[:k], end], dtype=np.float64)
+        if len(points) > 1 and math.hypot(*(points[-1] - points[-2])) <= 1e-12:
+            points = points[:-1]
+        cost = (
+            float(segment_costs(table, points[:-1], points[1:]).sum()) if len(points) > 1 else 0.0
+        )
+        return _as_plan(points, min(cost, plan.cost), True), True
+    return MovePlan(plan.start, plan.end, plan.path, plan.cost, False), False
