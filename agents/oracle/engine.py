@@ -12,6 +12,9 @@
   ``fallback_d6`` table is rolled; when the rolled action is impossible the activation ends.
 * **Spend phase.** The first ``spend`` rule matching the pending test's result and kind,
   and affordable within its limits, is applied; otherwise the result is accepted.
+* **Choice phase** (a resolution system's mid-action choices, such as The Riddle of Steel's
+  melee declarations): the system's own Oracle rule decides, given the Oracle profile of the
+  model that chooses (``oracle_choice``), and says why.
 
 Which profile: ``oracle:PROFILE`` forces one profile on every model of the side; plain
 ``oracle`` uses each model's own Oracle profile from the scenario. Side-level choices (the
@@ -49,6 +52,7 @@ from riven_env.game.decisions import (
     PASS,
     PHASE_ACTION,
     PHASE_ACTIVATE,
+    PHASE_CHOICE,
     PHASE_SPEND,
     shared_decision,
 )
@@ -130,6 +134,8 @@ class OracleAgent(BaseAgent):
             decision, model, profile, rule, text = self._action(state, legal)
         elif state.phase == PHASE_SPEND:
             decision, model, profile, rule, text = self._spend(state, legal)
+        elif state.phase == PHASE_CHOICE:
+            decision, model, profile, rule, text = self._choice(state, legal)
         else:  # pragma: no cover - the runner never asks once the game is over
             decision, model, profile, rule, text = legal[0], None, "", "end:no_action", "game over"
         self.last_explanation = {
@@ -331,6 +337,16 @@ class OracleAgent(BaseAgent):
         return {(d.kind, d.ref): d.point for d in state.destinations(sit.i, allowance)}
 
     # ------------------------------------------------------------------ spend
+    def _choice(self, state: GameState, legal: Sequence[Decision]) -> tuple:
+        """A resolution system's choice, by that system's Oracle rule for this profile."""
+        session = state.pending[0]
+        i = state.resolution.choice_model(session)
+        profile = self.profile_for(state, i)
+        options = [d.option for d in legal]
+        option, rule, text = state.resolution.oracle_choice(session, options, profile.name)
+        decision = next(d for d in legal if d.option == option)
+        return decision, state.models[i].id, profile.name, rule, text
+
     def _spend(self, state: GameState, legal: Sequence[Decision]) -> tuple:
         roll, i, _context = state.pending
         model = state.models[i]

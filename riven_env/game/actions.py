@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from riven_env.game import effects, victory
+from riven_env.game import choices, effects, victory
 from riven_env.game.decisions import ACCEPT, PHASE_ACTION, PHASE_SPEND, Decision, shared_decision
 from riven_env.rules import RulesConfig, melee, shooting, tests_2d6
 from riven_env.rules.actions import action_spec, action_specs, excluded_by
@@ -418,6 +418,9 @@ def fight(state: GameState, i: int, j: int) -> None:
     a_mods = _melee_modifiers(state, i, attacking=True)
     d_mods = _melee_modifiers(state, j, attacking=False)
     attacker.charged = False  # the charge bonus applies to the first strike only
+    if choices.uses_choices(state):  # a system whose melee is a round of choices (RoS)
+        choices.open_melee(state, i, j, a_mods, d_mods)
+        return
     result = state.resolution.resolve_melee(
         attacker.profile.might, defender.profile.might, a_mods, d_mods, state.rng
     )

@@ -13,6 +13,9 @@ Decision kinds by phase:
   ``interact``, ``take_cover``, ``finish``) plus ``end`` (end the activation).
 * ``spend`` phase (after a 2d6 roll that a spend could change): ``spend`` with an
   ``option`` (``reroll:0``, ``reroll:1``, ``boost``, ``strain``) or ``accept``.
+* ``choice`` phase (a resolution system with mid-action choices, such as The Riddle of
+  Steel's melee): ``choose`` with the system's ``option``; the side choosing may be the one
+  not in its turn (``GameState.decider``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 PHASE_ACTIVATE = "activate"
 PHASE_ACTION = "action"
 PHASE_SPEND = "spend"
+PHASE_CHOICE = "choice"  # a resolution system's mid-action choices (riven_env/game/choices.py)
 PHASE_OVER = "over"
 
 

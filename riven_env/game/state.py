@@ -26,11 +26,12 @@ import numpy as np
 
 from riven_env.errors import IllegalActionError
 from riven_env.game import actions as action_rules
-from riven_env.game import effects, victory
+from riven_env.game import choices, effects, victory
 from riven_env.game.decisions import (
     PASS,
     PHASE_ACTION,
     PHASE_ACTIVATE,
+    PHASE_CHOICE,
     PHASE_OVER,
     PHASE_SPEND,
     Decision,
@@ -140,7 +141,11 @@ class GameState:
         self.actions_left = 0
         self.turn_passes_after = False
         self.taken_actions: list[str] = []
-        self.pending: tuple | None = None  # (TestRoll, model index, context dict)
+        self.pending: tuple | None = None  # (TestRoll or choice session, model index, context)
+        # The side that must choose in the choice phase (None: the side in its turn).
+        self.decider: str | None = None
+        # Per-model state a resolution system keeps between rolls (immutable values).
+        self.system_state: dict[Any, Any] = {}
         self.looted: set[int] = set()
         self.half_strength_tested: set[str] = set()
         self.last_position: dict[int, tuple[float, float]] = {}
@@ -172,6 +177,7 @@ class GameState:
         new.looted = set(self.looted)
         new.half_strength_tested = set(self.half_strength_tested)
         new.last_position = dict(self.last_position)
+        new.system_state = dict(self.system_state)
         new._new_events = []
         new._legal = None if self._legal is None else list(self._legal)
         new._destinations = dict(self._destinations)
@@ -205,7 +211,9 @@ class GameState:
     @property
     def current_side(self) -> str | None:
         """The side that must decide now (None when the game is over)."""
-        return None if self.over else self.side
+        if self.over:
+            return None
+        return self.decider or self.side
 
     @property
     def is_terminal(self) -> bool:
@@ -371,6 +379,9 @@ class GameState:
         )
         if result.spends:
             fields.update(rolled_result=result.rolled_result, spends=list(result.spends))
+        system_fields = getattr(result, "event_fields", None)  # another dice engine's extras
+        if system_fields is not None:
+            fields.update(system_fields())
         return self.emit(event_type, **fields)
 
     def drain_events(self) -> list[Event]:
@@ -390,6 +401,8 @@ class GameState:
             return []
         if self.phase == PHASE_SPEND:
             return action_rules.spend_decisions(self)
+        if self.phase == PHASE_CHOICE:
+            return choices.choice_decisions(self)
         if self.phase == PHASE_ACTION:
             return action_rules.action_decisions(self, self.active_model)
         decisions: list[Decision] = []
@@ -437,7 +450,7 @@ class GameState:
         if not is_listed(decision, legal):
             raise IllegalActionError(decision, list(legal), f"phase {self.phase}, side {self.side}")
         self._legal = None
-        self.emit("decision", side=self.side, decision=str(decision), kind=decision.kind)
+        self.emit("decision", side=self.current_side, decision=str(decision), kind=decision.kind)
         if self.phase == PHASE_ACTIVATE:
             if decision.kind == "pass":
                 self._end_turn("pass")
@@ -450,6 +463,8 @@ class GameState:
                 self._begin_activation(decision.model, decision.dice)
         elif self.phase == PHASE_SPEND:
             action_rules.apply_spend_decision(self, decision)
+        elif self.phase == PHASE_CHOICE:
+            choices.apply_choice(self, decision)
         else:
             action_rules.perform(self, decision)
         self._advance()
@@ -567,7 +582,7 @@ class GameState:
     def _advance(self) -> None:
         """Run the automatic steps until a decision is needed or the game is over."""
         while not self.over:
-            if self.phase == PHASE_SPEND:
+            if self.phase in (PHASE_SPEND, PHASE_CHOICE):
                 return
             if self.phase == PHASE_ACTION:
                 i = self.active_model
@@ -618,6 +633,7 @@ class GameState:
         self.phase = PHASE_OVER
         self.active_model = None
         self.pending = None
+        self.decider = None
         self.emit(
             "game_end",
             winner=winner,

@@ -224,3 +224,11 @@ def get_resolution(name: str, rules: RulesConfig) -> ResolutionSystem:
             f"unknown resolution system {name!r}; registered: {', '.join(resolution_names())}"
         )
     return _REGISTRY[name](rules)
+
+
+def _register_bundled_systems() -> None:
+    """Import the bundled systems of :mod:`riven_env.rules.systems` (each registers itself)."""
+    from riven_env.rules.systems import riddle_of_steel  # noqa: F401
+
+
+_register_bundled_systems()
