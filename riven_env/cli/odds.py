@@ -39,6 +39,9 @@ SetOption = typer.Option(
     help="Override one rules value, KEY=VALUE (dotted or unique leaf key); repeatable.",
 )
 JsonOption = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
+ResolutionOption = typer.Option(
+    None, "--resolution", help="Dice engine (riven, riddle-of-steel, ...); default riven."
+)
 
 
 @dataclass
@@ -311,7 +314,7 @@ def activation_command(
 @odds_app.command("test")
 def test_command(
     ctx: typer.Context,
-    attribute: int = typer.Option(..., "--attribute", help="Attribute added to 2d6."),
+    attribute: int | None = typer.Option(None, "--attribute", help="Attribute added to 2d6."),
     tn: int | None = typer.Option(None, "--tn", help="Target number."),
     difficulty: str | None = typer.Option(
         None,
@@ -319,14 +322,31 @@ def test_command(
         help="Named difficulty instead of --tn (easy, standard, hard, brutal).",
     ),
     modifier: int = typer.Option(0, "--modifier", help="Sum of other modifiers."),
+    resolution: str | None = ResolutionOption,
+    dice: int | None = typer.Option(
+        None, "--dice", help="Dice in the pool (another resolution system's test)."
+    ),
     as_json: bool = JsonOption,
     rules_file: Path | None = RulesFileOption,
     set_values: list[str] | None = SetOption,
 ) -> None:
-    """Odds of a 2d6 test: 2d6 + ATTRIBUTE + MODIFIER against a TN."""
+    """Odds of a 2d6 test: 2d6 + ATTRIBUTE + MODIFIER against a TN.
+
+    With ``--resolution NAME`` (another dice engine): that system's test odds, e.g.
+    ``--resolution riddle-of-steel --dice N --tn T``.
+    """
     from riven_env.rules.odds import difficulty_tn, test_odds
 
     with _reported_errors():
+        if resolution not in (None, "riven"):
+            rules = _load(ctx, rules_file, set_values, resolution=resolution)
+            found = _system_odds(rules, resolution, "odds_test")(
+                rules, dice=dice, tn=tn, difficulty=difficulty, attribute=attribute
+            )
+            _print_system_odds(f"{resolution}: {dice} dice vs TN {tn}", found, as_json)
+            return
+        if attribute is None:
+            raise _BadInput("--attribute is required (the attribute added to 2d6)")
         if (tn is None) == (difficulty is None):
             raise _BadInput("give exactly one of --tn or --difficulty")
         rules = _load(ctx, rules_file, set_values)
@@ -343,18 +363,39 @@ def test_command(
 @odds_app.command("melee")
 def melee_command(
     ctx: typer.Context,
-    might: int = typer.Option(..., "--might", help="Your Might."),
-    vs: int = typer.Option(..., "--vs", help="The opponent's Might."),
+    might: int | None = typer.Option(None, "--might", help="Your Might."),
+    vs: int | None = typer.Option(None, "--vs", help="The opponent's Might."),
     modifier: int = typer.Option(0, "--modifier", help="Sum of your modifiers."),
     vs_modifier: int = typer.Option(0, "--vs-modifier", help="Sum of the opponent's modifiers."),
+    resolution: str | None = ResolutionOption,
+    attack_dice: int | None = typer.Option(None, "--attack-dice", help="Attack dice (RoS)."),
+    atn: int | None = typer.Option(None, "--atn", help="Attack TN (RoS)."),
+    defence_dice: int | None = typer.Option(None, "--defence-dice", help="Defence dice (RoS)."),
+    dtn: int | None = typer.Option(None, "--dtn", help="Defence TN (RoS)."),
     as_json: bool = JsonOption,
     rules_file: Path | None = RulesFileOption,
     set_values: list[str] | None = SetOption,
 ) -> None:
-    """Odds of one melee exchange, from your side: 2d6 + MIGHT vs 2d6 + VS."""
+    """Odds of one melee exchange, from your side: 2d6 + MIGHT vs 2d6 + VS.
+
+    With ``--resolution riddle-of-steel``: one exchange, ``--attack-dice A --atn T
+    --defence-dice D --dtn T2``.
+    """
     from riven_env.rules.odds import melee_odds
 
     with _reported_errors():
+        if resolution not in (None, "riven"):
+            rules = _load(ctx, rules_file, set_values, resolution=resolution)
+            found = _system_odds(rules, resolution, "odds_melee")(
+                rules, attack_dice=attack_dice, atn=atn, defence_dice=defence_dice, dtn=dtn
+            )
+            title = (
+                f"{resolution}: {attack_dice} dice vs ATN {atn} against {defence_dice} vs DTN {dtn}"
+            )
+            _print_system_odds(title, found, as_json)
+            return
+        if might is None or vs is None:
+            raise _BadInput("--might and --vs are required")
         rules = _load(ctx, rules_file, set_values)
         odds = melee_odds(might, vs, modifier, vs_modifier, rules)
         if as_json:
@@ -386,6 +427,43 @@ def shoot_command(
             tn = rules.get(f"shooting.cover_tn.{cover}")
             title = f"Shot: 2d6 + {agility}{_signed(modifier)} vs Evasion TN {tn} ({cover} cover)"
             _print_odds(title, odds, _shot_notes(rules))
+
+
+def _system_odds(rules: RulesLike, name: str, function: str):
+    """The odds function ``function`` of resolution system ``name`` (an error if it has none)."""
+    from riven_env.rules.resolution import get_resolution
+
+    system = get_resolution(name, rules)
+    found = getattr(system, function, None)
+    if found is None:
+        raise _BadInput(f"--resolution {name}: this system offers no {function.replace('_', ' ')}")
+    return found
+
+
+def _jsonable_odds(value: object) -> object:
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, (list, tuple)):
+        return [_jsonable_odds(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable_odds(v) for k, v in value.items()}
+    return value
+
+
+def _print_system_odds(title: str, odds: Mapping[str, object], as_json: bool) -> None:
+    """Print another system's odds: floats in ``--json``, fractions in the table."""
+    if as_json:
+        _print_json(_jsonable_odds(odds))
+        return
+    rows: dict[str, Fraction] = {}
+    for key, value in odds.items():
+        if isinstance(value, Fraction):
+            rows[key] = value
+        elif isinstance(value, (list, tuple)):
+            rows.update({f"{key} = {k}": v for k, v in enumerate(value)})
+        elif isinstance(value, Mapping):
+            rows.update({f"{key} {k}": v for k, v in value.items()})
+    _print_odds(title, rows, {})
 
 
 def register(app: typer.Typer) -> None:

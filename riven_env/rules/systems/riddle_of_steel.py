@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -46,7 +47,14 @@ from riven_env.rules.results import (
     TestResult,
     TestRoll,
 )
-from riven_env.rules.systems.ros_data import RosData, RosShield, RosWeapon, ros_data_for
+from riven_env.rules.systems.ros_data import (
+    SECTION,
+    RosData,
+    RosShield,
+    RosWeapon,
+    parse_ros_data,
+    ros_data_for,
+)
 from riven_env.rules.systems.ros_dice import PoolRoll, band_for, roll_pool
 
 NAME = "riddle-of-steel"
@@ -1024,6 +1032,84 @@ class RiddleOfSteelResolution:
         return oracle_choice(session, legal, stance, self.data)
 
 
+# ----------------------------------------------------------------------------- odds and registration
+def odds_test(rules: RulesConfig, **options: Any) -> dict[str, Any]:
+    """``riven odds test --resolution riddle-of-steel --dice N --tn T``: exact odds.
+
+    Returns ``successes`` (P(0), P(1), ... P(N) successes: a die scores one success at most,
+    so no count above N exists) and ``fumble`` (no success and two or more 1s), as
+    Fractions, with Stacking bounded by ``dice.max_stacks`` exactly as the engine rolls.
+
+    Raises:
+        OddsInputError: ``dice`` or ``tn`` missing or out of range, or an option RoS does
+            not read.
+    """
+    from riven_env.rules.odds import OddsInputError
+    from riven_env.rules.systems.ros_dice import pool_odds
+
+    data = ros_data_for(rules)
+    dice, tn = options.get("dice"), options.get("tn")
+    if dice is None or not 1 <= int(dice) <= MAX_ODDS_DICE:
+        raise OddsInputError("dice", dice, f"a pool of 1..{MAX_ODDS_DICE} d10 (--dice N)")
+    top = data.faces * (1 + data.max_stacks) + 1
+    if tn is None or not data.min_tn <= int(tn) <= top:
+        raise OddsInputError("tn", tn, f"a TN of {data.min_tn}..{top} (--tn T)")
+    for name in ("attribute", "difficulty", "modifier", "favourable", "unfavourable", "bonus"):
+        if options.get(name):
+            raise OddsInputError(
+                name, options[name], "not read by riddle-of-steel: give --dice and --tn"
+            )
+    odds = pool_odds(int(dice), int(tn), data)
+    return {"successes": list(odds.successes), "fumble": odds.fumble}
+
+
+def odds_melee(rules: RulesConfig, **options: Any) -> dict[str, Any]:
+    """One exchange: ``--attack-dice A --atn T --defence-dice D --dtn T2`` (exact).
+
+    Returns ``hit`` (attacker successes above the defender's), ``tie`` (equal: no damage,
+    the attacker keeps the initiative), ``defended`` (the defender's above), and ``margin``
+    (attacker minus defender successes -> probability).
+    """
+    from riven_env.rules.odds import OddsInputError
+    from riven_env.rules.systems.ros_dice import margin_odds
+
+    data = ros_data_for(rules)
+    top = data.faces * (1 + data.max_stacks) + 1
+    values = {}
+    for name, low, high in (
+        ("attack_dice", 1, MAX_ODDS_DICE),
+        ("atn", data.min_tn, top),
+        ("defence_dice", 0, MAX_ODDS_DICE),
+        ("dtn", data.min_tn, top),
+    ):
+        value = options.get(name)
+        if value is None or not low <= int(value) <= high:
+            raise OddsInputError(name, value, f"an integer {low}..{high}")
+        values[name] = int(value)
+    margins = margin_odds(
+        values["attack_dice"], values["atn"], values["defence_dice"], values["dtn"], data
+    )
+    zero = Fraction(0)
+    return {
+        "hit": sum((p for m, p in margins.items() if m > 0), zero),
+        "tie": margins.get(0, zero),
+        "defended": sum((p for m, p in margins.items() if m < 0), zero),
+        "margin": {str(m): p for m, p in margins.items()},
+    }
+
+
+MAX_ODDS_DICE = 40
+"""The largest pool the odds commands accept (exact rationals stay fast far beyond it)."""
+
+RiddleOfSteelResolution.odds_test = staticmethod(odds_test)  # type: ignore[attr-defined]
+RiddleOfSteelResolution.odds_melee = staticmethod(odds_melee)  # type: ignore[attr-defined]
+
+
+def validate_section(section: Any, source: str, raw: Any) -> None:
+    """Validate a merged ``[riddle_of_steel]`` section (the shape the systems registry calls)."""
+    parse_ros_data({SECTION: section}, source)
+
+
 register_resolution(NAME, RiddleOfSteelResolution)
 
 __all__ = [
@@ -1037,6 +1123,8 @@ __all__ = [
     "choice_options",
     "combat_pool",
     "make_fighter",
+    "odds_melee",
+    "odds_test",
     "open_session",
     "oracle_choice",
     "proficiency",
@@ -1045,5 +1133,6 @@ __all__ = [
     "ros_weapon",
     "ros_test_tn",
     "wound_level",
+    "validate_section",
     "zone_armour",
 ]
