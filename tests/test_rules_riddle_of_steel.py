@@ -571,3 +571,67 @@ def test_the_oracle_explains_ros_choices():
         ]
     assert found and all(e["explanation"] for e in found)
     assert {e["rule"].split(":")[1] for e in found} >= {"attack", "attack_dice", "defence"}
+
+
+# ----------------------------------------------------------------------------- soak
+SOAK_PAIRS = (
+    ("oracle", "oracle"),
+    ("random", "random"),
+    ("greedy", "random"),
+    ("oracle", "greedy"),
+    ("mcts:8", "oracle"),
+    ("random", "mcts:8"),
+)
+
+
+def _soak(games: list[tuple[str, str, str, int]]) -> dict[str, int]:
+    """Play each ``(mission, blue, red, seed)`` under RoS to the end; count what happened."""
+    import json
+
+    from riven_env.game.events import dumps_event
+    from riven_env.game.runner import play_game
+
+    seen = {"games": 0, "exchanges": 0, "ros_rounds": 0}
+    for mission, blue, red, seed in games:
+        events = play_game(mission, blue, red, seed, overrides=ROS)
+        assert events[-1]["type"] == "game_end", (mission, blue, red, seed)
+        for event in events:
+            json.loads(dumps_event(event))  # every event is JSON-ready
+        seen["games"] += 1
+        seen["exchanges"] += sum(1 for e in events if e["type"] == "ros_exchange")
+        seen["ros_rounds"] += sum(1 for e in events if e["type"] == "ros_round")
+    return seen
+
+
+def _missions() -> list[str]:
+    from riven_env.scenario.loader import list_bundled
+
+    return [info.name for info in list_bundled()]
+
+
+def test_soak_sample_every_mission_ends():
+    """CI sample: every bundled mission once, the agent pairings taken in turn."""
+    missions = _missions()
+    games = [(m, *SOAK_PAIRS[k % len(SOAK_PAIRS)], 100 + k) for k, m in enumerate(missions)]
+    seen = _soak(games)
+    assert seen["games"] == len(missions) and seen["exchanges"] > 0
+
+
+@pytest.mark.slow
+def test_soak_every_mission_every_pairing():
+    """Every mission x every pairing x ``RIVEN_ROS_SOAK_SEEDS`` seeds (default 1: 72 games).
+
+    The branch's soak ran ``RIVEN_ROS_SOAK_SEEDS=8`` (576 games); its figures are in
+    ``docs/resolution-riddle-of-steel.md``.
+    """
+    import os
+
+    seeds = int(os.environ.get("RIVEN_ROS_SOAK_SEEDS", "1"))
+    games = [
+        (m, blue, red, seed)
+        for m in _missions()
+        for blue, red in SOAK_PAIRS
+        for seed in range(seeds)
+    ]
+    seen = _soak(games)
+    assert seen["games"] == len(games) and seen["exchanges"] > 0
