@@ -635,3 +635,21 @@ def test_soak_every_mission_every_pairing():
     ]
     seen = _soak(games)
     assert seen["games"] == len(games) and seen["exchanges"] > 0
+
+
+def test_replay_narration_tells_ros_rolls_in_words():
+    from riven_env.game.runner import play_game
+    from riven_env.replay.narrate import describe_events
+
+    events = play_game("duel-1v1", "oracle", "oracle", 5, overrides=ROS)
+    lines = dict(zip((e["seq"] for e in events), describe_events(events), strict=True))
+    ros_events = [e for e in events if e["type"].startswith("ros_")]
+    assert {e["type"] for e in ros_events} >= {"ros_round", "ros_exchange", "ros_round_end"}
+    for event in ros_events:
+        assert not lines[event["seq"]].startswith(event["type"])  # not the generic dump
+    exchange = next(e for e in events if e["type"] == "ros_exchange")
+    line = lines[exchange["seq"]]
+    assert f"zone {exchange['zone']}" in line and f"ATN {exchange['atn']}" in line
+    tests = [e for e in events if e["type"] in ("test", "shot") and e.get("system")]
+    for event in tests:
+        assert "d10 vs TN" in lines[event["seq"]]

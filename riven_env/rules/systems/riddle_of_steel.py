@@ -600,10 +600,11 @@ def _hit(
         riven_wounds=cell.wounds,
     )
     effects: list[tuple] = []
-    if pain:
-        effects.append(("pain", fd.index, pain))
-    if cell.bl:
-        effects.append(("condition", fd.index, data.bleeding_condition))
+    if cell.effect != "out":  # a slain model keeps neither Pain nor a bleeding wound
+        if pain:
+            effects.append(("pain", fd.index, pain))
+        if cell.bl:
+            effects.append(("condition", fd.index, data.bleeding_condition))
     out["shock"] = cell.shock
     pool_after = session.pools[session.defender] - cell.shock
     if cell.effect == "out":
