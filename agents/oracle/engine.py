@@ -14,7 +14,7 @@
   and affordable within its limits, is applied; otherwise the result is accepted.
 * **Choice phase** (a resolution system's mid-action choices, such as The Riddle of Steel's
   melee declarations): the system's own Oracle rule decides, given the Oracle profile of the
-  model that chooses (``oracle_choice``), and says why.
+  model that chooses (``oracle_session_choice``), and says why.
 
 Which profile: ``oracle:PROFILE`` forces one profile on every model of the side; plain
 ``oracle`` uses each model's own Oracle profile from the scenario. Side-level choices (the
@@ -343,7 +343,7 @@ class OracleAgent(BaseAgent):
         i = state.resolution.choice_model(session)
         profile = self.profile_for(state, i)
         options = [d.option for d in legal]
-        option, rule, text = state.resolution.oracle_choice(session, options, profile.name)
+        option, rule, text = state.resolution.oracle_session_choice(session, options, profile.name)
         decision = next(d for d in legal if d.option == option)
         return decision, state.models[i].id, profile.name, rule, text
 

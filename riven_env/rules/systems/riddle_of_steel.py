@@ -19,7 +19,7 @@ and Out checks, the Complication Oracle, the table):
   Every one of those choices is a decision of the fighter's controlling agent: the game loop
   asks for them in its ``choice`` phase (``riven_env/game/choices.py``) through
   :meth:`RiddleOfSteelResolution.choice_options` / :meth:`~RiddleOfSteelResolution.apply_choice`,
-  and the Enemy Oracle makes them by :meth:`~RiddleOfSteelResolution.oracle_choice`.
+  and the Enemy Oracle makes them by :meth:`~RiddleOfSteelResolution.oracle_session_choice`.
 """
 
 from __future__ import annotations
@@ -37,17 +37,13 @@ from riven_env.rules.config import RulesConfig
 from riven_env.rules.profiles import ModelProfile
 from riven_env.rules.resolution import RivenResolution, register_resolution
 from riven_env.rules.results import (
-    ActivationResult,
-    Complication,
     MeleeResult,
     Modifier,
-    MoraleResult,
-    OutCheckResult,
-    ShotEffect,
     TestResult,
     TestRoll,
 )
 from riven_env.rules.systems.ros_data import (
+    ROS_RULES_FILE,
     SECTION,
     RosData,
     RosShield,
@@ -893,41 +889,25 @@ def _test_roll(
 
 
 # ----------------------------------------------------------------------------- the system
-class RiddleOfSteelResolution:
-    """The Riddle of Steel's dice engine for the RIVEN game loop (see the module docstring)."""
+class RiddleOfSteelResolution(RivenResolution):
+    """The Riddle of Steel's dice engine for the RIVEN game loop (see the module docstring).
+
+    What it does not override stays RIVEN's (docs/resolution-riddle-of-steel.md, "What stays
+    RIVEN"): the activation roll, morale, the Out check, the Complication Oracle (it stands in
+    for the Seneschal's call on a miss) and a shot band's effect (missile damage through the
+    Damage Table is left out).
+    """
 
     name = NAME
     has_choices = True
     """The game loop opens its ``choice`` phase for melee (:meth:`open_melee`)."""
 
     def __init__(self, rules: RulesConfig) -> None:
-        self.rules = rules
+        super().__init__(rules)
         self.data = ros_data_for(rules)
-        self._riven = RivenResolution(rules)
 
     def __repr__(self) -> str:
         return f"RiddleOfSteelResolution(data={self.data.source!r})"
-
-    # -- kept from RIVEN (docs/resolution-riddle-of-steel.md, "What stays RIVEN")
-    def roll_activation(self, mettle: int, dice: int, rng: np.random.Generator) -> ActivationResult:
-        """RIVEN's activation roll (the activation pool stays RIVEN)."""
-        return self._riven.roll_activation(mettle, dice, rng)
-
-    def roll_morale(self, mettle: int, rng: np.random.Generator) -> MoraleResult:
-        """RIVEN's morale test and flight."""
-        return self._riven.roll_morale(mettle, rng)
-
-    def roll_out_check(self, mettle: int, rng: np.random.Generator) -> OutCheckResult:
-        """RIVEN's Out check of a Down model."""
-        return self._riven.roll_out_check(mettle, rng)
-
-    def roll_complication(self, rng: np.random.Generator) -> Complication:
-        """RIVEN's Complication Oracle (it stands in for the Seneschal's call on a miss)."""
-        return self._riven.roll_complication(rng)
-
-    def shot_effect(self, result_band: str) -> ShotEffect:
-        """RIVEN's effect of a shot's band (missile damage through the table is left out)."""
-        return self._riven.shot_effect(result_band)
 
     # -- tests
     def roll_test(
@@ -938,12 +918,13 @@ class RiddleOfSteelResolution:
         tn: int,
         modifiers: Sequence[Modifier],
         rng: np.random.Generator,
+        context: Any = None,
     ) -> TestRoll:
-        """An RoS Attribute Test (:func:`roll_ros_test`)."""
+        """An RoS Attribute Test (:func:`roll_ros_test`); ``context`` is not read."""
         return roll_ros_test(kind, attribute, attribute_value, tn, modifiers, rng, self.data)
 
     def spend_options(
-        self, roll: TestRoll, *, momentum: int, strain: int, strain_max: int
+        self, roll: TestRoll, *, momentum: int, strain: int, strain_max: int, **_: Any
     ) -> list[str]:
         """None: RoS has no after-roll spends (its Spiritual Attributes add dice before)."""
         return []
@@ -1025,7 +1006,7 @@ class RiddleOfSteelResolution:
         """The game index of the model that chooses now."""
         return session.decider_index
 
-    def oracle_choice(
+    def oracle_session_choice(
         self, session: MeleeSession, legal: Sequence[str], oracle_profile: str | None
     ) -> tuple[str, str, str]:
         """The Oracle's option, rule id and reason (:func:`oracle_choice`)."""
@@ -1111,7 +1092,25 @@ def validate_section(section: Any, source: str, raw: Any) -> None:
     parse_ros_data({SECTION: section}, source)
 
 
-register_resolution(NAME, RiddleOfSteelResolution)
+def _register() -> None:
+    """Register the system, with its data file, validator and odds where the registry takes
+    them (the shared systems registry does; the bare seam takes a name and a factory)."""
+    import inspect
+
+    offered = {
+        "rules_file": ROS_RULES_FILE,
+        "section": SECTION,
+        "validate": validate_section,
+        "odds_test": odds_test,
+        "odds_melee": odds_melee,
+    }
+    accepted = inspect.signature(register_resolution).parameters
+    register_resolution(
+        NAME, RiddleOfSteelResolution, **{k: v for k, v in offered.items() if k in accepted}
+    )
+
+
+_register()
 
 __all__ = [
     "NAME",
