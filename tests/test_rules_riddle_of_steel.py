@@ -653,3 +653,18 @@ def test_replay_narration_tells_ros_rolls_in_words():
     tests = [e for e in events if e["type"] in ("test", "shot") and e.get("system")]
     for event in tests:
         assert "d10 vs TN" in lines[event["seq"]]
+
+
+def test_environments_refuse_the_choice_phase_clearly():
+    from riven_env.envs.config import build_env_parts
+    from riven_env.envs.gym_env import EnvArgumentError
+
+    with pytest.raises(EnvArgumentError, match="riddle-of-steel"):
+        build_env_parts(
+            "duel-1v1",
+            settings=None,
+            illegal_action=None,
+            rules_overrides=ROS,
+            models_per_side=None,
+            objectives=None,
+        )
