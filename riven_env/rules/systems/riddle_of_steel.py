@@ -268,7 +268,7 @@ def _emit(session: MeleeSession, type_: str, **fields: Any) -> tuple:
 def choice_options(session: MeleeSession, data: RosData) -> list[str]:
     """The options legal at the session's step (empty once done)."""
     a, d = session.attacker, session.defender
-    fa, fd = session.fighters[a], session.fighters[d]
+    fd = session.fighters[d]
     step = session.step
     if step == STEP_ATTACK:
         pool = session.pools[a]
@@ -309,7 +309,6 @@ def choice_options(session: MeleeSession, data: RosData) -> list[str]:
         return out
     if step == STEP_STEAL:
         return ["steal", "keep"]
-    del fa
     return []
 
 
