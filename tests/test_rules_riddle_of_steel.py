@@ -621,7 +621,7 @@ def test_soak_sample_every_mission_ends():
 def test_soak_every_mission_every_pairing():
     """Every mission x every pairing x ``RIVEN_ROS_SOAK_SEEDS`` seeds (default 1: 72 games).
 
-    The branch's soak ran ``RIVEN_ROS_SOAK_SEEDS=8`` (576 games); its figures are in
+    The branch's soak ran ``RIVEN_ROS_SOAK_SEEDS=8`` (576 games, passed); see "Soak" in
     ``docs/resolution-riddle-of-steel.md``.
     """
     import os
