@@ -928,6 +928,11 @@ class RiddleOfSteelResolution(RivenResolution):
         """None: RoS has no after-roll spends (its Spiritual Attributes add dice before)."""
         return []
 
+    def choice_vocabulary(self) -> tuple[tuple[str, str], ...]:
+        """None: no pending record of RoS offers a spend or allocate option (its melee
+        choices are ``choose`` decisions of the choice phase, outside the catalogue)."""
+        return ()
+
     def apply_spend(self, roll: TestRoll, option: str, rng: np.random.Generator) -> TestRoll:
         """Refused: :meth:`spend_options` never offers one."""
         raise RulesDataError(f"{NAME}: no spend exists (asked for {option!r})")
