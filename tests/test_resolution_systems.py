@@ -20,6 +20,7 @@ from riven_env.game.runner import play_game
 from riven_env.rules import load_rules
 from riven_env.rules.resolution import (
     RivenResolution,
+    get_resolution,
     register_resolution,
     resolution_names,
     system_spec,
@@ -232,3 +233,49 @@ def test_soak_every_mission_plays_to_the_end(system: str, mission: str) -> None:
         for seed in range(SOAK_SEEDS):
             events = play_game(mission, blue, red, seed, overrides={"resolution": system})
             check_log(events, system)
+
+
+# ----------------------------------------------------------------------------- The Riddle of Steel
+def test_riddle_of_steel_is_registered_through_the_framework() -> None:
+    from riven_env.rules.systems import SYSTEM_MODULES
+    from riven_env.rules.systems.riddle_of_steel import RiddleOfSteelResolution
+    from riven_env.rules.systems.ros_data import ros_data_for
+
+    assert "riddle_of_steel" in SYSTEM_MODULES
+    spec = system_spec("riddle-of-steel")
+    assert (spec.rules_file, spec.section) == ("riddle-of-steel.toml", "riddle_of_steel")
+    assert spec.validate and spec.odds_test and spec.odds_melee
+    rules = load_rules(
+        overrides={"resolution": "riddle-of-steel", "riddle_of_steel.dice.max_stacks": "2"}
+    )
+    assert rules.has("riddle_of_steel") and ros_data_for(rules).max_stacks == 2
+    assert isinstance(get_resolution("riddle-of-steel", rules), RiddleOfSteelResolution)
+    with pytest.raises(RulesDataError, match="riddle_of_steel"):
+        load_rules(overrides={"resolution": "riddle-of-steel", "riddle_of_steel.dice.sides": "6"})
+
+
+def test_riddle_of_steel_melee_is_its_choice_phase_beside_the_framework() -> None:
+    """Under RoS a melee is the choice phase (``ros_round``, ``choose`` decisions of both
+    sides, the defender's during the attacker's turn), never the framework's ``melee`` roll
+    and never an ``allocate`` or ``spend`` decision."""
+    turns_of_the_other_side = 0
+    for seed in range(3):
+        events = [
+            dict(e)
+            for e in play_game(
+                "duel-1v1", "oracle", "oracle", seed, overrides={"resolution": "riddle-of-steel"}
+            )
+        ]
+        types = {e["type"] for e in events}
+        assert "melee" not in types and events[-1]["type"] == "game_end"
+        decisions = [e for e in events if e["type"] == "decision"]
+        assert not {d["kind"] for d in decisions} & {"allocate", "spend"}
+        turn = None
+        for e in events:
+            if e["type"] == "turn_start":
+                turn = e["side"]
+            elif e["type"] == "decision" and e["kind"] == "choose" and e["side"] != turn:
+                turns_of_the_other_side += 1
+        if "ros_round" in types:
+            assert any(d["kind"] == "choose" for d in decisions)
+    assert turns_of_the_other_side > 0

@@ -16,6 +16,9 @@
   another resolution system the system's own rule decides (``oracle_choice``: Invictus's
   Favourable die and Luck, New World's helpers and Luck), with its reason in words; the
   chooser may be the defender of an opposed roll.
+* **Choice phase** (a resolution system's mid-action choices, such as The Riddle of Steel's
+  melee declarations): the system's own Oracle rule decides, given the Oracle profile of the
+  model that chooses (``oracle_session_choice``), and says why.
 
 Which profile: ``oracle:PROFILE`` forces one profile on every model of the side; plain
 ``oracle`` uses each model's own Oracle profile from the scenario. Side-level choices (the
@@ -54,6 +57,7 @@ from riven_env.game.decisions import (
     PASS,
     PHASE_ACTION,
     PHASE_ACTIVATE,
+    PHASE_CHOICE,
     PHASE_SPEND,
     shared_decision,
 )
@@ -151,6 +155,8 @@ class OracleAgent(BaseAgent):
             decision, model, profile, rule, text = self._action(state, legal)
         elif state.phase == PHASE_SPEND:
             decision, model, profile, rule, text = self._spend(state, legal)
+        elif state.phase == PHASE_CHOICE:
+            decision, model, profile, rule, text = self._choice(state, legal)
         else:  # pragma: no cover - the runner never asks once the game is over
             decision, model, profile, rule, text = legal[0], None, "", "end:no_action", "game over"
         self.last_explanation = {
@@ -356,6 +362,16 @@ class OracleAgent(BaseAgent):
         return {(d.kind, d.ref): d.point for d in state.destinations(sit.i, allowance)}
 
     # ------------------------------------------------------------------ spend
+    def _choice(self, state: GameState, legal: Sequence[Decision]) -> tuple:
+        """A resolution system's choice, by that system's Oracle rule for this profile."""
+        session = state.pending[0]
+        i = state.resolution.choice_model(session)
+        profile = self.profile_for(state, i)
+        options = [d.option for d in legal]
+        option, rule, text = state.resolution.oracle_session_choice(session, options, profile.name)
+        decision = next(d for d in legal if d.option == option)
+        return decision, state.models[i].id, profile.name, rule, text
+
     def _spend(self, state: GameState, legal: Sequence[Decision]) -> tuple:
         roll, i, _context = state.pending
         chooser = chooser_of(state)

@@ -40,6 +40,9 @@ SetOption = typer.Option(
     help="Override one rules value, KEY=VALUE (dotted or unique leaf key); repeatable.",
 )
 JsonOption = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
+ResolutionOption = typer.Option(
+    None, "--resolution", help="Dice engine (riven, riddle-of-steel, ...); default riven."
+)
 
 
 @dataclass
@@ -342,22 +345,28 @@ def _system_odds(
     return rules, function(rules, **options)
 
 
+def _jsonable_odds(value: object) -> object:
+    """Odds as JSON: numbers as floats, lists and tables (a RoS margin table) kept."""
+    if isinstance(value, (list, tuple)):
+        return [_jsonable_odds(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable_odds(v) for k, v in value.items()}
+    return float(value)  # type: ignore[arg-type]
+
+
 def _print_system_odds(
     title: str, odds: Mapping[str, object], as_json: bool, notes: Mapping[str, str] | None = None
 ) -> None:
-    """Print a system's odds: fractions in the table, floats (lists of floats) in JSON."""
+    """Print a system's odds: fractions in the table, floats (lists, tables) in JSON."""
     if as_json:
-        _print_json(
-            {
-                k: [float(x) for x in v] if isinstance(v, (list, tuple)) else float(v)  # type: ignore[arg-type]
-                for k, v in odds.items()
-            }
-        )
+        _print_json(_jsonable_odds(odds))
         return
     flat: dict[str, Fraction] = {}
     for key, value in odds.items():
         if isinstance(value, (list, tuple)):
             flat.update({f"{key}[{n}]": Fraction(x) for n, x in enumerate(value)})
+        elif isinstance(value, Mapping):
+            flat.update({f"{key} {k}": Fraction(x) for k, x in value.items()})
         else:
             flat[key] = Fraction(value)  # type: ignore[arg-type]
     _print_odds(title, flat, notes or {})
@@ -440,26 +449,51 @@ def test_command(
 @odds_app.command("melee")
 def melee_command(
     ctx: typer.Context,
-    might: int = typer.Option(..., "--might", help="Your Might."),
-    vs: int = typer.Option(..., "--vs", help="The opponent's Might."),
+    might: int | None = typer.Option(None, "--might", help="Your Might."),
+    vs: int | None = typer.Option(None, "--vs", help="The opponent's Might."),
     modifier: int = typer.Option(0, "--modifier", help="Sum of your modifiers."),
     vs_modifier: int = typer.Option(0, "--vs-modifier", help="Sum of the opponent's modifiers."),
     resolution: str = ResolutionOption,
+    attack_dice: int | None = typer.Option(None, "--attack-dice", help="Attack dice (RoS)."),
+    atn: int | None = typer.Option(None, "--atn", help="Attack TN (RoS)."),
+    defence_dice: int | None = typer.Option(None, "--defence-dice", help="Defence dice (RoS)."),
+    dtn: int | None = typer.Option(None, "--dtn", help="Defence TN (RoS)."),
     as_json: bool = JsonOption,
     rules_file: Path | None = RulesFileOption,
     set_values: list[str] | None = SetOption,
 ) -> None:
     """Odds of one melee exchange, from your side: 2d6 + MIGHT vs 2d6 + VS (RIVEN), or
-    another system's melee (``--resolution``)."""
+    another system's melee (``--resolution``; The Riddle of Steel: one exchange,
+    ``--attack-dice A --atn T --defence-dice D --dtn T2``)."""
     from riven_env.rules.odds import melee_odds
 
     with _reported_errors():
         if resolution != "riven":
-            options = {"might": might, "vs": vs, "modifier": modifier, "vs_modifier": vs_modifier}
+            pools = {
+                "attack_dice": attack_dice,
+                "atn": atn,
+                "defence_dice": defence_dice,
+                "dtn": dtn,
+            }
+            options: dict[str, object] = {
+                "might": might,
+                "vs": vs,
+                "modifier": modifier,
+                "vs_modifier": vs_modifier,
+            }
+            options.update({k: v for k, v in pools.items() if v is not None})
             _, odds = _system_odds(ctx, resolution, "melee", rules_file, set_values, options)
-            title = f"{resolution} melee: Might {might}{_signed(modifier)} vs {vs}{_signed(vs_modifier)}"
+            if any(v is not None for v in pools.values()):
+                title = (
+                    f"{resolution} melee: {attack_dice} dice vs ATN {atn} against "
+                    f"{defence_dice} dice vs DTN {dtn}"
+                )
+            else:
+                title = f"{resolution} melee: Might {might}{_signed(modifier)} vs {vs}{_signed(vs_modifier)}"
             _print_system_odds(title, odds, as_json)
             return
+        if might is None or vs is None:
+            raise _BadInput("--might and --vs are required")
         rules = _load(ctx, rules_file, set_values)
         odds = melee_odds(might, vs, modifier, vs_modifier, rules)
         if as_json:

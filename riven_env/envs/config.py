@@ -173,6 +173,7 @@ def build_env_parts(
         overrides["illegal.policy"] = illegal_action
     config = load_env_config(overrides)
     rules = resolve_rules(None, rules_overrides)
+    _refuse_choice_systems(rules)
     loaded = load_scenario_for(scenario, rules)
     sizes = {"rules": rules, "models_per_side": models_per_side, "objectives": objectives}
     return EnvParts(
@@ -182,6 +183,20 @@ def build_env_parts(
         encoder=ObservationEncoder(loaded, raster=raster, **sizes),
         catalogue=ActionCatalogue(loaded, **sizes),
     )
+
+
+def _refuse_choice_systems(rules: Any) -> None:
+    """Refuse a dice engine whose melee is a round of ``choose`` decisions (RoS): the fixed
+    action catalogue has no entries for them, so an episode could not go on past a melee."""
+    from riven_env.envs.gym_env import EnvArgumentError
+    from riven_env.rules.resolution import get_resolution
+
+    name = rules.get("meta.resolution")
+    if getattr(get_resolution(name, rules), "has_choices", False):
+        raise EnvArgumentError(
+            f"meta.resolution = {name!r}: its melee choices (choose decisions) have no entries "
+            "in the action catalogue; the environments play engines without a choice phase"
+        )
 
 
 def check_render_mode(render_mode: str | None, allowed: list[str]) -> None:

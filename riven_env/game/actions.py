@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from riven_env.game import effects, victory
+from riven_env.game import choices, effects, victory
 from riven_env.game.decisions import (
     ACCEPT,
     ALLOCATE,
@@ -471,13 +471,18 @@ def fight(state: GameState, i: int, j: int) -> None:
     """Melee between the acting model ``i`` and enemy ``j`` (RIVEN: opposed, reading 3).
 
     The resolution system resolves it at once (RIVEN) or returns a pending record whose
-    choices (a Combat Pool split, Luck) go through the spend phase before it closes.
+    choices (a Combat Pool split, Luck) go through the spend phase before it closes; a
+    system whose melee is a round of declarations (``has_choices``: The Riddle of Steel)
+    opens the choice phase instead (:mod:`riven_env.game.choices`).
     """
     attacker, defender = state.models[i], state.models[j]
     a_mods = _melee_modifiers(state, i, attacking=True)
     d_mods = _melee_modifiers(state, j, attacking=False)
     a_context = roll_context(state, i, j)
     attacker.charged = False  # the charge bonus applies to the first strike only
+    if choices.uses_choices(state):  # a system whose melee is a round of choices (RoS)
+        choices.open_melee(state, i, j, a_mods, d_mods)
+        return
     started = state.resolution.start_melee(
         Combatant(attacker.profile, tuple(a_mods), a_context, dict(attacker.resources)),
         Combatant(

@@ -16,6 +16,9 @@ Decision kinds by phase:
   resolution system offers its own options here (``luck:0``, ``favour:1``), and before its
   dice are rolled ``allocate`` ones (a pre-roll choice: helpers, a Combat Pool split), which
   have no ``accept`` (``docs/resolution-systems.md``).
+* ``choice`` phase (a resolution system with mid-action choices, such as The Riddle of
+  Steel's melee): ``choose`` with the system's ``option``; the side choosing may be the one
+  not in its turn (``GameState.decider``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 PHASE_ACTIVATE = "activate"
 PHASE_ACTION = "action"
 PHASE_SPEND = "spend"
+PHASE_CHOICE = "choice"  # a resolution system's mid-action choices (riven_env/game/choices.py)
 PHASE_OVER = "over"
 
 

@@ -26,11 +26,12 @@ import numpy as np
 
 from riven_env.errors import IllegalActionError
 from riven_env.game import actions as action_rules
-from riven_env.game import effects, victory
+from riven_env.game import choices, effects, victory
 from riven_env.game.decisions import (
     PASS,
     PHASE_ACTION,
     PHASE_ACTIVATE,
+    PHASE_CHOICE,
     PHASE_OVER,
     PHASE_SPEND,
     Decision,
@@ -142,7 +143,11 @@ class GameState:
         self.actions_left = 0
         self.turn_passes_after = False
         self.taken_actions: list[str] = []
-        self.pending: tuple | None = None  # (TestRoll, model index, context dict)
+        self.pending: tuple | None = None  # (TestRoll or choice session, model index, context)
+        # The side that must choose in the choice phase (None: the side in its turn).
+        self.decider: str | None = None
+        # Per-model state a resolution system keeps between rolls (immutable values).
+        self.system_state: dict[Any, Any] = {}
         self.looted: set[int] = set()
         self.half_strength_tested: set[str] = set()
         self.last_position: dict[int, tuple[float, float]] = {}
@@ -174,6 +179,7 @@ class GameState:
         new.looted = set(self.looted)
         new.half_strength_tested = set(self.half_strength_tested)
         new.last_position = dict(self.last_position)
+        new.system_state = dict(self.system_state)
         new._new_events = []
         new._legal = None if self._legal is None else list(self._legal)
         new._destinations = dict(self._destinations)
@@ -208,11 +214,15 @@ class GameState:
     def current_side(self) -> str | None:
         """The side that must decide now (None when the game is over).
 
-        On a pending roll it is the side of the roll's chooser: another resolution system
-        may hand a choice to the defender (``docs/resolution-systems.md``).
+        In a resolution system's choice phase it is ``decider`` (the defender may declare
+        during the attacker's turn); on a pending roll it is the side of the roll's chooser:
+        another resolution system may hand a choice to the defender
+        (``docs/resolution-systems.md``).
         """
         if self.over:
             return None
+        if self.decider is not None:
+            return self.decider
         if self.pending is not None and self.phase == PHASE_SPEND:
             return self.models[action_rules.chooser_of(self)].side
         return self.side
@@ -383,6 +393,9 @@ class GameState:
             fields.update(rolled_result=result.rolled_result, spends=list(result.spends))
         if result.detail:  # another resolution system's own reading of the roll
             fields["detail"] = result.detail
+        system_fields = getattr(result, "event_fields", None)  # a system's top-level extras
+        if system_fields is not None:
+            fields.update(system_fields())
         return self.emit(event_type, **fields)
 
     def drain_events(self) -> list[Event]:
@@ -402,6 +415,8 @@ class GameState:
             return []
         if self.phase == PHASE_SPEND:
             return action_rules.spend_decisions(self)
+        if self.phase == PHASE_CHOICE:
+            return choices.choice_decisions(self)
         if self.phase == PHASE_ACTION:
             return action_rules.action_decisions(self, self.active_model)
         decisions: list[Decision] = []
@@ -488,6 +503,8 @@ class GameState:
                 self._begin_activation(decision.model, decision.dice)
         elif self.phase == PHASE_SPEND:
             action_rules.apply_spend_decision(self, decision)
+        elif self.phase == PHASE_CHOICE:
+            choices.apply_choice(self, decision)
         else:
             action_rules.perform(self, decision)
         self._advance()
@@ -609,7 +626,7 @@ class GameState:
     def _advance(self) -> None:
         """Run the automatic steps until a decision is needed or the game is over."""
         while not self.over:
-            if self.phase == PHASE_SPEND:
+            if self.phase in (PHASE_SPEND, PHASE_CHOICE):
                 return
             if self.phase == PHASE_ACTION:
                 i = self.active_model
@@ -661,6 +678,7 @@ class GameState:
         self.phase = PHASE_OVER
         self.active_model = None
         self.pending = None
+        self.decider = None
         self.emit(
             "game_end",
             winner=winner,

@@ -299,7 +299,25 @@ def _move(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     )
 
 
+def _pool_words(e: Mapping[str, Any]) -> str:
+    """A d10 pool of another system (The Riddle of Steel): dice, TN, successes, fumble."""
+    faces = e.get("faces") or [[d] for d in e.get("dice") or []]
+    dice = ", ".join("+".join(_num(f) for f in die) for die in faces) or "no dice"
+    successes = e.get("successes", 0)
+    text = f"{_num(e.get('pool', len(faces)))} d10 vs TN {_num(e.get('tn', '?'))}: {dice}"
+    text += f" = {_num(successes)} success{'' if successes == 1 else 'es'}"
+    if e.get("fumble"):
+        text += ", a fumble"
+    return text
+
+
 def _test(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    if e.get("system") == "riddle-of-steel":
+        kind = str(e.get("kind", "test")).replace("_", " ")
+        return (
+            f"{e.get('model')} tests {e.get('ros_attribute', e.get('attribute', '?'))} "
+            f"({kind}; The Riddle of Steel): {_pool_words(e)} -> {e.get('result', '?')}."
+        )
     dice = e.get("dice") or []
     terms, _ = _modifier_terms(e.get("modifiers"))
     text = "+".join(_num(d) for d in dice)
@@ -329,6 +347,11 @@ def _melee(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
 def _shot(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     cover = e.get("cover", "none")
     cover_text = "no cover" if cover == "none" else f"{cover} cover"
+    if e.get("system") == "riddle-of-steel":
+        return (
+            f"{e.get('shooter')} shoots {e.get('target')} ({cover_text}; The Riddle of Steel): "
+            f"{_pool_words(e)} -> {e.get('result', '?')}."
+        )
     roll = _arithmetic(e.get("dice"), e.get("total"), e.get("modifiers"))
     return (
         f"{e.get('shooter')} shoots {e.get('target')} ({cover_text}, TN {_num(e.get('tn', '?'))}): "
@@ -539,6 +562,97 @@ def _resource(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     )
 
 
+_ROS_MANOEUVRES = {
+    "thrust": "thrusts",
+    "thrust_full": "thrusts, paying a die for full damage,",
+    "swing": "swings",
+    "swing_heavy": "swings hard (a die paid for +1 level)",
+}
+_ROS_DEFENCES = {
+    "parry": "parries",
+    "block": "blocks",
+    "dodge_break": "dodges and breaks off",
+    "dodge_stand": "dodges and stands",
+    "duck_weave": "ducks and weaves",
+    "counter": "counters",
+}
+
+
+def _ros_dice(dice: Any) -> str:
+    return ", ".join(_num(d) for d in dice or []) or "no dice"
+
+
+def _ros_round(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    pools = e.get("pools") or {}
+    weapons = e.get("weapons") or {}
+    parts = []
+    for model, pool in pools.items():
+        weapon = weapons.get(model) or {}
+        shield = f" and {weapon['shield']} shield" if weapon.get("shield") else ""
+        parts.append(
+            f"{model} {_num(pool)} dice ({weapon.get('name', '?')}{shield}, "
+            f"ATN {_num(weapon.get('atn', '?'))}, DTN {_num(weapon.get('dtn', '?'))})"
+        )
+    return (
+        f"Combat Round (The Riddle of Steel): {e.get('attacker')} attacks {e.get('defender')}; "
+        f"Combat Pools: {'; '.join(parts)}."
+    )
+
+
+def _ros_exchange(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    attacker, defender = e.get("attacker"), e.get("defender")
+    verb = _ROS_MANOEUVRES.get(str(e.get("manoeuvre")), str(e.get("manoeuvre")))
+    zone = f"zone {e.get('zone')} ({e.get('zone_name', '?')})"
+    feint = f" after a feint ({e['feint']})" if e.get("feint") else ""
+    attack = (
+        f"{attacker} {verb} at {zone}{feint} with {_num(len(e.get('attack_dice') or []))} dice "
+        f"vs ATN {_num(e.get('atn', '?'))}: {_ros_dice(e.get('attack_dice'))} = "
+        f"{_num(e.get('attack_successes', 0))} successes"
+        + (", a fumble" if e.get("attack_fumble") else "")
+    )
+    if e.get("defence") in (None, "none"):
+        defence = f"{defender} does not defend"
+    else:
+        defence = (
+            f"{defender} {_ROS_DEFENCES.get(str(e.get('defence')), e.get('defence'))} with "
+            f"{_num(len(e.get('defence_dice') or []))} dice vs DTN {_num(e.get('dtn', '?'))}: "
+            f"{_ros_dice(e.get('defence_dice'))} = {_num(e.get('defence_successes', 0))} successes"
+        )
+    text = f"Exchange {_num(e.get('exchange', '?'))}: {attack}; {defence}"
+    if e.get("counter_failed"):
+        text += " (the failed counter gives the attacker a success)"
+    outcome = e.get("outcome")
+    if outcome == "hit":
+        text += f". Hit by {_num(e.get('margin', '?'))}: damage {_num(e.get('damage', '?'))}"
+        if e.get("armour"):
+            text += f" (after armour {_num(e['armour'])})"
+        level = e.get("wound_level", 0)
+        if level:
+            text += (
+                f", a level-{_num(level)} wound: {e.get('wound_text', '?')} (shock "
+                f"{_num(e.get('shock', 0))}, pain {_num(e.get('pain', 0))}"
+                + (f", blood loss {_num(e['bl'])}" if e.get("bl") else "")
+                + ")"
+            )
+        else:
+            text += ", a scratch"
+        knock = e.get("knockdown")
+        if knock:
+            text += (
+                f"; knockdown test {_ros_dice(knock.get('dice'))} vs TN {_num(knock.get('tn'))}: "
+                + ("knocked prone" if knock.get("prone") else "stays up")
+            )
+    elif outcome == "tie":
+        text += ". A tie: no damage, the attacker keeps the initiative"
+    else:
+        text += f". {defender} holds the blow off"
+        if e.get("counter_bonus"):
+            text += f" and counters for {_num(e['counter_bonus'])} bonus dice"
+        if e.get("attacker_pool_lost"):
+            text += f"; {attacker} loses {_num(e['attacker_pool_lost'])} dice"
+    return text + f". Initiative: {e.get('initiative')}."
+
+
 def _generic(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     skip = {"type", "seq", "round", "side"}
     fields = ", ".join(f"{k}={v}" for k, v in e.items() if k not in skip)
@@ -582,6 +696,21 @@ _DESCRIBERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, str]], str]] = 
     "round_end": lambda e, n: f"Round {e.get('round')} ends.",
     "game_end": _game_end,
     "resource": _resource,
+    "ros_round": _ros_round,
+    "ros_exchange": _ros_exchange,
+    "ros_steal": lambda e, n: (
+        f"{e.get('model')} "
+        + (
+            f"pays {_num(e.get('cost'))} dice to steal the initiative."
+            if e.get("stole")
+            else "keeps its dice and lets the initiative go."
+        )
+    ),
+    "ros_round_end": lambda e, n: f"The Combat Round ends: {e.get('reason')}.",
+    "ros_pain": lambda e, n: (
+        f"{e.get('model')} suffers {_num(e.get('pain'))} Pain "
+        f"({_num(e.get('total'))} dice off its Combat Pool for the rest of the game)."
+    ),
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-SYSTEM_MODULES: tuple[str, ...] = ("invictus", "new_world")
+SYSTEM_MODULES: tuple[str, ...] = ("invictus", "new_world", "riddle_of_steel")
 """Modules of this package that register a system, in registration order."""
 
 for _module in SYSTEM_MODULES:
