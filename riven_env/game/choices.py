@@ -109,7 +109,7 @@ def _apply_effects(state: GameState, found: tuple, fighters: list[int]) -> None:
             if model.on_table and not state.over:
                 effects.remove(state, i, OUT)
         elif kind == "condition" and model.is_active:
-            effects.gain_condition(state, i, str(effect[2]), "melee wound", resist=False)
+            effects.gain_condition(state, i, str(effect[2]), "melee wound")
 
 
 __all__ = ["CHOOSE", "apply_choice", "choice_decisions", "open_melee", "pain_of", "uses_choices"]
