@@ -15,6 +15,9 @@ BUNDLED_DIR: Path = Path(__file__).resolve().parent
 #: The unit profile library every scenario draws its models from.
 PROFILE_LIBRARY: Path = BUNDLED_DIR / "profiles.toml"
 
+#: Example rosters (one side's warband each) for ``riven meta --rosters NAME ...``.
+ROSTERS_DIR: Path = BUNDLED_DIR / "rosters"
+
 
 def bundled_dir() -> Path:
     """Return the folder that holds the bundled mission files.
@@ -25,4 +28,4 @@ def bundled_dir() -> Path:
     return BUNDLED_DIR
 
 
-__all__ = ["BUNDLED_DIR", "PROFILE_LIBRARY", "bundled_dir"]
+__all__ = ["BUNDLED_DIR", "PROFILE_LIBRARY", "ROSTERS_DIR", "bundled_dir"]

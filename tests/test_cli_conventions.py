@@ -105,7 +105,7 @@ BAD = [
     (["odds", "shoot", "--agility", "3", "--cover", "sofft"], "did you mean soft?"),
     (["scenarios", "list", "--all"], "No such option: --all"),
     (["skill-trace", "skirmish-5v", "--games", "1"], "did you mean skirmish-5v5?"),
-    (["meta", "--scenario", "duel-1v1", "--rosters", "missing.toml"], "missing.toml"),
+    (["meta", "--scenario", "duel-1v1", "--rosters", "wardns"], "did you mean wardens?"),
     (["oracle", "audit", "agressive", "--scenario", "duel-1v1"], "did you mean aggressive?"),
 ]  # fmt: skip
 

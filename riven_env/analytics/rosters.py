@@ -36,6 +36,8 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
+from riven_env.errors import did_you_mean
+from riven_env.files import read_toml
 from riven_env.playtest.errors import PlaytestError
 
 SIDES = ("blue", "red")
@@ -89,22 +91,45 @@ def place_roster(side: Mapping[str, Any], colour: str, where: str) -> dict[str, 
     return table
 
 
+def roster_file(path: str | Path) -> Path:
+    """The file a roster argument names: a path, or the name of a bundled roster
+    (``wardens`` is ``scenarios/rosters/wardens.toml`` of the installed package)."""
+    from scenarios import ROSTERS_DIR
+
+    file = Path(path)
+    if file.exists() or len(file.parts) != 1 or file.suffix:
+        return file
+    bundled = ROSTERS_DIR / f"{file.name}.toml"
+    if not bundled.is_file():
+        names = bundled_rosters()
+        raise PlaytestError(
+            f"unknown roster {str(path)!r}{did_you_mean(str(path), names)} (not a file, nor a "
+            f"bundled roster: {', '.join(names)})"
+        )
+    return bundled
+
+
+def bundled_rosters() -> list[str]:
+    """The names of the bundled rosters (``riven meta --rosters NAME ...``)."""
+    from scenarios import ROSTERS_DIR
+
+    return sorted(p.stem for p in ROSTERS_DIR.glob("*.toml"))
+
+
 def load_roster(path: str | Path) -> dict[str, Any]:
     """Read and check a roster file (keys only; the mission's validation does the rest).
 
     Returns:
         ``{"name", "side": side table, "profiles", "weapons", "path"}``.
 
+    Args:
+        path: A roster file, or the name of a bundled roster (:func:`bundled_rosters`).
+
     Raises:
         PlaytestError: Missing file, bad TOML, unknown keys or no ``[roster]``.
     """
-    file = Path(path)
-    try:
-        doc = tomllib.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PlaytestError(f"roster file {file} does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PlaytestError(f"roster file {file}: not valid TOML ({exc})") from None
+    file = roster_file(path)
+    doc = read_toml(file, what="roster file", error=PlaytestError)
     unknown = sorted(set(doc) - set(ROSTER_KEYS))
     if unknown:
         raise PlaytestError(
