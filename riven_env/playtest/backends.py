@@ -65,16 +65,18 @@ def _exit_text(exitcode: int) -> str:
 
 def _worker_processes(executor: ProcessPoolExecutor) -> list[Any]:
     # The pool's processes are private; read only to name the dead worker in the message
-    # and to stop the workers at once on Ctrl-C (Python 3.14 adds terminate_workers()).
+    # and to stop the workers at once on Ctrl-C (Python 3.14 adds terminate_workers(),
+    # which 3.11 lacks).
     return list((getattr(executor, "_processes", None) or {}).values())
 
 
 def _dead_workers(executor: ProcessPoolExecutor) -> str:
     """Which worker died and how, read after a BrokenProcessPool (for the message)."""
+    processes = _worker_processes(executor)  # shutdown() forgets them
     executor.shutdown(wait=True)  # the pool has stopped its other workers: wait for them
     dead = [
         f"worker process {p.pid} {_exit_text(p.exitcode)}"
-        for p in _worker_processes(executor)
+        for p in processes
         # The pool ends the survivors with SIGTERM after the loss: they are not the cause.
         if p.exitcode is not None and p.exitcode not in (0, -signal.SIGTERM)
     ]
@@ -83,15 +85,14 @@ def _dead_workers(executor: ProcessPoolExecutor) -> str:
 
 def _stop(executor: ProcessPoolExecutor) -> None:
     """Stop a pool now: cancel queued batches and end the running ones."""
-    executor.shutdown(wait=False, cancel_futures=True)
-    terminate = getattr(executor, "terminate_workers", None)
-    if terminate is not None:
-        terminate()
-    else:
-        for process in _worker_processes(executor):
-            if process.is_alive():
-                process.terminate()
-    executor.shutdown(wait=True)
+    processes = _worker_processes(executor)  # shutdown() forgets them
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    # The pool sees its workers end, fails what was in flight and stops; wait for that.
+    executor.shutdown(wait=True, cancel_futures=True)
+    for process in processes:
+        process.join()
 
 
 def _new_pool(workers: int) -> ProcessPoolExecutor:
@@ -137,17 +138,26 @@ def run_local(
         while pending or running:
             if pool is None:
                 pool = _new_pool(size)
+            broken = False
             # The pool starts its processes inside submit(): block SIGINT for them.
             with interrupts_blocked_for_children():
                 while pending and len(running) < limit:
                     batch = pending.popleft()
-                    running[pool.submit(play_batch, dict(spec), batch)] = batch
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            if not any(isinstance(f.exception(), BrokenProcessPool) for f in done):
-                for future in done:
-                    yield future.result()
-                    del running[future]
-                continue
+                    try:
+                        future = pool.submit(play_batch, dict(spec), batch)
+                    except BrokenProcessPool:  # a worker died since the last wait
+                        pending.appendleft(batch)
+                        broken = True
+                        break
+                    running[future] = batch
+            if not broken:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                broken = any(isinstance(f.exception(), BrokenProcessPool) for f in done)
+                if not broken:
+                    for future in done:
+                        yield future.result()
+                        del running[future]
+                    continue
             # A worker died: the pool fails every batch in flight. Keep the ones that
             # finished before, play the others again on a fresh pool.
             wait(running)
@@ -160,14 +170,16 @@ def run_local(
                     yield future.result()
             cause = _dead_workers(pool)
             pool = None
-            for batch in lost:
-                losses[tuple(batch)] = losses.get(tuple(batch), 0) + 1
-            failed = [b for b in lost if losses[tuple(b)] > retries]
+            # A pool lost with no batch in it counts too, so that nothing loops forever.
+            for key in [tuple(b) for b in lost] or [()]:
+                losses[key] = losses.get(key, 0) + 1
+            failed = [k for k in losses if losses[k] > retries]
             if failed:
+                what = describe_games(lost) if lost else "no games"
                 raise WorkerLostError(
-                    f"{cause} while playing {describe_games(lost)}; "
-                    f"{describe_games(failed)} lost {retries + 1} time(s), the limit "
-                    f"(workers.batch_retries = {retries} in playtest.toml)"
+                    f"{cause} while playing {what}; the same games were lost "
+                    f"{retries + 1} time(s), the limit (workers.batch_retries = {retries} "
+                    "in playtest.toml)"
                 )
             pending.extendleft(reversed(lost))
     finally:

@@ -1,0 +1,124 @@
+"""``riven playtest`` as a real process, attacked: workers SIGKILLed, SIGINT (Ctrl-C) at
+several moments. What the command says must match what the database holds."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from processes import HAS_PROC, alive, spawned_workers, wait_for
+
+from riven_env.playtest.db import ResultsDB
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = 60
+pytestmark = [
+    pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find worker processes"),
+    pytest.mark.slow,
+]
+SAVED = re.compile(r"(\d+) of (\d+) games")
+
+
+def _start(db: Path, *extra: str, new_session: bool = False) -> subprocess.Popen:
+    command = [sys.executable, "-m", "riven_env.cli.main", "playtest", "--scenario", "duel-1v1",
+               "--blue", "oracle", "--red", "oracle", "--games", str(GAMES), "--workers", "2",
+               "--db", str(db), "--json", *extra]  # fmt: skip
+    return subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=new_session,
+    )  # fmt: skip
+
+
+def _stored(db: Path) -> list[int]:
+    if not db.exists():
+        return []
+    with ResultsDB(db, read_only=True) as handle:
+        rows = handle.query("SELECT game_index FROM games ORDER BY game_index")
+    return [row["game_index"] for row in rows]
+
+
+def _workers_of(process: subprocess.Popen) -> list[int]:
+    return wait_for(lambda: spawned_workers(process.pid), timeout_s=120) or []
+
+
+@pytest.mark.timeout(300)
+def test_a_killed_worker_is_replaced_and_every_game_is_stored(tmp_path):
+    db = tmp_path / "p.duckdb"
+    process = _start(db)
+    workers = _workers_of(process)
+    assert workers, "the playtest started no worker processes"
+    time.sleep(1.0)  # into the games
+    os.kill(workers[0], signal.SIGKILL)
+    out, err = process.communicate(timeout=240)
+    assert process.returncode == 0, err
+    assert '"games": 60' in out and "Traceback" not in err
+    assert _stored(db) == list(range(GAMES))
+
+
+@pytest.mark.timeout(400)
+def test_workers_that_keep_dying_stop_the_run_with_one_line_and_the_resume_hint(tmp_path):
+    db = tmp_path / "p.duckdb"
+    process = _start(db)
+    seen: set[int] = set()
+    killed = 0
+    while process.poll() is None:  # kill a worker of every pool the run starts
+        for pid in spawned_workers(process.pid):
+            if pid not in seen:
+                seen.add(pid)
+                time.sleep(0.3)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
+                except ProcessLookupError:  # the pool already ended it after another loss
+                    pass
+        time.sleep(0.05)
+    err = process.stderr.read()
+    assert process.returncode == 2 and "Traceback" not in err, err
+    (line,) = err.strip().splitlines()
+    assert line.startswith("error: worker process") and "SIGKILL" in line and "--resume" in line
+    saved = int(SAVED.search(line).group(1))
+    assert saved == len(_stored(db)) and killed >= 3
+
+
+# Moments after the two workers exist: while they start (importing), early, mid-run.
+MOMENTS_S = (0.0, 0.7, 2.0)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("group", [False, True], ids=["to-main", "to-process-group"])
+def test_ctrl_c_at_any_moment_exits_130_and_counts_what_the_database_holds(tmp_path, group):
+    db = tmp_path / "p.duckdb"
+    seen = []
+    for moment in MOMENTS_S:
+        process = _start(db, "--resume", new_session=group)
+        workers = _workers_of(process)
+        assert workers
+        time.sleep(moment)
+        if group:  # a terminal's Ctrl-C reaches every process of the foreground group
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            os.kill(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+        stored = _stored(db)
+        if process.returncode == 0:  # the run finished before the signal: nothing to check
+            assert len(stored) == GAMES
+            break
+        assert process.returncode == 130 and "Traceback" not in err, err
+        (line,) = err.strip().splitlines()
+        assert "--resume" in line
+        saved, total = map(int, SAVED.search(line).groups())
+        assert (saved, total) == (len(stored), GAMES)
+        seen.append(saved)
+        assert not any(alive(pid) for pid in workers)  # the command ended its workers
+    # What was saved is kept and never duplicated: a last --resume completes the run.
+    final = _start(db, "--resume")
+    out, err = final.communicate(timeout=240)
+    assert final.returncode == 0, err
+    assert _stored(db) == list(range(GAMES)) and '"games": 60' in out
+    assert seen == sorted(seen)
