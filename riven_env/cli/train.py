@@ -62,7 +62,7 @@ def train_command(
 ) -> None:
     """Train a MaskablePPO policy; the result is agent ppo:OUT/final.zip."""
     from training.hyperparams import load_train_config
-    from training.train import TrainRun, train
+    from training.train import TrainingStopped, TrainRun, train
 
     run = TrainRun(
         scenario=scenario,
@@ -77,10 +77,31 @@ def train_command(
         progress_bar=progress,
         log=lambda line: typer.echo(line, err=True),
     )
-    final = train(run)
+    try:
+        final = train(run)
+    except (KeyboardInterrupt, TrainingStopped) as exc:
+        raise _stopped(exc, out) from None
     typer.echo(
         f"trained policy: {final} (use it as agent ppo:{final}; model files are pickles, share only with trusted users)"
     )
+
+
+def _stopped(exc: BaseException, out: Path) -> typer.Exit:
+    """Say what a stopped training left behind; exit 128 + the signal, as shells report."""
+    import signal
+
+    signum = getattr(exc, "signum", signal.SIGINT)
+    steps = sorted(
+        (out / "checkpoints").glob("step_*.zip"),
+        key=lambda p: int(p.stem.split("_")[-1]) if p.stem.split("_")[-1].isdigit() else -1,
+    )
+    hint = f"; continue with --resume {steps[-1]}" if steps else "; no checkpoint was written yet"
+    typer.echo(
+        f"interrupted: training stopped by {signal.Signals(signum).name}, its environment "
+        f"workers are ended{hint}",
+        err=True,
+    )
+    return typer.Exit(128 + int(signum))
 
 
 @friendly_errors
