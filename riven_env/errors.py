@@ -62,3 +62,8 @@ class MissingExtraError(RivenError, ImportError):
             f"{feature} needs the optional package '{module}', which is not installed. "
             f'Install the extra: pip install "riven-lab[{extra}]"'
         )
+
+
+class OutputPathError(RivenError):
+    """An output path given to a command cannot be written (a folder where a file goes, a
+    file where a folder goes, no write permission); the message names the option."""

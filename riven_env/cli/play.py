@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from riven_env.cli.common import echo_json, friendly_errors, parse_overrides
+from riven_env.cli.common import check_output, echo_json, friendly_errors, parse_overrides
 
 
 def register(app: typer.Typer) -> None:
@@ -35,6 +35,8 @@ def play(
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
 ) -> None:
     """Play one game and print the result."""
+    check_output(log, "--log")
+    check_output(replay, "--replay")
     from riven_env.game.events import write_jsonl
     from riven_env.game.runner import play_game
 

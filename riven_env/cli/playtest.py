@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from riven_env.cli.common import echo_json, friendly_errors
+from riven_env.cli.common import check_output, echo_json, friendly_errors
 from riven_env.playtest.config import DEFAULT_DB
 
 # Exit status after Ctrl-C, as shells report for SIGINT.
@@ -94,9 +94,13 @@ def playtest(
     max_decisions: MaxDecisions = None,
 ) -> None:
     """Play many games in parallel and store the results."""
-    from riven_env.playtest.db import ResultsDB
+    from riven_env.playtest.db import EXPORT_FORMATS, ResultsDB
     from riven_env.playtest.report import write_report
     from riven_env.playtest.runner import PlaytestInterrupted, run_playtest
+
+    check_output(db, "--db")
+    check_output(report, "--report")
+    check_output(export, "--export", suffixes=[f".{fmt}" for fmt in EXPORT_FORMATS])
 
     config = _base_config(
         scenario=scenario, blue=blue, red=red, games=games, seed=seed, workers=workers,
@@ -154,6 +158,9 @@ def report(
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.report import write_report
 
+    check_output(output, "--output")
+    check_output(export, "--export", kind="folder")
+
     written = write_report(db, run, output)
     typer.echo(f"wrote {written}", err=True)
     if export is not None:
@@ -189,6 +196,7 @@ def compare(
     max_decisions: MaxDecisions = None,
 ) -> None:
     """Compare rule variants with the baseline on the same seeds."""
+    check_output(db, "--db")
     from riven_env.playtest.compare import Variant, run_compare
     from riven_env.playtest.config import parse_override
     from riven_env.playtest.runner import PlaytestInterrupted
@@ -247,6 +255,7 @@ def tournament(
     max_decisions: MaxDecisions = None,
 ) -> None:
     """Round robin between agents (both sides of every pair) with OpenSkill ratings."""
+    check_output(db, "--db")
     from riven_env.playtest.runner import PlaytestInterrupted
     from riven_env.playtest.tournament import parse_agents, run_tournament
 

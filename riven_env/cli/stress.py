@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from riven_env.cli.common import echo_json, friendly_errors
+from riven_env.cli.common import check_output, echo_json, friendly_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -33,6 +33,7 @@ def stress_oracle(
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
 ) -> None:
     """Train a best response against the Oracle; report exploitability, tactics and replays."""
+    check_output(out, "--out", kind="folder")
     if not oracle.startswith("oracle"):
         raise typer.BadParameter(
             f"{oracle!r}: expected oracle or oracle:PROFILE", param_hint="--oracle"

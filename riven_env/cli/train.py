@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from riven_env.cli.common import echo_json, friendly_errors, parse_overrides
+from riven_env.cli.common import check_output, echo_json, friendly_errors, parse_overrides
 
 # Options whose defaults are mutable types live here (module-level singletons), as typer needs.
 OUT_OPTION = typer.Option(
@@ -61,6 +61,7 @@ def train_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Train a MaskablePPO policy; the result is agent ppo:OUT/final.zip."""
+    check_output(out, "--out", kind="folder")
     from training.hyperparams import load_train_config
     from training.train import TrainingStopped, TrainRun, train
 
