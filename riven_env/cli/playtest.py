@@ -110,11 +110,15 @@ def playtest(
         result = run_playtest(config, progress=not as_json, resume=resume)
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
-    if export is not None:
-        with ResultsDB(config.db) as handle:
-            handle.export_table("games", export, [result.run_id], exclude=("summary",))
-    if report is not None:
-        write_report(config.db, result.run_id, report)
+    try:
+        if export is not None:
+            with ResultsDB(config.db) as handle:
+                handle.export_table("games", export, [result.run_id], exclude=("summary",))
+        if report is not None:
+            write_report(config.db, result.run_id, report)
+    except KeyboardInterrupt:  # every game is stored by now: say so, as at any other moment
+        stopped = PlaytestInterrupted(result.run_id, result.summary.games, config.games)
+        raise _interrupted(stopped) from None
     data = result.to_json()
     if as_json:
         echo_json(data)
