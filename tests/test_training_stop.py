@@ -29,22 +29,28 @@ pytestmark = [
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize(
-    ("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"]
+    ("signum", "code", "group"),
+    [(signal.SIGTERM, 143, False), (signal.SIGINT, 130, False), (signal.SIGINT, 130, True)],
+    ids=["SIGTERM", "SIGINT", "SIGINT-to-process-group"],
 )
-def test_a_stopped_training_ends_its_environment_workers(tmp_path, signum, code):
+def test_a_stopped_training_ends_its_environment_workers(tmp_path, signum, code, group):
     command = [sys.executable, "-m", "riven_env.cli.main", "train", "--timesteps", "100000",
                "--envs", "2", "--opponent", SLOW_OPPONENT, "--out", str(tmp_path / "run"),
                "--no-progress"]  # fmt: skip
     process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=group,
+    )  # fmt: skip
     try:
         workers = wait_for(lambda: len(spawned_workers(process.pid)) >= 2 and
                            spawned_workers(process.pid), timeout_s=120)  # fmt: skip
         assert workers, "riven train started no environment workers"
         time.sleep(4.0)  # the workers are built and stepping (slow opponent)
         assert all(alive(pid) for pid in workers)
-        os.kill(process.pid, signum)
+        if group:  # a terminal's Ctrl-C reaches every process of the foreground group
+            os.killpg(process.pid, signum)
+        else:
+            os.kill(process.pid, signum)
         _, err = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
@@ -54,5 +60,11 @@ def test_a_stopped_training_ends_its_environment_workers(tmp_path, signum, code)
         os.kill(pid, signal.SIGKILL)
     assert still == []
     assert process.returncode == code, err
-    (line,) = err.strip().splitlines()
-    assert line.startswith("interrupted: training stopped by") and "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert any(line.startswith("interrupted: training stopped by") for line in lines), err
+    if not group:
+        assert len(lines) == 1 and "Traceback" not in err, err
+    else:
+        # A worker still importing torch may print its own KeyboardInterrupt: torch's
+        # threads do not keep the blocked SIGINT mask. The command itself stays one line.
+        assert "training/train.py" not in err and "riven_env/cli" not in err, err

@@ -26,6 +26,7 @@ from typing import Any
 
 from riven_env.errors import RivenError
 from riven_env.extras import require
+from riven_env.interrupts import interrupts_blocked_for_children
 from training.evaluate import MatchResult, evaluate_agent
 from training.hyperparams import load_train_config
 from training.selfplay import SelfPlayPool
@@ -350,7 +351,10 @@ def train(run: TrainRun) -> Path:
     with stop_signals_raise():
         vec_env = None
         try:
-            vec_env = build_vec_env(run, pool.pool() if pool else run.opponent)
+            # Workers start with SIGINT blocked: a terminal's Ctrl-C reaches only this
+            # process, which ends them (no half-started worker prints a traceback).
+            with interrupts_blocked_for_children():
+                vec_env = build_vec_env(run, pool.pool() if pool else run.opponent)
             final = _learn(run, vec_env, pool, sb3_contrib)
         except BaseException:
             # A stop signal, Ctrl-C or an error: end the workers at once.

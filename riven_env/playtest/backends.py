@@ -23,9 +23,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from riven_env.extras import require
+from riven_env.interrupts import interrupts_blocked_for_children
 from riven_env.playtest.config import execution_settings
 from riven_env.playtest.errors import WorkerLostError
-from riven_env.playtest.interrupts import interrupts_blocked_for_children
 from riven_env.playtest.worker import ignore_interrupts, play_batch
 
 BatchResults = list[dict[str, Any]]

@@ -19,9 +19,9 @@ from types import TracebackType
 from typing import Any
 
 from riven_env.extras import require
+from riven_env.interrupts import interrupts_deferred
 from riven_env.playtest.config import PlaytestConfig
 from riven_env.playtest.errors import PlaytestError
-from riven_env.playtest.interrupts import interrupts_deferred
 from riven_env.playtest.summary import GameSummary
 
 SCHEMA_VERSION = 1
