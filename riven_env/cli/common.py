@@ -14,6 +14,8 @@ import typer
 from riven_env.errors import OutputPathError, RivenError
 
 F = TypeVar("F", bound=Callable[..., Any])
+# Exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
 
 
 def parse_overrides(pairs: Sequence[str] | None) -> dict[str, str]:

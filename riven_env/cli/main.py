@@ -7,8 +7,12 @@ the modules stay small and a command's heavy imports happen only when it runs.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 
 import typer
+
+from riven_env.cli.common import EXIT_INTERRUPTED
 
 app = typer.Typer(
     name="riven",
@@ -42,7 +46,18 @@ for _name in COMMAND_MODULES:
 
 def main() -> None:
     """Run the ``riven`` command line."""
-    app()
+    try:
+        app()
+    except SystemExit as exc:
+        if exc.code != EXIT_INTERRUPTED:
+            raise
+        # A command stopped by Ctrl-C has said what is saved and ended its workers. Leave
+        # now: a KeyboardInterrupt raised inside an extension's embedded code (an import of
+        # scipy, a DuckDB call) marks itself as unhandled even though it was handled, and
+        # the interpreter would then kill itself with SIGINT at exit instead of exiting 130.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":

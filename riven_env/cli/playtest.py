@@ -15,11 +15,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from riven_env.cli.common import check_output, echo_json, friendly_errors
+from riven_env.cli.common import EXIT_INTERRUPTED, check_output, echo_json, friendly_errors
 from riven_env.playtest.config import DEFAULT_DB
-
-# Exit status after Ctrl-C, as shells report for SIGINT.
-EXIT_INTERRUPTED = 130
 
 Scenario = Annotated[
     str, typer.Option("--scenario", help="Bundled scenario name or scenario file.")

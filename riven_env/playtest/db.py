@@ -3,6 +3,12 @@
 Only the main process writes: workers return summaries and the runner stores each batch
 in one transaction as soon as it completes, so an interrupted run keeps every finished
 game and ``--resume`` knows exactly which game indices remain.
+
+Every call into DuckDB runs with Ctrl-C held (:func:`~riven_env.interrupts.interrupts_deferred`)
+and the KeyboardInterrupt is raised when the call has returned. A signal handled inside
+DuckDB aborts the statement ("Query interrupted", a failed rollback in a commit), and one
+raised inside its C++ code leaves Python marking the interrupt as unhandled, so that the
+process killed itself with SIGINT at exit (status -2) after saying it stopped cleanly.
 """
 
 from __future__ import annotations
@@ -267,7 +273,8 @@ class ResultsDB:
             if not read_only:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._con = duckdb.connect(str(path), read_only=read_only)
+            with interrupts_deferred():
+                self._con = duckdb.connect(str(path), read_only=read_only)
         except duckdb.Error as exc:  # locked by another process, not a DuckDB file, ...
             first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise PlaytestError(f"cannot open results database {path}: {first_line}") from exc
@@ -288,7 +295,8 @@ class ResultsDB:
 
     def close(self) -> None:
         """Close the connection."""
-        self._con.close()
+        with interrupts_deferred():
+            self._con.close()
 
     def _create_schema(self) -> None:
         with self._transaction("create the schema in"):
@@ -454,16 +462,16 @@ class ResultsDB:
     def query(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
         """Run SQL and return rows as dicts keyed by column name.
 
+        Ctrl-C is held until the query has returned (see the module docstring).
+
         Raises:
-            KeyboardInterrupt: Ctrl-C while the query ran (DuckDB stops it).
+            KeyboardInterrupt: Ctrl-C arrived while the query ran (raised after it).
         """
-        duckdb = require("duckdb", "playtest", "the playtest results database")
-        try:
+        with interrupts_deferred():
             cursor = self._con.execute(sql, list(params or []))
-        except duckdb.InterruptException:
-            raise KeyboardInterrupt from None
-        names = [column[0] for column in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+            names = [column[0] for column in cursor.description]
+            rows = cursor.fetchall()
+        return [dict(zip(names, row, strict=True)) for row in rows]
 
     def run_exists(self, run_id: str) -> bool:
         """Whether a run with this id is stored."""
@@ -563,9 +571,10 @@ class ResultsDB:
                 f"table {table} has no column(s) {', '.join(unknown)}; allowed: {', '.join(known)}"
             )
         chosen = ", ".join(column for column in known if column not in set(exclude))
-        self._con.execute(
-            f"COPY (SELECT {chosen} FROM {table}{where}) TO '{target}' ({options})", params
-        )
+        with interrupts_deferred():
+            self._con.execute(
+                f"COPY (SELECT {chosen} FROM {table}{where}) TO '{target}' ({options})", params
+            )
         return out
 
     def export_all(

@@ -211,6 +211,8 @@ def run_playtest(
         played = _play(config, db, target, todo, new_run, progress)
         summary = summarise_run(db, target)
     except KeyboardInterrupt:
+        if target is None and resume:  # stopped before the run was looked up: look now
+            target = db.find_resumable(config)
         raise PlaytestInterrupted(target, _saved(db, target), config.games) from None
     except WorkerLostError as exc:
         raise WorkerLostError(
