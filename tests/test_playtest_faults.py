@@ -94,7 +94,8 @@ def test_a_batch_that_kills_its_worker_every_time_stops_the_run_with_the_resume_
     error = failure.value
     assert deaths(marks) == retries + 1
     message = str(error)
-    assert "SIGKILL" in message and "games 4-5" in message and "--resume" in message
+    # Games 4-5 and any batch always in flight beside them hit the limit together.
+    assert "SIGKILL" in message and "; games 4-" in message and "--resume" in message
     assert "\n" not in message
     runs, rows = _stored(config.db)
     stored = [r["game_index"] for r in rows]

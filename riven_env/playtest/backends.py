@@ -173,13 +173,13 @@ def run_local(
             # A pool lost with no batch in it counts too, so that nothing loops forever.
             for key in [tuple(b) for b in lost] or [()]:
                 losses[key] = losses.get(key, 0) + 1
-            failed = [k for k in losses if losses[k] > retries]
+            failed = [list(k) for k in losses if losses[k] > retries]
             if failed:
                 what = describe_games(lost) if lost else "no games"
+                which = describe_games([b for b in failed if b]) if any(failed) else "the pool"
                 raise WorkerLostError(
-                    f"{cause} while playing {what}; the same games were lost "
-                    f"{retries + 1} time(s), the limit (workers.batch_retries = {retries} "
-                    "in playtest.toml)"
+                    f"{cause} while playing {what}; {which} lost {retries + 1} time(s), the "
+                    f"limit (workers.batch_retries = {retries} in playtest.toml)"
                 )
             pending.extendleft(reversed(lost))
     finally:
