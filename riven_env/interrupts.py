@@ -20,6 +20,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 
 def _in_main_thread() -> bool:
@@ -27,11 +28,15 @@ def _in_main_thread() -> bool:
 
 
 @contextmanager
-def interrupts_deferred() -> Iterator[None]:
+def interrupts_deferred(signals: tuple[int, ...] = (signal.SIGINT,)) -> Iterator[None]:
     """Run the block to its end even if Ctrl-C arrives; raise KeyboardInterrupt after it.
 
-    A handler installed before (not Python's default) is called instead, and an ignored
-    SIGINT stays ignored.
+    The handlers installed before get the held signal once the block has ended: Python's
+    default raises KeyboardInterrupt for SIGINT, a handler of the caller's runs as it would
+    have, an ignored signal stays ignored.
+
+    Args:
+        signals: The signals to hold (default: SIGINT only).
 
     Raises:
         KeyboardInterrupt: After the block, if SIGINT arrived while it ran.
@@ -44,17 +49,34 @@ def interrupts_deferred() -> Iterator[None]:
     def hold(signum: int, _frame: FrameType | None) -> None:
         caught.append(signum)
 
-    previous = signal.signal(signal.SIGINT, hold)
+    previous = {signum: signal.signal(signum, hold) for signum in signals}
     try:
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if not caught or previous == signal.SIG_IGN:
+    except BaseException as exc:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if caught:  # the block failed after the signal (often because of it): signal wins
+            _deliver(caught[0], previous[caught[0]], exc)
+        raise
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+    if caught:
+        _deliver(caught[0], previous[caught[0]], None)
+
+
+def _deliver(signum: int, handler: Any, cause: BaseException | None) -> None:
+    """Act on a held signal as ``handler`` (the one installed before) would have."""
+    if handler == signal.SIG_IGN:
         return
-    if callable(previous) and previous is not signal.default_int_handler:
-        previous(caught[0], None)  # someone else's handler: let it decide
-        return
-    raise KeyboardInterrupt
+    try:
+        if callable(handler):
+            handler(signum, None)  # default_int_handler raises KeyboardInterrupt
+        elif signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        else:
+            signal.raise_signal(signum)  # the default action, now that the block is done
+    except BaseException as exc:
+        raise exc from cause
 
 
 @contextmanager

@@ -26,7 +26,7 @@ from typing import Any
 
 from riven_env.errors import RivenError
 from riven_env.extras import require
-from riven_env.interrupts import interrupts_blocked_for_children
+from riven_env.interrupts import interrupts_blocked_for_children, interrupts_deferred
 from training.evaluate import MatchResult, evaluate_agent
 from training.hyperparams import load_train_config
 from training.selfplay import SelfPlayPool
@@ -237,6 +237,10 @@ def _policy_kwargs(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": activation}
 
 
+# Signals that stop a training run cleanly (the workers ended, a one-line message).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 class TrainingStopped(Exception):  # noqa: N818 - a stop request, not a fault
     """A stop signal (SIGTERM) arrived during training; SIGINT arrives as KeyboardInterrupt.
 
@@ -352,8 +356,10 @@ def train(run: TrainRun) -> Path:
         vec_env = None
         try:
             # Workers start with SIGINT blocked: a terminal's Ctrl-C reaches only this
-            # process, which ends them (no half-started worker prints a traceback).
-            with interrupts_blocked_for_children():
+            # process, which ends them. A stop signal during the start is held until the
+            # environments exist (else the half-built workers outlive us and print a
+            # broken pipe), then raised here with the workers in hand.
+            with interrupts_blocked_for_children(), interrupts_deferred(STOP_SIGNALS):
                 vec_env = build_vec_env(run, pool.pool() if pool else run.opponent)
             final = _learn(run, vec_env, pool, sb3_contrib)
         except BaseException:

@@ -7,6 +7,7 @@ the modules stay small and a command's heavy imports happen only when it runs.
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 import os
 import sys
 
@@ -55,6 +56,10 @@ def main() -> None:
         # now: a KeyboardInterrupt raised inside an extension's embedded code (an import of
         # scipy, a DuckDB call) marks itself as unhandled even though it was handled, and
         # the interpreter would then kill itself with SIGINT at exit instead of exiting 130.
+        # Daemon workers that never got going would be ended by multiprocessing's exit
+        # hook, which os._exit skips: end them here.
+        for child in multiprocessing.active_children():
+            child.terminate()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(EXIT_INTERRUPTED)
