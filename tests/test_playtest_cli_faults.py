@@ -95,8 +95,8 @@ def test_workers_that_keep_dying_stop_the_run_with_one_line_and_the_resume_hint(
 # Moments after the two workers exist: while they start (importing), then ever later, so
 # that some signals land while batches are being played and stored. Each run resumes the
 # last, so the saved count grows run by run.
-MOMENTS_S = (0.0, 2.0, 4.0, 6.0, 9.0, 13.0)
-CTRL_C_GAMES = 200
+MOMENTS_S = (0.0, 1.0, 2.0, 3.0, 5.0, 8.0, 12.0)
+CTRL_C_GAMES = 1000
 
 
 @pytest.mark.timeout(900)
