@@ -87,3 +87,8 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
         return ""
     others = f" (or {', '.join(close[1:])})" if len(close) > 1 else ""
     return f"; did you mean {close[0]}?{others}"
+
+
+class OutputPathError(RivenError):
+    """An output path given to a command cannot be written (a folder where a file goes, a
+    file where a folder goes, no write permission); the message names the option."""

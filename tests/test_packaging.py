@@ -18,6 +18,7 @@ REQUIRED = [
     "scenarios/skirmish-5v5.toml",
     "agents/oracle/data/profiles.toml",
     "riven_env/replay/assets/replay.js",
+    "riven_env/playtest/data/playtest.toml",
 ]
 
 

@@ -19,7 +19,10 @@ from __future__ import annotations
 import csv
 import functools
 import json
-from collections.abc import Callable, Mapping
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,7 @@ from agents.policy_file import WEIGHTS_SUFFIX
 from riven_env.errors import RivenError
 from riven_env.extras import require
 from riven_env.files import limit
+from riven_env.interrupts import interrupts_blocked_for_children, interrupts_deferred
 from training.evaluate import MatchResult, evaluate_agent
 from training.hyperparams import load_train_config
 from training.selfplay import SelfPlayPool
@@ -256,6 +260,65 @@ def _policy_kwargs(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": activation}
 
 
+# Signals that stop a training run cleanly (the workers ended, a one-line message).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class TrainingStopped(Exception):  # noqa: N818 - a stop request, not a fault
+    """A stop signal (SIGTERM) arrived during training; SIGINT arrives as KeyboardInterrupt.
+
+    Attributes:
+        signum: The signal's number.
+    """
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+
+
+@contextmanager
+def stop_signals_raise() -> Iterator[None]:
+    """Turn SIGTERM into :class:`TrainingStopped` while the block runs (main thread only).
+
+    Python's default SIGTERM ends the process at once: no ``finally`` runs, and the
+    environment workers play on until their current step ends (an MCTS opponent's step
+    can take minutes). Raised as an exception, the stop runs the cleanup that ends them.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: Any) -> None:
+        raise TrainingStopped(signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def stop_vec_env(vec_env: Any) -> None:
+    """End the environment worker processes now, without waiting for a step in flight.
+
+    A worker holds nothing to save (checkpoints are written by this process), so it is
+    killed rather than asked: a graceful ``close()`` first waits for the step it plays.
+    Environments without processes (``DummyVecEnv``) are closed as usual.
+    """
+    processes = list(getattr(vec_env, "processes", None) or [])
+    if not processes:
+        vec_env.close()
+        return
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join()
+    for remote in getattr(vec_env, "remotes", ()):
+        remote.close()
+    vec_env.closed = True
+
+
 def build_vec_env(run: TrainRun, opponent: Any) -> Any:
     """The vectorised training environments (subprocesses unless configured otherwise)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
@@ -293,7 +356,12 @@ def check_inputs(run: TrainRun) -> None:
 def train(run: TrainRun) -> Path:
     """Train (or resume) a MaskablePPO policy; return the path of ``final.safetensors``.
 
+    SIGTERM or Ctrl-C at any moment ends the environment worker processes before the
+    exception leaves this function (:func:`stop_vec_env`).
+
     Raises:
+        TrainingStopped: SIGTERM arrived.
+        KeyboardInterrupt: Ctrl-C (SIGINT) arrived.
         MissingExtraError: The ``rl`` extra is not installed.
         RivenError: ``envs`` or ``timesteps`` below 1, or a missing checkpoint.
     """
@@ -338,7 +406,27 @@ def train(run: TrainRun) -> Path:
         if run.self_play
         else None
     )
-    vec_env = build_vec_env(run, pool.pool() if pool else run.opponent)
+    with stop_signals_raise():
+        vec_env = None
+        try:
+            # Workers start with SIGINT blocked: a terminal's Ctrl-C reaches only this
+            # process, which ends them. A stop signal during the start is held until the
+            # environments exist (else the half-built workers outlive us and print a
+            # broken pipe), then raised here with the workers in hand.
+            with interrupts_blocked_for_children(), interrupts_deferred(STOP_SIGNALS):
+                vec_env = build_vec_env(run, pool.pool() if pool else run.opponent)
+            final = _learn(run, vec_env, pool, sb3_contrib)
+        except BaseException:
+            # A stop signal, Ctrl-C or an error: end the workers at once.
+            if vec_env is not None:
+                stop_vec_env(vec_env)
+            raise
+        vec_env.close()
+    return final
+
+
+def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: Any) -> Path:
+    """Build or load the model, train it on ``vec_env`` and save ``final.safetensors``."""
     probe = make_env_fn(run.scenario, "random", run.config["env"])().unwrapped
     metadata = encoding_metadata(probe, run.scenario)
     policy = "MultiInputPolicy" if run.config["env"]["obs_mode"] == "dict" else "MlpPolicy"
@@ -358,18 +446,14 @@ def train(run: TrainRun) -> Path:
         )
         reset = True
     callback = _callback_class()(run, metadata, pool)
-    try:
-        model.learn(
-            total_timesteps=run.timesteps,
-            callback=callback,
-            progress_bar=run.progress_bar,
-            reset_num_timesteps=reset,
-            tb_log_name="ppo",
-        )
-        final = save_model(model, run.out / FINAL_NAME, metadata)
-    finally:
-        vec_env.close()
-    return final
+    model.learn(
+        total_timesteps=run.timesteps,
+        callback=callback,
+        progress_bar=run.progress_bar,
+        reset_num_timesteps=reset,
+        tb_log_name="ppo",
+    )
+    return save_model(model, run.out / FINAL_NAME, metadata)
 
 
 def _resumed_model(run: TrainRun, vec_env: Any, policy: str) -> Any:

@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, TypeVar
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
 
 import typer
 from rich.console import Console
 
-from riven_env.errors import RivenError
+from riven_env.errors import OutputPathError, RivenError
 
 F = TypeVar("F", bound=Callable[..., Any])
+# Exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
 
 #: Width of tables written to a pipe or a file: wide enough that no table of the CLI is cut
 #: (rich would otherwise assume 80 columns and truncate cells to "Sequenti…").
@@ -102,3 +106,65 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 def echo_json(obj: Any) -> None:
     """Print one JSON object on stdout."""
     typer.echo(json.dumps(obj, sort_keys=False))
+
+
+def _nearest_existing(path: Path) -> Path:
+    """``path`` or its closest ancestor that exists (the folder a new path is made in)."""
+    current = path
+    while not current.exists() and current != current.parent:
+        current = current.parent
+    return current
+
+
+def check_output(
+    path: Path | str | None,
+    option: str,
+    *,
+    kind: Literal["file", "folder"] = "file",
+    suffixes: Sequence[str] = (),
+) -> None:
+    """Refuse an output path that cannot be written, before any work starts.
+
+    A command that plays games or trains for an hour must not find out at the end that
+    ``--report X/r.html`` names a file ``X``, or that ``-o`` is a folder. Missing parent
+    folders are fine (commands create them); what matters is that the nearest existing
+    one is a folder this process can write in.
+
+    Args:
+        path: The path given (``None``: option not given, nothing to check).
+        option: The option's name for the message (``--report``).
+        kind: ``file`` (the path is written as a file) or ``folder`` (files go inside).
+        suffixes: For a file, the allowed suffixes (case-insensitive); empty: any.
+
+    Raises:
+        OutputPathError: A folder where a file goes, a file where a folder goes (the path
+            or one of its parents), a suffix not allowed, or no write permission.
+    """
+    if path is None:
+        return
+    target = Path(path)
+    where = f"{option} {target}"
+    try:
+        if kind == "file":
+            if target.is_dir():
+                raise OutputPathError(f"{where}: is a folder; give a file name")
+            if suffixes and target.suffix.lower() not in {s.lower() for s in suffixes}:
+                raise OutputPathError(
+                    f"{where}: suffix {target.suffix or '(none)'!r} is not allowed; "
+                    f"allowed: {', '.join(suffixes)}"
+                )
+            if target.exists():
+                if not os.access(target, os.W_OK):
+                    raise OutputPathError(f"{where}: the file is not writable")
+                return
+            folder = _nearest_existing(target.parent)
+        else:
+            if target.exists() and not target.is_dir():
+                raise OutputPathError(f"{where}: is a file; give a folder")
+            folder = _nearest_existing(target)
+        if not folder.is_dir():
+            raise OutputPathError(f"{where}: {folder} is a file, not a folder")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OutputPathError(f"{where}: cannot write in folder {folder} (permission denied)")
+    except OSError as exc:  # a parent we may not even look into
+        raise OutputPathError(f"{where}: cannot be checked ({exc.strerror or exc})") from None

@@ -11,6 +11,8 @@ value) or the input is (a RivenError, through :func:`~riven_env.cli.common.frien
 from __future__ import annotations
 
 import importlib
+import multiprocessing
+import os
 import sys
 from typing import Any
 
@@ -25,11 +27,10 @@ except ImportError:  # pragma: no cover - depends on the installed typer
     from click.exceptions import NoArgsIsHelpError
 
 from riven_env import __version__
+from riven_env.cli.common import EXIT_INTERRUPTED
 
 #: Exit status of bad usage and bad input, everywhere.
 EXIT_USAGE = 2
-#: Exit status after Ctrl-C, as shells report for SIGINT.
-EXIT_INTERRUPTED = 130
 
 
 def _plain_flags(command: Any, ctx: Any = None) -> None:
@@ -153,7 +154,22 @@ for _name in COMMAND_MODULES:
 
 def main() -> None:
     """Run the ``riven`` command line."""
-    app(prog_name="riven")
+    try:
+        app(prog_name="riven")
+    except SystemExit as exc:
+        if exc.code != EXIT_INTERRUPTED:
+            raise
+        # A command stopped by Ctrl-C has said what is saved and ended its workers. Leave
+        # now: a KeyboardInterrupt raised inside an extension's embedded code (an import of
+        # scipy, a DuckDB call) marks itself as unhandled even though it was handled, and
+        # the interpreter would then kill itself with SIGINT at exit instead of exiting 130.
+        # Daemon workers that never got going would be ended by multiprocessing's exit
+        # hook, which os._exit skips: end them here.
+        for child in multiprocessing.active_children():
+            child.terminate()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from riven_env.cli.common import friendly_errors
+from riven_env.cli.common import check_output, friendly_errors
 
 
 def _print_cards(
@@ -60,6 +60,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Render Oracle profiles as the cards a solo player uses at the table."""
+        check_output(output, "--output")
         _print_cards(profile, fmt, output, profiles_file)
 
     from riven_env.cli.analytics import register_audit

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import typer
 
-from riven_env.cli.common import QuietOption, echo_json, friendly_errors, parse_overrides
+from riven_env.cli.common import (
+    QuietOption,
+    check_output,
+    echo_json,
+    friendly_errors,
+    parse_overrides,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -36,6 +42,8 @@ def play(
     quiet: QuietOption = False,
 ) -> None:
     """Play one game and print the result."""
+    check_output(log, "--log")
+    check_output(replay, "--replay")
     from riven_env.game.events import write_jsonl
     from riven_env.game.runner import play_game
     from riven_env.progress import game_progress

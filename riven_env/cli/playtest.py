@@ -15,16 +15,15 @@ import typer
 from rich.table import Table
 
 from riven_env.cli.common import (
+    EXIT_INTERRUPTED,
     QuietOption,
     WorkersOption,
+    check_output,
     echo_json,
     friendly_errors,
     make_console,
 )
 from riven_env.playtest.config import DEFAULT_DB
-
-# Exit status after Ctrl-C, as shells report for SIGINT.
-EXIT_INTERRUPTED = 130
 
 Scenario = Annotated[
     str, typer.Option("--scenario", help="Bundled scenario name or scenario file.")
@@ -123,9 +122,13 @@ def playtest(
     """Play many games in parallel and store the results."""
     from riven_env.analytics.metrics import attach_metrics
     from riven_env.cli.analytics import metrics_table
-    from riven_env.playtest.db import ResultsDB
+    from riven_env.playtest.db import EXPORT_FORMATS, ResultsDB
     from riven_env.playtest.report import write_report
     from riven_env.playtest.runner import PlaytestInterrupted, run_playtest
+
+    check_output(db, "--db")
+    check_output(report, "--report")
+    check_output(export, "--export", suffixes=[f".{fmt}" for fmt in EXPORT_FORMATS])
 
     config = _base_config(
         scenario=scenario, blue=blue, red=red, games=games, seed=seed, workers=workers,
@@ -145,11 +148,15 @@ def playtest(
         result = run_playtest(config, progress=not quiet, resume=resume)
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
-    if export is not None:
-        with ResultsDB(config.db) as handle:
-            handle.export_table("games", export, [result.run_id], exclude=("summary",))
-    if report is not None:
-        write_report(config.db, result.run_id, report)
+    try:
+        if export is not None:
+            with ResultsDB(config.db) as handle:
+                handle.export_table("games", export, [result.run_id], exclude=("summary",))
+        if report is not None:
+            write_report(config.db, result.run_id, report)
+    except KeyboardInterrupt:  # every game is stored by now: say so, as at any other moment
+        stopped = PlaytestInterrupted(result.run_id, result.summary.games, config.games)
+        raise _interrupted(stopped) from None
     data = result.to_json()
     data["metrics"] = attach_metrics(config.db, result.run_id)
     if as_json:
@@ -198,6 +205,9 @@ def report(
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.report import write_report
 
+    check_output(output, "--output")
+    check_output(export, "--export", kind="folder")
+
     written = write_report(db, run, output)
     typer.echo(f"wrote {written}", err=True)
     if export is not None:
@@ -235,6 +245,7 @@ def compare(
     quiet: QuietOption = False,
 ) -> None:
     """Compare rule variants with the baseline on the same seeds."""
+    check_output(db, "--db")
     from riven_env.playtest.compare import Variant, run_compare
     from riven_env.playtest.config import parse_override
     from riven_env.playtest.runner import PlaytestInterrupted
@@ -321,6 +332,7 @@ def tournament(
     quiet: QuietOption = False,
 ) -> None:
     """Round robin between agents (both sides of every pair) with OpenSkill ratings."""
+    check_output(db, "--db")
     from riven_env.playtest.runner import PlaytestInterrupted
     from riven_env.playtest.tournament import parse_agents, run_tournament
 

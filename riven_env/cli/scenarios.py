@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from riven_env.cli.common import check_output, friendly_errors
 from riven_env.errors import RivenError, ScenarioError
 
 #: Exit status of ``validate`` when a file is invalid.
@@ -216,6 +217,7 @@ def register(app: typer.Typer) -> None:
         _validate(files)
 
     @group.command("generate")
+    @friendly_errors
     def generate_command(
         kind: Annotated[str, typer.Option("--kind", help="field | ruins | dungeon")],
         seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed (>= 0).")],
@@ -228,6 +230,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Generate a valid scenario file procedurally (same seed, same file)."""
+        check_output(output, "--output")
         _generate(kind, seed, setting, models_per_side, output)
 
     app.add_typer(group, name="scenarios")

@@ -9,6 +9,7 @@ import typer
 from riven_env.cli.common import (
     QuietOption,
     WorkersOption,
+    check_output,
     default_workers,
     echo_json,
     friendly_errors,
@@ -41,6 +42,7 @@ def stress_oracle(
     quiet: QuietOption = False,
 ) -> None:
     """Train a best response against the Oracle; report exploitability, tactics and replays."""
+    check_output(out, "--out", kind="folder")
     if not oracle.startswith("oracle"):
         raise typer.BadParameter(
             f"{oracle!r}: expected oracle or oracle:PROFILE", param_hint="--oracle"

@@ -14,6 +14,7 @@ import typer
 from riven_env.cli.common import (
     QuietOption,
     WorkersOption,
+    check_output,
     default_workers,
     echo_json,
     friendly_errors,
@@ -78,8 +79,9 @@ def train_command(
     quiet: QuietOption = False,
 ) -> None:
     """Train a MaskablePPO policy; the result is agent ppo:OUT/final.safetensors."""
+    check_output(out, "--out", kind="folder")
     from training.hyperparams import load_train_config
-    from training.train import TrainRun, train
+    from training.train import TrainingStopped, TrainRun, train
 
     run = TrainRun(
         scenario=scenario,
@@ -95,8 +97,29 @@ def train_command(
         log=lambda line: typer.echo(line, err=True),
         eval_workers=workers,
     )
-    final = train(run)
+    try:
+        final = train(run)
+    except (KeyboardInterrupt, TrainingStopped) as exc:
+        raise _stopped(exc, out) from None
     typer.echo(f"trained policy: {final} (use it as agent ppo:{final})")
+
+
+def _stopped(exc: BaseException, out: Path) -> typer.Exit:
+    """Say what a stopped training left behind; exit 128 + the signal, as shells report."""
+    import signal
+
+    signum = getattr(exc, "signum", signal.SIGINT)
+    steps = sorted(
+        (out / "checkpoints").glob("step_*.safetensors"),
+        key=lambda p: int(p.stem.split("_")[-1]) if p.stem.split("_")[-1].isdigit() else -1,
+    )
+    hint = f"; continue with --resume {steps[-1]}" if steps else "; no checkpoint was written yet"
+    typer.echo(
+        f"interrupted: training stopped by {signal.Signals(signum).name}, its environment "
+        f"workers are ended{hint}",
+        err=True,
+    )
+    return typer.Exit(128 + int(signum))
 
 
 @friendly_errors

@@ -6,6 +6,8 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,65 @@ BACKENDS = ("local", "ray")
 BATCHES_PER_WORKER = 16
 MAX_BATCH_GAMES = 10
 SIDES = ("blue", "red")
+SETTINGS_FILE = "playtest.toml"
+# Key of playtest.toml -> smallest allowed value (every key is a whole number).
+_SETTINGS_MINIMUM: dict[str, dict[str, int]] = {
+    "workers": {"batch_retries": 0, "in_flight_per_worker": 1},
+}
+
+
+@dataclass(frozen=True)
+class ExecutionSettings:
+    """How a playtest spreads its games over workers (``riven_env/playtest/data/playtest.toml``).
+
+    Attributes:
+        batch_retries: Times a batch lost with its worker process is played again on a
+            fresh worker before the run stops.
+        in_flight_per_worker: Batches handed out ahead of time per worker.
+    """
+
+    batch_retries: int
+    in_flight_per_worker: int
+
+
+def check_settings(raw: Mapping[str, Any], where: str = SETTINGS_FILE) -> ExecutionSettings:
+    """Validate the contents of a ``playtest.toml``.
+
+    Raises:
+        PlaytestError: An unknown section or key, a missing key, or a value that is not a
+            whole number at or above its minimum; the message names the key.
+    """
+    unknown = sorted(set(raw) - set(_SETTINGS_MINIMUM))
+    if unknown:
+        raise PlaytestError(
+            f"{where}: unknown section(s) {unknown}; allowed: {sorted(_SETTINGS_MINIMUM)}"
+        )
+    values: dict[str, int] = {}
+    for section, minimums in _SETTINGS_MINIMUM.items():
+        table = raw.get(section, {})
+        extra = sorted(set(table) - set(minimums))
+        if extra:
+            raise PlaytestError(
+                f"{where}: [{section}] unknown key(s) {extra}; allowed: {sorted(minimums)}"
+            )
+        for key, minimum in minimums.items():
+            if key not in table:
+                raise PlaytestError(f"{where}: {section}.{key} is missing")
+            value = table[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+                raise PlaytestError(
+                    f"{where}: {section}.{key} = {value!r} is not allowed; "
+                    f"allowed: a whole number >= {minimum}"
+                )
+            values[key] = value
+    return ExecutionSettings(**values)
+
+
+@lru_cache(maxsize=1)
+def execution_settings() -> ExecutionSettings:
+    """The bundled execution settings, read and checked once per process."""
+    text = resources.files("riven_env.playtest.data").joinpath(SETTINGS_FILE).read_text("utf-8")
+    return check_settings(tomllib.loads(text))
 
 
 def game_seed(run_seed: int, game_index: int) -> int:

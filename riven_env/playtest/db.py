@@ -3,13 +3,20 @@
 Only the main process writes: workers return summaries and the runner stores each batch
 in one transaction as soon as it completes, so an interrupted run keeps every finished
 game and ``--resume`` knows exactly which game indices remain.
+
+Every call into DuckDB runs with Ctrl-C held (:func:`~riven_env.interrupts.interrupts_deferred`)
+and the KeyboardInterrupt is raised when the call has returned. A signal handled inside
+DuckDB aborts the statement ("Query interrupted", a failed rollback in a commit), and one
+raised inside its C++ code leaves Python marking the interrupt as unhandled, so that the
+process killed itself with SIGINT at exit (status -2) after saying it stopped cleanly.
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from hashlib import sha1
@@ -18,6 +25,7 @@ from types import TracebackType
 from typing import Any
 
 from riven_env.extras import require
+from riven_env.interrupts import interrupts_deferred
 from riven_env.playtest.config import PlaytestConfig
 from riven_env.playtest.errors import PlaytestError
 from riven_env.playtest.summary import GameSummary, side_rosters
@@ -25,6 +33,9 @@ from riven_env.playtest.summary import GameSummary, side_rosters
 SCHEMA_VERSION = 1
 
 # Table name -> column definitions. The order of columns is the order rows are written.
+# Every count and score is BIGINT: points come from scenario files, and a value any
+# validated scenario allows must store (32-bit columns refused points above 2**31 after
+# the whole run had been played). Only the game_index key stays INTEGER.
 TABLES: dict[str, tuple[tuple[str, str], ...]] = {
     "runs": (
         ("run_id", "VARCHAR PRIMARY KEY"),
@@ -35,7 +46,7 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("scenario", "VARCHAR"),
         ("blue", "VARCHAR"),
         ("red", "VARCHAR"),
-        ("games_requested", "INTEGER"),
+        ("games_requested", "BIGINT"),
         ("seed", "BIGINT"),
         ("overrides", "JSON"),
         ("config", "JSON"),
@@ -52,11 +63,11 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("winner", "VARCHAR"),
         ("draw", "BOOLEAN"),
         ("reason", "VARCHAR"),
-        ("rounds", "INTEGER"),
+        ("rounds", "BIGINT"),
         ("first_side", "VARCHAR"),
-        ("blue_points", "INTEGER"),
-        ("red_points", "INTEGER"),
-        ("decisions", "INTEGER"),
+        ("blue_points", "BIGINT"),
+        ("red_points", "BIGINT"),
+        ("decisions", "BIGINT"),
         ("duration_s", "DOUBLE"),
         ("summary", "JSON"),
     ),
@@ -66,37 +77,37 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("side", "VARCHAR"),
         ("agent", "VARCHAR"),
         ("won", "BOOLEAN"),
-        ("points", "INTEGER"),
-        ("models", "INTEGER"),
-        ("down", "INTEGER"),
-        ("out", "INTEGER"),
-        ("fled", "INTEGER"),
-        ("survivors", "INTEGER"),
-        ("wounds_dealt", "INTEGER"),
-        ("wounds_taken", "INTEGER"),
-        ("morale_tests", "INTEGER"),
-        ("morale_failures", "INTEGER"),
-        ("morale_flights", "INTEGER"),
-        ("momentum_gained", "INTEGER"),
-        ("momentum_spent", "INTEGER"),
-        ("strain_gained", "INTEGER"),
-        ("strain_spent", "INTEGER"),
-        ("activations", "INTEGER"),
-        ("actions", "INTEGER"),
-        ("turns_passed", "INTEGER"),
-        ("shots", "INTEGER"),
-        ("shots_miss", "INTEGER"),
-        ("shots_partial", "INTEGER"),
-        ("shots_hit", "INTEGER"),
-        ("shots_critical", "INTEGER"),
-        ("melees", "INTEGER"),
-        ("melees_initiated", "INTEGER"),
-        ("melees_won", "INTEGER"),
-        ("melees_lost", "INTEGER"),
-        ("melee_parry", "INTEGER"),
-        ("melee_recoil", "INTEGER"),
-        ("melee_wound", "INTEGER"),
-        ("melee_critical", "INTEGER"),
+        ("points", "BIGINT"),
+        ("models", "BIGINT"),
+        ("down", "BIGINT"),
+        ("out", "BIGINT"),
+        ("fled", "BIGINT"),
+        ("survivors", "BIGINT"),
+        ("wounds_dealt", "BIGINT"),
+        ("wounds_taken", "BIGINT"),
+        ("morale_tests", "BIGINT"),
+        ("morale_failures", "BIGINT"),
+        ("morale_flights", "BIGINT"),
+        ("momentum_gained", "BIGINT"),
+        ("momentum_spent", "BIGINT"),
+        ("strain_gained", "BIGINT"),
+        ("strain_spent", "BIGINT"),
+        ("activations", "BIGINT"),
+        ("actions", "BIGINT"),
+        ("turns_passed", "BIGINT"),
+        ("shots", "BIGINT"),
+        ("shots_miss", "BIGINT"),
+        ("shots_partial", "BIGINT"),
+        ("shots_hit", "BIGINT"),
+        ("shots_critical", "BIGINT"),
+        ("melees", "BIGINT"),
+        ("melees_initiated", "BIGINT"),
+        ("melees_won", "BIGINT"),
+        ("melees_lost", "BIGINT"),
+        ("melee_parry", "BIGINT"),
+        ("melee_recoil", "BIGINT"),
+        ("melee_wound", "BIGINT"),
+        ("melee_critical", "BIGINT"),
     ),
     "resources": (
         ("run_id", "VARCHAR"),
@@ -105,7 +116,7 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("resource", "VARCHAR"),
         ("direction", "VARCHAR"),
         ("reason", "VARCHAR"),
-        ("amount", "INTEGER"),
+        ("amount", "BIGINT"),
     ),
     "game_models": (
         ("run_id", "VARCHAR"),
@@ -115,21 +126,21 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("profile", "VARCHAR"),
         ("name", "VARCHAR"),
         ("oracle", "VARCHAR"),
-        ("mettle", "INTEGER"),
-        ("wounds", "INTEGER"),
+        ("mettle", "BIGINT"),
+        ("wounds", "BIGINT"),
         ("status", "VARCHAR"),
-        ("wounds_taken", "INTEGER"),
-        ("wounds_dealt", "INTEGER"),
-        ("activations", "INTEGER"),
-        ("actions", "INTEGER"),
-        ("shots", "INTEGER"),
-        ("shot_wounds", "INTEGER"),
-        ("melees", "INTEGER"),
-        ("melee_wins", "INTEGER"),
-        ("morale_tests", "INTEGER"),
-        ("morale_failures", "INTEGER"),
-        ("strain_gained", "INTEGER"),
-        ("strain_spent", "INTEGER"),
+        ("wounds_taken", "BIGINT"),
+        ("wounds_dealt", "BIGINT"),
+        ("activations", "BIGINT"),
+        ("actions", "BIGINT"),
+        ("shots", "BIGINT"),
+        ("shot_wounds", "BIGINT"),
+        ("melees", "BIGINT"),
+        ("melee_wins", "BIGINT"),
+        ("morale_tests", "BIGINT"),
+        ("morale_failures", "BIGINT"),
+        ("strain_gained", "BIGINT"),
+        ("strain_spent", "BIGINT"),
     ),
     "oracle_rules": (
         ("run_id", "VARCHAR"),
@@ -137,23 +148,25 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("side", "VARCHAR"),
         ("profile", "VARCHAR"),
         ("rule", "VARCHAR"),
-        ("count", "INTEGER"),
+        ("count", "BIGINT"),
     ),
     "activations": (
         ("run_id", "VARCHAR"),
         ("game_index", "INTEGER"),
         ("side", "VARCHAR"),
-        ("mettle", "INTEGER"),
-        ("dice", "INTEGER"),
-        ("count", "INTEGER"),
-        ("actions", "INTEGER"),
-        ("passed", "INTEGER"),
-        ("bonus", "INTEGER"),
+        ("mettle", "BIGINT"),
+        ("dice", "BIGINT"),
+        ("count", "BIGINT"),
+        ("actions", "BIGINT"),
+        ("passed", "BIGINT"),
+        ("bonus", "BIGINT"),
     ),
 }
 EXPORT_FORMATS = ("parquet", "csv")
 # Columns added to a table after schema version 1 first shipped: (table, column, type).
 ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (("runs", "sides", "JSON"),)
+# The range of a BIGINT column.
+BIGINT_RANGE = (-(2**63), 2**63 - 1)
 
 
 @dataclass(frozen=True)
@@ -257,13 +270,16 @@ class ResultsDB:
     def __init__(self, path: str | Path, *, read_only: bool = False):
         duckdb = require("duckdb", "playtest", "the playtest results database")
         self.path = Path(path) if str(path) != ":memory:" else None
+        # Creation times of runs whose ids are handed out but whose rows are not stored yet.
+        self._created: dict[str, datetime] = {}
         if self.path is not None:
             if read_only and not self.path.exists():
                 raise PlaytestError(f"results database {self.path} does not exist")
             if not read_only:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._con = duckdb.connect(str(path), read_only=read_only)
+            with interrupts_deferred():
+                self._con = duckdb.connect(str(path), read_only=read_only)
         except duckdb.Error as exc:  # locked by another process, not a DuckDB file, ...
             first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise PlaytestError(f"cannot open results database {path}: {first_line}") from exc
@@ -284,27 +300,85 @@ class ResultsDB:
 
     def close(self) -> None:
         """Close the connection."""
-        self._con.close()
+        with interrupts_deferred():
+            self._con.close()
 
     def _create_schema(self) -> None:
+        with self._transaction("create the schema in"):
+            for name, columns in TABLES.items():
+                body = ", ".join(f"{col} {kind}" for col, kind in columns)
+                if name == "games":
+                    body += ", PRIMARY KEY (run_id, game_index)"
+                self._con.execute(f"CREATE TABLE IF NOT EXISTS {name} ({body})")
+            # Files written before a column existed get it (NULL in their old rows).
+            for name, column, kind in ADDED_COLUMNS:
+                self._con.execute(f"ALTER TABLE {name} ADD COLUMN IF NOT EXISTS {column} {kind}")
+            self._widen_columns()
+
+    def _widen_columns(self) -> None:
+        # Files written before the counts became BIGINT keep their 32-bit columns: widen
+        # them in place (same schema version: every stored value fits the wider type).
+        stored = self._con.execute(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = 'main'"
+        ).fetchall()
+        types = {(table, column): kind for table, column, kind in stored}
         for name, columns in TABLES.items():
-            body = ", ".join(f"{col} {kind}" for col, kind in columns)
-            if name == "games":
-                body += ", PRIMARY KEY (run_id, game_index)"
-            self._con.execute(f"CREATE TABLE IF NOT EXISTS {name} ({body})")
-        # Files written before a column existed get it (NULL in their old rows).
-        for name, column, kind in ADDED_COLUMNS:
-            self._con.execute(f"ALTER TABLE {name} ADD COLUMN IF NOT EXISTS {column} {kind}")
+            for column, kind in columns:
+                if kind == "BIGINT" and types.get((name, column)) == "INTEGER":
+                    self._con.execute(f"ALTER TABLE {name} ALTER {column} TYPE BIGINT")
+
+    @contextmanager
+    def _transaction(self, what: str) -> Iterator[None]:
+        """One transaction that Ctrl-C cannot cut (it is held until the commit).
+
+        A DuckDB error rolls back and becomes a one-line PlaytestError saying ``what``
+        could not be done in which file.
+        """
+        duckdb = require("duckdb", "playtest", "the playtest results database")
+        with interrupts_deferred():
+            self._con.execute("BEGIN TRANSACTION")
+            try:
+                yield
+                self._con.execute("COMMIT")
+            except BaseException as exc:
+                with suppress(duckdb.Error):  # DuckDB may have ended the failed transaction
+                    self._con.execute("ROLLBACK")
+                if isinstance(exc, duckdb.Error):
+                    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                    raise PlaytestError(f"cannot {what} {self._where()}: {first}") from exc
+                raise
+
+    def _where(self) -> str:
+        return f"results database {self.path if self.path is not None else ':memory:'}"
 
     # ------------------------------------------------------------------ writing
-    def create_run(self, config: PlaytestConfig) -> str:
-        """Record a new run and return its id (``YYYYmmdd-HHMMSS-<hash>``)."""
+    def new_run_id(self, config: PlaytestConfig) -> str:
+        """A fresh run id (``YYYYmmdd-HHMMSS-<hash>``); the run is stored with its first games.
+
+        Pass ``config`` as ``new_run`` to the first :meth:`add_games` of the run: the
+        ``runs`` row and the first games then commit together, so that no run is ever
+        stored without games (a run stopped before its first batch leaves nothing).
+        """
         created = datetime.now(timezone.utc).replace(tzinfo=None)
         digest = sha1(f"{config.identity()}|{created.isoformat()}".encode()).hexdigest()[:8]
         run_id = f"{created:%Y%m%d-%H%M%S}-{digest}"
-        while self.run_exists(run_id):  # two runs in the same second with the same config
+        # Two runs in the same second with the same config (one not stored yet, in compare).
+        while self.run_exists(run_id) or run_id in self._created:
             digest = sha1(digest.encode()).hexdigest()[:8]
             run_id = f"{created:%Y%m%d-%H%M%S}-{digest}"
+        self._created[run_id] = created
+        return run_id
+
+    def create_run(self, config: PlaytestConfig) -> str:
+        """Record a new run now, without games, and return its id (see :meth:`new_run_id`)."""
+        run_id = self.new_run_id(config)
+        with self._transaction(f"record run {run_id} in"):
+            self._insert_run(run_id, config)
+        return run_id
+
+    def _insert_run(self, run_id: str, config: PlaytestConfig) -> None:
+        created = self._created.pop(run_id, None) or datetime.now(timezone.utc).replace(tzinfo=None)
         columns = [column for column, _ in TABLES["runs"] if column != "sides"]
         self._con.execute(
             f"INSERT INTO runs ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
@@ -316,24 +390,44 @@ class ResultsDB:
                 config.identity(), code_version(),
             ],
         )  # fmt: skip
-        return run_id
 
     def delete_run(self, run_id: str) -> None:
-        """Remove a run and all of its rows (used for a run that never stored a game)."""
-        self._con.execute("BEGIN TRANSACTION")
-        for name in reversed(list(TABLES)):
-            self._con.execute(f"DELETE FROM {name} WHERE run_id = ?", [run_id])
-        self._con.execute("COMMIT")
+        """Remove a run and all of its rows."""
+        with self._transaction(f"delete run {run_id} from"):
+            for name in reversed(list(TABLES)):
+                self._con.execute(f"DELETE FROM {name} WHERE run_id = ?", [run_id])
 
     def set_games_requested(self, run_id: str, games: int) -> None:
         """Raise a resumed run's target number of games."""
-        self._con.execute(
-            "UPDATE runs SET games_requested = greatest(games_requested, ?) WHERE run_id = ?",
-            [games, run_id],
-        )
+        with self._transaction(f"update run {run_id} in"):
+            self._con.execute(
+                "UPDATE runs SET games_requested = greatest(games_requested, ?) WHERE run_id = ?",
+                [games, run_id],
+            )
 
-    def add_games(self, run_id: str, records: Sequence[GameRecord]) -> None:
-        """Store a batch of finished games in one transaction (all or nothing)."""
+    def add_games(
+        self,
+        run_id: str,
+        records: Sequence[GameRecord],
+        *,
+        new_run: PlaytestConfig | None = None,
+    ) -> None:
+        """Store a batch of finished games in one transaction (all or nothing).
+
+        Ctrl-C during the write is held until the commit (then raised), so a batch is
+        either wholly stored or not at all.
+
+        Args:
+            run_id: The run.
+            records: The finished games.
+            new_run: The run's configuration when its ``runs`` row is not stored yet
+                (:meth:`new_run_id`): the row commits with these games.
+
+        Raises:
+            PlaytestError: The database refused the rows (for example a value outside
+                its column's range); the message names the column and the games.
+            KeyboardInterrupt: Ctrl-C arrived during the write (after it committed).
+        """
         if not records:
             return
         tables: dict[str, list[tuple]] = {name: [] for name in TABLES if name != "runs"}
@@ -349,18 +443,23 @@ class ResultsDB:
             for name, rows in _rows(s, run_id, record.game_index).items():
                 tables[name].extend(rows)
         sides = json.dumps(side_rosters(records[0].summary), sort_keys=True)
-        self._con.execute("BEGIN TRANSACTION")
+        games = sorted(r.game_index for r in records)
+        what = f"store games {games[0]}-{games[-1]} of run {run_id} in"
         try:
-            for name, rows in tables.items():
-                if rows:
-                    self._insert_columns(name, rows)
-            self._con.execute(
-                "UPDATE runs SET sides = ? WHERE run_id = ? AND sides IS NULL", [sides, run_id]
-            )
-            self._con.execute("COMMIT")
-        except Exception:
-            self._con.execute("ROLLBACK")
-            raise
+            with self._transaction(what):
+                if new_run is not None:
+                    self._insert_run(run_id, new_run)
+                for name, rows in tables.items():
+                    if rows:
+                        self._insert_columns(name, rows)
+                self._con.execute(
+                    "UPDATE runs SET sides = ? WHERE run_id = ? AND sides IS NULL", [sides, run_id]
+                )
+        except PlaytestError as exc:
+            wide = _out_of_range(tables)
+            if wide is None:
+                raise
+            raise PlaytestError(f"cannot {what} {self._where()}: {wide}") from exc.__cause__
 
     def _insert_columns(self, table: str, rows: Sequence[tuple]) -> None:
         # One statement per table with one list parameter per column: DuckDB unnests the
@@ -380,21 +479,26 @@ class ResultsDB:
     def query(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
         """Run SQL and return rows as dicts keyed by column name.
 
+        Ctrl-C is held until the query has returned (see the module docstring).
+
         Raises:
+            KeyboardInterrupt: Ctrl-C arrived while the query ran (raised after it).
             PlaytestError: DuckDB cannot read the file (damaged or truncated: the blocks a
                 query needs are missing), naming the file.
         """
         duckdb = require("duckdb", "playtest", "the playtest results database")
         try:
-            cursor = self._con.execute(sql, list(params or []))
-            names = [column[0] for column in cursor.description]
-            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+            with interrupts_deferred():
+                cursor = self._con.execute(sql, list(params or []))
+                names = [column[0] for column in cursor.description]
+                rows = cursor.fetchall()
         except duckdb.Error as exc:
             first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise PlaytestError(
                 f"cannot read results database {self.path or ':memory:'} (damaged or "
                 f"truncated?): {first_line}"
             ) from exc
+        return [dict(zip(names, row, strict=True)) for row in rows]
 
     def run_exists(self, run_id: str) -> bool:
         """Whether a run with this id is stored."""
@@ -494,9 +598,10 @@ class ResultsDB:
                 f"table {table} has no column(s) {', '.join(unknown)}; allowed: {', '.join(known)}"
             )
         chosen = ", ".join(column for column in known if column not in set(exclude))
-        self._con.execute(
-            f"COPY (SELECT {chosen} FROM {table}{where}) TO '{target}' ({options})", params
-        )
+        with interrupts_deferred():
+            self._con.execute(
+                f"COPY (SELECT {chosen} FROM {table}{where}) TO '{target}' ({options})", params
+            )
         return out
 
     def export_all(
@@ -507,6 +612,22 @@ class ResultsDB:
             raise PlaytestError(f"export format {fmt!r}; allowed: {', '.join(EXPORT_FORMATS)}")
         ids = list(run_ids) if run_ids is not None else None
         return [self.export_table(t, Path(folder) / f"{t}.{fmt}", ids) for t in TABLES]
+
+
+def _out_of_range(tables: Mapping[str, Sequence[tuple]]) -> str | None:
+    """``table.column = value (game i)`` for the first integer outside BIGINT, if any."""
+    low, high = BIGINT_RANGE
+    for name, rows in tables.items():
+        columns = [column for column, _ in TABLES[name]]
+        for row in rows:
+            for column, value in zip(columns, row, strict=True):
+                if isinstance(value, int) and not low <= value <= high:
+                    return (
+                        f"{name}.{column} = {value} (game {row[1]}) is outside the range the "
+                        f"database stores ({low} to {high}); the scenario's points or "
+                        "counts are too large"
+                    )
+    return None
 
 
 def record_from_dict(data: Mapping[str, Any]) -> GameRecord:

@@ -27,3 +27,37 @@ class GameFailedError(PlaytestError):
         self.seed = seed
         self.detail = detail
         super().__init__(f"game {game_index} (seed {seed}) failed: {detail}")
+
+
+class WorkerLostError(PlaytestError):
+    """A worker process died (killed, out of memory) and its batch failed every retry.
+
+    The backend raises it with ``detail`` only; the runner adds what is saved and how to
+    go on, so that the message is the one line a user needs.
+
+    Attributes:
+        detail: Which worker died, how, and which games it was playing.
+        run_id: The run (``None`` until the runner adds it).
+        saved: Games of the run stored in the database.
+        games: Games the run asked for.
+    """
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        run_id: str | None = None,
+        saved: int | None = None,
+        games: int | None = None,
+    ):
+        self.detail = detail
+        self.run_id = run_id
+        self.saved = saved
+        self.games = games
+        text = detail
+        if run_id is not None:
+            text += (
+                f"; {saved} of {games} games of run {run_id} are saved; "
+                "run the same command again with --resume to play the rest"
+            )
+        super().__init__(text)

@@ -13,7 +13,7 @@ from riven_env.analytics.store import store_trajectories
 from riven_env.playtest.backends import BatchResults, make_batches, run_local, run_ray
 from riven_env.playtest.config import DEFAULT_PLAYER, PlaytestConfig
 from riven_env.playtest.db import GameRecord, ResultsDB, record_from_dict
-from riven_env.playtest.errors import GameFailedError, PlaytestError
+from riven_env.playtest.errors import GameFailedError, PlaytestError, WorkerLostError
 from riven_env.playtest.results import RunSummary, summarise_run
 from riven_env.progress import game_progress
 
@@ -26,11 +26,12 @@ class PlaytestInterrupted(PlaytestError):
         saved: Games of the run stored so far.
     """
 
-    def __init__(self, run_id: str, saved: int, games: int):
+    def __init__(self, run_id: str | None, saved: int, games: int):
         self.run_id = run_id
         self.saved = saved
+        of_run = f" of run {run_id}" if run_id is not None and saved else ""
         super().__init__(
-            f"interrupted: {saved} of {games} games of run {run_id} are saved; "
+            f"interrupted: {saved} of {games} games{of_run} are saved; "
             "run the same command again with --resume to play the rest"
         )
 
@@ -141,7 +142,10 @@ def run_playtest(
         PlaytestError: Bad input reported by the game (unknown scenario, agent or rules
             key), a resumed run that belongs to another experiment.
         GameFailedError: A game crashed; the games finished before are stored.
-        PlaytestInterrupted: Ctrl-C; the games finished before are stored.
+        WorkerLostError: A worker process died more often than ``workers.batch_retries``
+            allows; the games finished before are stored.
+        PlaytestInterrupted: Ctrl-C at any moment; the games finished before are stored
+            and the error's count is what the database holds.
     """
     if db is None:
         with ResultsDB(config.db) as own:
@@ -150,27 +154,65 @@ def run_playtest(
             )
 
     started = time.perf_counter()
-    if check:
-        check_inputs(config)
-    target = run_id
-    if target is not None:
-        stored = db.run(target)
-        if stored["identity"] != config.identity():
-            raise PlaytestError(
-                f"run {target} played a different experiment ({stored['identity']}); "
-                "resume it with the same scenario, agents, seed and --set values"
-            )
-    elif resume:
-        target = db.find_resumable(config)
-    created_here = target is None
-    if target is None:
-        target = db.create_run(config)
-        finished: set[int] = set()
-    else:
-        db.set_games_requested(target, config.games)
-        finished = db.finished_indices(target)
-    todo = [i for i in range(config.games) if i not in finished]
+    target: str | None = None
+    try:
+        if check:
+            check_inputs(config)
+        target = run_id
+        if target is not None:
+            stored = db.run(target)
+            if stored["identity"] != config.identity():
+                raise PlaytestError(
+                    f"run {target} played a different experiment ({stored['identity']}); "
+                    "resume it with the same scenario, agents, seed and --set values"
+                )
+        elif resume:
+            target = db.find_resumable(config)
+        # A new run's row is stored with its first games (one transaction): a run that
+        # stops before any game is saved leaves nothing behind.
+        new_run: PlaytestConfig | None = None
+        if target is None:
+            target = db.new_run_id(config)
+            new_run = config
+            finished: set[int] = set()
+        else:
+            db.set_games_requested(target, config.games)
+            finished = db.finished_indices(target)
+        todo = [i for i in range(config.games) if i not in finished]
+        played = _play(config, db, target, todo, new_run, progress)
+        summary = summarise_run(db, target)
+    except KeyboardInterrupt:
+        if target is None and resume:  # stopped before the run was looked up: look now
+            target = db.find_resumable(config)
+        raise PlaytestInterrupted(target, _saved(db, target), config.games) from None
+    except WorkerLostError as exc:
+        raise WorkerLostError(
+            exc.detail, run_id=target, saved=_saved(db, target), games=config.games
+        ) from None
+    return RunResult(
+        run_id=target,
+        config=config,
+        summary=summary,
+        played=played,
+        skipped=len(finished),
+        elapsed_s=time.perf_counter() - started,
+    )
 
+
+def _saved(db: ResultsDB, run_id: str | None) -> int:
+    """Games of the run the database holds (committed: what --resume will find)."""
+    return 0 if run_id is None else len(db.finished_indices(run_id))
+
+
+def _play(
+    config: PlaytestConfig,
+    db: ResultsDB,
+    target: str,
+    todo: list[int],
+    new_run: PlaytestConfig | None,
+    progress: bool,
+) -> int:
+    """Play the games ``todo`` and store each batch as it completes; return games played."""
     played = 0
     bar = _progress(progress)
     task = bar.add_task(f"{config.blue} vs {config.red}", total=config.games)
@@ -186,28 +228,18 @@ def run_playtest(
                         failure = item
                     else:
                         records.append(record_from_dict(item))
-                db.add_games(target, records)
-                store_trajectories(db, target, batch)
+                if records:
+                    db.add_games(target, records, new_run=new_run)
+                    new_run = None
+                    store_trajectories(db, target, batch)
                 played += len(records)
                 bar.advance(task, len(records))
                 if failure is not None:
                     if failure["bad_input"]:
-                        if created_here and played == 0:
-                            db.delete_run(target)  # bad input: leave no empty run behind
                         raise PlaytestError(failure["error"])
                     raise GameFailedError(failure["game_index"], failure["seed"], failure["error"])
-    except KeyboardInterrupt:
-        saved = len(db.finished_indices(target))
-        raise PlaytestInterrupted(target, saved, config.games) from None
     finally:
         close = getattr(results, "close", None)
         if close is not None:
             close()  # stop the backend's workers when we leave early
-    return RunResult(
-        run_id=target,
-        config=config,
-        summary=summarise_run(db, target),
-        played=played,
-        skipped=len(finished),
-        elapsed_s=time.perf_counter() - started,
-    )
+    return played

@@ -106,9 +106,3 @@ def play_batch(spec: Mapping[str, Any], indices: Sequence[int]) -> list[dict[str
             results.append({"game_index": index, "seed": seed, "error": detail, "bad_input": False})
             break
     return results
-
-
-def play_batch_args(args: tuple[Mapping[str, Any], Sequence[int]]) -> list[dict[str, Any]]:
-    """:func:`play_batch` taking one tuple (for ``Pool.imap_unordered``)."""
-    spec, indices = args
-    return play_batch(spec, indices)

@@ -1,0 +1,1 @@
+"""Bundled playtest execution settings (``playtest.toml``)."""
