@@ -82,7 +82,9 @@ def check_settings(raw: Mapping[str, Any], where: str = SETTINGS_FILE) -> Execut
 def execution_settings() -> ExecutionSettings:
     """The bundled execution settings, read and checked once per process."""
     text = resources.files("riven_env.playtest.data").joinpath(SETTINGS_FILE).read_text("utf-8")
-    return check_settings(tomllib.loads(text))
+    return check_settings(
+        parse_toml(text, SETTINGS_FILE, what="playtest settings", error=PlaytestError)
+    )
 
 
 def game_seed(run_seed: int, game_index: int) -> int:
