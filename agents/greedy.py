@@ -2,7 +2,7 @@
 
 For each legal decision the agent applies it to ``samples`` copies of the state, each with
 its own dice (``copy.reseed`` from the agent's private stream), evaluates the results with
-:func:`agents.evaluation.evaluate` and picks the best average. Every decision is tried
+:func:`riven_agents.evaluation.evaluate` and picks the best average. Every decision is tried
 against the same ``samples`` seeds (common random numbers), so differences between decisions
 are not drowned by dice noise. Ties are broken on the agent's own stream.
 
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.base import BaseAgent
-from agents.evaluation import DEFAULT_WEIGHTS, EvaluationWeights, evaluate
+from riven_agents.base import BaseAgent
+from riven_agents.evaluation import DEFAULT_WEIGHTS, EvaluationWeights, evaluate
+
 from riven_env.game import Decision, GameState
 
 DEFAULT_SAMPLES = 4

@@ -11,7 +11,7 @@ children legal in the current sample (expanding an untried legal decision first)
   each side picks what is best for itself (the side to move changes on turnovers and at
   the end of a turn, so it is read from the sampled state, not from the depth).
 * Rollout: uniform random decisions on the agent's stream, at most ``rollout_depth`` of them,
-  then :func:`agents.evaluation.evaluate` (exact at the end of the game).
+  then :func:`riven_agents.evaluation.evaluate` (exact at the end of the game).
 * Choice: the most visited root child (ties: higher mean, then the agent's stream).
 
 Deterministic given the agent's seed: every random draw comes from ``self.rng``.
@@ -23,8 +23,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.base import BaseAgent
-from agents.evaluation import DEFAULT_WEIGHTS, EvaluationWeights, evaluate
+from riven_agents.base import BaseAgent
+from riven_agents.evaluation import DEFAULT_WEIGHTS, EvaluationWeights, evaluate
+
 from riven_env.errors import AgentSpecError
 from riven_env.files import limit
 from riven_env.game import Decision, GameState

@@ -5,7 +5,7 @@ The agent encodes the state with the same :class:`~riven_env.encoding.Observatio
 and picks the policy's most likely action (deterministic). It plays whichever side is to
 decide, since the encoding is side-relative.
 
-``ppo:PATH`` loads a policy file of :mod:`agents.policy_file`: ``NAME.safetensors`` plus its
+``ppo:PATH`` loads a policy file of :mod:`riven_agents.policy_file`: ``NAME.safetensors`` plus its
 ``NAME.json`` sidecar (``PATH`` may leave out ``.safetensors``, or name a training output
 folder, which means its ``final.safetensors``). Loading it reads tensors and JSON only: no
 code in the file can run.
@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from riven_agents.base import BaseAgent
+from riven_agents.policy_file import WEIGHTS_SUFFIX, load_policy, policy_paths, read_sidecar
 
-from agents.base import BaseAgent
-from agents.policy_file import WEIGHTS_SUFFIX, load_policy, policy_paths, read_sidecar
 from riven_env.errors import AgentSpecError
 from riven_env.extras import require
 from riven_env.game import Decision, GameState

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.base import BaseAgent
+from riven_agents.base import BaseAgent
+
 from riven_env.game import Decision, GameState
 
 

@@ -13,7 +13,8 @@ import importlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.base import Agent
+from riven_agents.base import Agent
+
 from riven_env.errors import AgentSpecError, RivenError, did_you_mean
 
 #: File endings of saved policies, listed when ``ppo:`` is given a directory.
@@ -21,12 +22,12 @@ MODEL_SUFFIXES: frozenset[str] = frozenset({".zip", ".safetensors"})
 
 # kind -> (module, class name, what the argument after ":" is)
 AGENT_KINDS: dict[str, tuple[str, str, str]] = {
-    "random": ("agents.random_agent", "RandomAgent", ""),
-    "oracle": ("agents.oracle", "OracleAgent", "profile"),
-    "greedy": ("agents.greedy", "GreedyAgent", ""),
-    "mcts": ("agents.mcts", "MCTSAgent", "simulations"),
-    "ppo": ("agents.ppo", "PPOAgent", "path"),
-    "ppo+pickle": ("agents.ppo", "PPOAgent", "path"),
+    "random": ("riven_agents.random_agent", "RandomAgent", ""),
+    "oracle": ("riven_agents.oracle", "OracleAgent", "profile"),
+    "greedy": ("riven_agents.greedy", "GreedyAgent", ""),
+    "mcts": ("riven_agents.mcts", "MCTSAgent", "simulations"),
+    "ppo": ("riven_agents.ppo", "PPOAgent", "path"),
+    "ppo+pickle": ("riven_agents.ppo", "PPOAgent", "path"),
 }
 # Kinds whose agents are trained policies loaded from a file.
 POLICY_KINDS = ("ppo", "ppo+pickle")
@@ -54,7 +55,7 @@ def make_agent(spec: str, side: str, seed: int | Sequence[int] | None = None) ->
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("agents"):
+        if exc.name and exc.name.startswith("riven_agents"):
             raise AgentSpecError(f"agent {spec!r} is not available in this build") from exc
         raise
     cls = getattr(module, class_name)
@@ -75,13 +76,13 @@ def check_model_path(path: str, spec: str) -> None:
     """Refuse a ``ppo:PATH`` that cannot be a policy, before any loader touches it.
 
     A training output folder stands for its final policy; a path without its suffix is
-    resolved by the loader (:func:`agents.ppo.resolve_policy_file`).
+    resolved by the loader (:func:`riven_agents.ppo.resolve_policy_file`).
 
     Raises:
         AgentSpecError: The path is a directory without a final policy (the message lists
             the model files in it), is not a regular file, or is empty.
     """
-    from agents.ppo import FINAL_NAME
+    from riven_agents.ppo import FINAL_NAME
 
     file = Path(path)
     if file.is_dir():

@@ -29,7 +29,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script from a checkout: make the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.registry import make_agent  # noqa: E402
+from riven_agents.registry import make_agent  # noqa: E402
+
 from riven_env.game.runner import agent_seeds, play  # noqa: E402
 from riven_env.game.setup import new_game  # noqa: E402
 from riven_env.scenario import load_scenario  # noqa: E402

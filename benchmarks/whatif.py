@@ -49,7 +49,7 @@ import numpy as np  # noqa: E402
 STAGES: dict[str, tuple[str, str | None, str]] = {
     "planning": ("riven_env.game.actions", None, "_find_destination"),
     "legal": ("riven_env.game.state", "GameState", "_compute_legal"),
-    "oracle": ("agents.oracle.engine", "OracleAgent", "act"),
+    "oracle": ("riven_agents.oracle.engine", "OracleAgent", "act"),
     "observation": ("riven_env.encoding.observation", "ObservationEncoder", "encode_flat"),
 }
 COMBINATIONS: tuple[tuple[str, ...], ...] = (
@@ -126,7 +126,8 @@ def _forget_shared_geometry() -> None:
 
 def _play_games(scenario_name: str, first_seed: int, games: int) -> list[Any]:
     """Oracle-vs-oracle games; their event logs."""
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
+
     from riven_env.game.runner import agent_seeds, play
     from riven_env.game.setup import new_game
     from riven_env.scenario import load_scenario

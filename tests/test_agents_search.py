@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from riven_agents.evaluation import EvaluationWeights, evaluate
+from riven_agents.greedy import GreedyAgent
+from riven_agents.mcts import MCTSAgent, parse_simulations
+from riven_agents.random_agent import RandomAgent
+from riven_agents.registry import make_agent
 
-from agents.evaluation import EvaluationWeights, evaluate
-from agents.greedy import GreedyAgent
-from agents.mcts import MCTSAgent, parse_simulations
-from agents.random_agent import RandomAgent
-from agents.registry import make_agent
 from riven_env.errors import AgentSpecError
 from riven_env.game import GameState, new_game
 from riven_env.game.runner import play, play_game

@@ -365,15 +365,15 @@ def call_api(case: Case, target: str, tmp_path: Path) -> None:
 
         load_rules(overrides=parse_overrides([target]))
     elif case.kind == "train":
-        from training.hyperparams import load_train_config
+        from riven_training.hyperparams import load_train_config
 
         load_train_config(target)
     elif case.kind == "train-set":
-        from training.hyperparams import load_train_config
+        from riven_training.hyperparams import load_train_config
 
         load_train_config(None, [target])
     elif case.kind == "oracle":
-        from agents.oracle.profiles import load_profiles
+        from riven_agents.oracle.profiles import load_profiles
 
         load_profiles(target)
     elif case.kind == "library":
@@ -382,11 +382,11 @@ def call_api(case: Case, target: str, tmp_path: Path) -> None:
 
         load_library(target, rules=bundled_rules())
     elif case.kind == "agent":
-        from agents.registry import make_agent
+        from riven_agents.registry import make_agent
 
         make_agent(target, "blue", 0)
     elif case.kind == "model":
-        from agents.registry import make_agent
+        from riven_agents.registry import make_agent
 
         make_agent(f"ppo:{target}", "blue", 0)
     elif case.kind == "log":
@@ -523,7 +523,8 @@ def test_the_corpus_is_large_and_varied() -> None:
 # ----------------------------------------------------------------------------- per item
 def test_values_at_every_bound_are_still_accepted(tmp_path: Path) -> None:
     """The limits refuse what is above them, not what reaches them."""
-    from agents.mcts import parse_simulations
+    from riven_agents.mcts import parse_simulations
+
     from riven_env.scenario import load_scenario_text
 
     most = int(limit("scenario.max_models_per_side"))
@@ -593,8 +594,9 @@ def test_rules_files_still_take_new_named_entries(tmp_path: Path) -> None:
 
 
 def test_training_ranges_name_real_keys_and_accept_their_bounds() -> None:
+    from riven_training.hyperparams import RANGES_CONFIG, load_train_config
+
     from riven_env.files import read_toml
-    from training.hyperparams import RANGES_CONFIG, load_train_config
 
     config = load_train_config()
     for section, keys in read_toml(RANGES_CONFIG).items():

@@ -59,7 +59,7 @@ def test_shot_targets_follow_positions_statuses_and_conditions_without_invalidat
 
 
 def test_memoised_answers_equal_fresh_ones_along_whole_games() -> None:
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
 
     for seed in range(3):
         state = new_game("skirmish-5v5", seed)

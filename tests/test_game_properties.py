@@ -19,8 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from riven_agents.registry import make_agent
 
-from agents.registry import make_agent
 from riven_env.game import GameState, dumps_event, new_game
 from riven_env.game.runner import agent_seeds
 from riven_env.rules.conditions import condition_specs
@@ -171,7 +171,7 @@ def oracle_available() -> bool:
     return True
 
 
-@pytest.mark.skipif(not oracle_available(), reason="agents.oracle is not available")
+@pytest.mark.skipif(not oracle_available(), reason="riven_agents.oracle is not available")
 @pytest.mark.parametrize("name", ["duel-1v1", "solo-hero-horde"])
 def test_oracle_against_random_keeps_every_invariant(name):
     play_checked(name, 7, blue="random", red="oracle")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 import typer
+from riven_agents.oracle import OracleDataError, load_profiles
+from riven_agents.oracle.cards import build_card, render, render_html, render_markdown
 from typer.testing import CliRunner
 
-from agents.oracle import OracleDataError, load_profiles
-from agents.oracle.cards import build_card, render, render_html, render_markdown
 from riven_env.cli.oracle import register
 from riven_env.rules import load_rules
 

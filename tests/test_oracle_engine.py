@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 import pytest
+from riven_agents.oracle import OracleAgent, load_profiles
+from riven_agents.registry import make_agent
 
-from agents.oracle import OracleAgent, load_profiles
-from agents.registry import make_agent
 from riven_env.errors import AgentSpecError
 from riven_env.game import Decision, GameState, new_game
 from riven_env.game.runner import play, play_game

@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+from riven_agents.oracle import OracleDataError, load_profiles, profile_names
+from riven_agents.oracle import vocabulary as vocab
+from riven_agents.oracle.profiles import DATA_FILE
+from riven_agents.oracle.situation import ORDER_FUNCTIONS, PREDICATES, SELECTOR_KEYS
 
-from agents.oracle import OracleDataError, load_profiles, profile_names
-from agents.oracle import vocabulary as vocab
-from agents.oracle.profiles import DATA_FILE
-from agents.oracle.situation import ORDER_FUNCTIONS, PREDICATES, SELECTOR_KEYS
 from riven_env.errors import RivenError
 from riven_env.scenario import oracle_profile_names
 from riven_env.table import DESTINATION_KINDS

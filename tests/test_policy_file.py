@@ -62,12 +62,13 @@ def trained(tmp_path_factory):
 
 @pytest.mark.parametrize("mode", ["flat", "dict"])
 def test_round_trip_gives_identical_actions(trained, tmp_path: Path, mode: str) -> None:
-    from agents.policy_file import load_policy, read_sidecar
-    from agents.ppo import PPOAgent
-    from agents.registry import make_agent
+    from riven_agents.policy_file import load_policy, read_sidecar
+    from riven_agents.ppo import PPOAgent
+    from riven_agents.registry import make_agent
+    from riven_training.train import encoding_metadata, save_model
+
     from riven_env.game import new_game
     from riven_env.game.runner import play
-    from training.train import encoding_metadata, save_model
 
     model, env = trained[mode]
     path = save_model(model, tmp_path / "final", encoding_metadata(env, "duel-1v1"))
@@ -97,8 +98,8 @@ def test_round_trip_gives_identical_actions(trained, tmp_path: Path, mode: str) 
 
 
 def test_loading_reads_no_pickle(trained, tmp_path: Path, monkeypatch) -> None:
-    from agents.policy_file import load_policy
-    from training.train import encoding_metadata, save_model
+    from riven_agents.policy_file import load_policy
+    from riven_training.train import encoding_metadata, save_model
 
     model, env = trained["flat"]
     path = save_model(model, tmp_path / "p", encoding_metadata(env, "duel-1v1"))
@@ -116,9 +117,10 @@ def test_loading_reads_no_pickle(trained, tmp_path: Path, monkeypatch) -> None:
 
 
 def test_a_sidecar_cannot_name_a_class_outside_the_allow_list(trained, tmp_path: Path) -> None:
-    from agents.policy_file import load_policy
+    from riven_agents.policy_file import load_policy
+    from riven_training.train import encoding_metadata, save_model
+
     from riven_env.errors import AgentSpecError
-    from training.train import encoding_metadata, save_model
 
     model, env = trained["flat"]
     path = save_model(model, tmp_path / "p", encoding_metadata(env, "duel-1v1"))
@@ -139,7 +141,8 @@ def test_a_sidecar_cannot_name_a_class_outside_the_allow_list(trained, tmp_path:
 
 
 def test_a_crafted_pickle_zip_is_refused_and_runs_nothing(tmp_path: Path) -> None:
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
+
     from riven_env.errors import AgentSpecError
 
     target = tmp_path / "written-by-the-model"
@@ -154,8 +157,9 @@ def test_a_crafted_pickle_zip_is_refused_and_runs_nothing(tmp_path: Path) -> Non
     )  # fmt: skip
     assert cli.returncode == 2 and cli.stderr.startswith("error: ") and "ppo+pickle:" in cli.stderr
     # Nor does training resume from it, or play against it, without the opt-in.
+    from riven_training.train import TrainRun, check_inputs
+
     from riven_env.errors import RivenError
-    from training.train import TrainRun, check_inputs
 
     for run in (
         TrainRun("duel-1v1", "random", 64, 1, tmp_path / "out", resume=model),
@@ -167,7 +171,8 @@ def test_a_crafted_pickle_zip_is_refused_and_runs_nothing(tmp_path: Path) -> Non
 
 
 def test_the_pickle_opt_in_warns_at_the_moment_it_loads(tmp_path: Path, capfd) -> None:
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
+
     from riven_env.errors import AgentSpecError
 
     target = tmp_path / "written-by-the-model"
@@ -181,7 +186,8 @@ def test_the_pickle_opt_in_warns_at_the_moment_it_loads(tmp_path: Path, capfd) -
 
 
 def test_policy_file_errors_name_the_file(tmp_path: Path) -> None:
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
+
     from riven_env.errors import AgentSpecError
 
     with pytest.raises(AgentSpecError, match="does not exist"):
@@ -196,8 +202,7 @@ def test_policy_file_errors_name_the_file(tmp_path: Path) -> None:
 
 def test_spaces_round_trip_through_json() -> None:
     from gymnasium import spaces
-
-    from agents.policy_file import space_from_json, space_to_json
+    from riven_agents.policy_file import space_from_json, space_to_json
 
     space = spaces.Dict(
         {

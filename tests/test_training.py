@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 import typer
+from riven_training.evaluate import MatchResult, play_match, wilson_interval
+from riven_training.hyperparams import TrainConfigError, load_train_config, parse_set
+from riven_training.selfplay import SelfPlayPool
 from typer.testing import CliRunner
 
 from riven_env.envs.opponents import OpponentPool
-from training.evaluate import MatchResult, play_match, wilson_interval
-from training.hyperparams import TrainConfigError, load_train_config, parse_set
-from training.selfplay import SelfPlayPool
 
 
 def test_config_overrides_are_typed_and_checked(tmp_path) -> None:
@@ -77,7 +77,7 @@ def test_selfplay_pool_keeps_recent_snapshots_and_counts_results() -> None:
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     """A few hundred timesteps of training on the duel (in-process envs)."""
-    from training.train import TrainRun, train
+    from riven_training.train import TrainRun, train
 
     out = tmp_path_factory.mktemp("run")
     config = load_train_config(
@@ -97,7 +97,8 @@ def tiny_run(tmp_path_factory):
 
 
 def test_training_writes_checkpoints_snapshots_evaluations_and_a_usable_agent(tiny_run) -> None:
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
+
     from riven_env.game import new_game
     from riven_env.game.runner import play
 
@@ -125,10 +126,9 @@ def test_training_writes_checkpoints_snapshots_evaluations_and_a_usable_agent(ti
 
 
 def test_resume_continues_the_timestep_count(tiny_run) -> None:
+    from riven_agents.policy_file import read_sidecar
+    from riven_training.train import TrainRun, train
     from safetensors.torch import load_file
-
-    from agents.policy_file import read_sidecar
-    from training.train import TrainRun, train
 
     run, final = tiny_run
     config = dict(run.config)
@@ -143,7 +143,8 @@ def test_resume_continues_the_timestep_count(tiny_run) -> None:
 
 
 def test_ppo_agent_refuses_a_scenario_it_was_not_trained_for(tiny_run) -> None:
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
+
     from riven_env.errors import AgentSpecError
     from riven_env.game import new_game
 
@@ -201,9 +202,9 @@ def test_evaluation_of_a_live_policy_is_the_same_on_workers_and_shows_progress(
 ) -> None:
     import functools
 
-    from agents.policy_file import load_policy
-    from training.evaluate import evaluate_agent
-    from training.train import live_subject
+    from riven_agents.policy_file import load_policy
+    from riven_training.evaluate import evaluate_agent
+    from riven_training.train import live_subject
 
     _, final = tiny_run
     policy, doc = load_policy(final)

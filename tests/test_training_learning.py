@@ -20,13 +20,12 @@ MARGIN = 0.2
 
 def test_win_rate_against_random_rises_well_above_the_untrained_policy() -> None:
     import torch
+    from riven_agents.ppo import PPOAgent
+    from riven_training.evaluate import evaluate_agent
+    from riven_training.hyperparams import load_train_config
+    from riven_training.train import _policy_kwargs, encoding_metadata, make_env_fn
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from agents.ppo import PPOAgent
-    from training.evaluate import evaluate_agent
-    from training.hyperparams import load_train_config
-    from training.train import _policy_kwargs, encoding_metadata, make_env_fn
 
     torch.set_num_threads(1)
     config = load_train_config()

@@ -111,7 +111,7 @@ def play_one(
 
 
 def _play_specs(args: tuple[Any, str, str, int, Mapping[str, object] | None]) -> str | None:
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
 
     scenario, blue, red, game_seed, overrides = args
     seeds = agent_seeds(game_seed)
@@ -208,7 +208,7 @@ def play_subject_game(
     ``task`` is ``(scenario, make_subject, opponent, game_seed, side, overrides,
     keep_events)``; the subject is made afresh (``make_subject(side)``) for every game.
     """
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
 
     scenario, make_subject, opponent, game_seed, side, overrides, keep_events = task
     other = SIDES[1 - SIDES.index(side)]

@@ -2,7 +2,7 @@
 
 ``riven stress-oracle`` runs :func:`stress_oracle`:
 
-1. Train a MaskablePPO best response against the Oracle (``training.train``).
+1. Train a MaskablePPO best response against the Oracle (``riven_training.train``).
 2. Play ``games`` evaluation games of the best response against the Oracle, alternating
    sides, and the same seeds with a baseline agent (``random`` by default) in its place
    (common random numbers: the same dice seeds for both).
@@ -81,7 +81,7 @@ def _games(
 
     ``make_subject`` is called for every game (picklable when ``workers > 1``).
     """
-    from training.evaluate import subject_games
+    from riven_training.evaluate import subject_games
 
     return subject_games(
         scenario, make_subject, opponent, games, seed=seed, keep_events=True,
@@ -91,7 +91,7 @@ def _games(
 
 def _seeded_agent(spec: str, seed: int, side: str) -> Any:
     """The baseline agent of ``side``, seeded as the stress test always seeded it."""
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
 
     return make_agent(spec, side, [seed, 99, SIDES.index(side)])
 
@@ -229,11 +229,12 @@ def _write_examples(played: Sequence[Mapping[str, Any]], out: Path, count: int) 
 
 def stress_oracle(config: StressConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the whole stress test; return (and write) the JSON-ready report."""
-    from agents.ppo import PPOAgent
+    from riven_agents.ppo import PPOAgent
+    from riven_training.evaluate import loaded_scenario
+    from riven_training.hyperparams import load_train_config
+    from riven_training.train import TrainRun, live_subject, train
+
     from riven_env.playtest.stats import paired_difference
-    from training.evaluate import loaded_scenario
-    from training.hyperparams import load_train_config
-    from training.train import TrainRun, live_subject, train
 
     out = Path(config.out)
     train_config = load_train_config()

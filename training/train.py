@@ -10,7 +10,7 @@ Output folder layout (``--out DIR``)::
     DIR/final.safetensors               the trained policy (sidecar final.json): use it as agent
                                         ``ppo:DIR/final.safetensors`` (or ``ppo:DIR``)
 
-Policy files hold tensors and JSON only (:mod:`agents.policy_file`): loading one runs no code.
+Policy files hold tensors and JSON only (:mod:`riven_agents.policy_file`): loading one runs no code.
 A pickle-based stable-baselines3 ``.zip`` is resumed from only with ``ppo+pickle:PATH``.
 """
 
@@ -27,14 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.policy_file import WEIGHTS_SUFFIX
+from riven_agents.policy_file import WEIGHTS_SUFFIX
+from riven_training.evaluate import MatchResult, evaluate_agent
+from riven_training.hyperparams import load_train_config
+from riven_training.selfplay import SelfPlayPool
+
 from riven_env.errors import RivenError
 from riven_env.extras import require
 from riven_env.files import limit
 from riven_env.interrupts import interrupts_blocked_for_children, interrupts_deferred
-from training.evaluate import MatchResult, evaluate_agent
-from training.hyperparams import load_train_config
-from training.selfplay import SelfPlayPool
 
 #: The trained policy in the output folder (``ppo:OUT`` names it too).
 FINAL_NAME = "final" + WEIGHTS_SUFFIX
@@ -115,7 +116,7 @@ def encoding_metadata(env: Any, scenario: str) -> dict[str, Any]:
 
 def save_model(model: Any, path: Path, metadata: Mapping[str, Any]) -> Path:
     """Save ``model``'s policy to ``path`` (``.safetensors`` plus its JSON sidecar)."""
-    from agents.policy_file import save_policy
+    from riven_agents.policy_file import save_policy
 
     return save_policy(model, path, metadata)
 
@@ -198,7 +199,7 @@ def _callback_class() -> type:
 
 def live_subject(policy: Any, metadata: Mapping[str, Any], side: str) -> Any:
     """The agent of a policy in memory (picklable as a partial, for evaluation workers)."""
-    from agents.ppo import PPOAgent
+    from riven_agents.ppo import PPOAgent
 
     return PPOAgent.from_model(policy, side, dict(metadata))
 
@@ -336,8 +337,9 @@ def check_inputs(run: TrainRun) -> None:
         RivenError: The scenario, the opponent spec or ``--resume`` is invalid (one line
             that names it, instead of a traceback from every environment worker).
     """
-    from agents.ppo import resolve_policy_file
-    from agents.registry import make_agent
+    from riven_agents.ppo import resolve_policy_file
+    from riven_agents.registry import make_agent
+
     from riven_env.game.setup import new_game
 
     new_game(run.scenario, 0)
@@ -464,13 +466,13 @@ def _resumed_model(run: TrainRun, vec_env: Any, policy: str) -> Any:
     """
     import sys
 
-    from agents.policy_file import (
+    from riven_agents.policy_file import (
         load_optimizer_state,
         load_policy_state,
         policy_kwargs_from_sidecar,
         read_sidecar,
     )
-    from agents.ppo import pickle_warning, resolve_policy_file
+    from riven_agents.ppo import pickle_warning, resolve_policy_file
 
     sb3_contrib = require("sb3_contrib", "rl", "riven train --resume")
     text = str(run.resume)

@@ -1,14 +1,14 @@
 """The Enemy Oracle: data-driven, explainable behaviour profiles for solo play.
 
 The profiles live in ``agents/oracle/data/profiles.toml``; the same data drives
-:class:`OracleAgent` in simulations and the printed cards (:mod:`agents.oracle.cards`).
+:class:`OracleAgent` in simulations and the printed cards (:mod:`riven_agents.oracle.cards`).
 See ``docs/oracle.md``.
 """
 
 from __future__ import annotations
 
-from agents.oracle.engine import OracleAgent
-from agents.oracle.profiles import (
+from riven_agents.oracle.engine import OracleAgent
+from riven_agents.oracle.profiles import (
     DATA_FILE,
     OracleData,
     OracleDataError,

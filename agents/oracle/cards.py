@@ -1,7 +1,7 @@
 """Oracle cards: each behaviour profile as the card a solo player uses at the real table.
 
-A card is built from the same data that drives :class:`agents.oracle.OracleAgent` and worded
-by :mod:`agents.oracle.words`, so the printed card and the simulation cannot disagree. Dice
+A card is built from the same data that drives :class:`riven_agents.oracle.OracleAgent` and worded
+by :mod:`riven_agents.oracle.words`, so the printed card and the simulation cannot disagree. Dice
 policies are printed as the concrete number of dice per Mettle, computed from the exact odds
 of the rules in play (a solo player never computes odds at the table).
 
@@ -15,9 +15,10 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agents.oracle import words
-from agents.oracle.dice import dice_for_rule, dice_odds
-from agents.oracle.profiles import OracleData, OracleDataError, OracleProfile, load_profiles
+from riven_agents.oracle import words
+from riven_agents.oracle.dice import dice_for_rule, dice_odds
+from riven_agents.oracle.profiles import OracleData, OracleDataError, OracleProfile, load_profiles
+
 from riven_env.rules import RulesConfig, bundled_rules
 from riven_env.rules.odds import mettle_range
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from agents.oracle import words
-from agents.oracle.profiles import (
+from riven_agents.oracle import words
+from riven_agents.oracle.profiles import (
     ActionRef,
     Condition,
     DiceRule,
@@ -20,7 +20,7 @@ from agents.oracle.profiles import (
     PriorityRule,
     target_side,
 )
-from agents.oracle.situation import PREDICATES, Situation
+from riven_agents.oracle.situation import PREDICATES, Situation
 
 Check = tuple[Callable[[Situation, object], bool], object, bool]
 """One condition ready to test: its predicate, argument and whether it is negated."""
@@ -35,7 +35,7 @@ def checks_for(conditions: Sequence[Condition]) -> tuple[Check, ...]:
 
 
 def all_pass(situation: Situation, checks: Sequence[Check]) -> bool:
-    """Whether every check holds (as :func:`agents.oracle.situation.all_hold`)."""
+    """Whether every check holds (as :func:`riven_agents.oracle.situation.all_hold`)."""
     # A plain loop rather than all(): no generator per call on the hottest path.
     for predicate, arg, negated in checks:  # noqa: SIM110
         if predicate(situation, arg) == negated:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from agents.oracle.profiles import DiceRule
-from agents.oracle.words import percent
+from riven_agents.oracle.profiles import DiceRule
+from riven_agents.oracle.words import percent
+
 from riven_env.rules import RulesConfig
 from riven_env.rules.odds import activation_odds
 

@@ -37,18 +37,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.base import BaseAgent
-from agents.oracle import words
-from agents.oracle.compiled import CompiledProfile, Order, all_pass, compiled
-from agents.oracle.dice import dice_for_rule, dice_words
-from agents.oracle.profiles import (
+from riven_agents.base import BaseAgent
+from riven_agents.oracle import words
+from riven_agents.oracle.compiled import CompiledProfile, Order, all_pass, compiled
+from riven_agents.oracle.dice import dice_for_rule, dice_words
+from riven_agents.oracle.profiles import (
     DiceRule,
     OracleData,
     OracleDataError,
     OracleProfile,
     load_profiles,
 )
-from agents.oracle.situation import Board, Situation, first_in_order, select
+from riven_agents.oracle.situation import Board, Situation, first_in_order, select
+
 from riven_env.errors import AgentSpecError, did_you_mean
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import END, chooser_of, move_allowance

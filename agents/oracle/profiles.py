@@ -2,7 +2,7 @@
 
 The data file holds ``[profiles.NAME]`` tables; :func:`load_profiles` turns each into a frozen
 :class:`OracleProfile` after checking every name against the fixed vocabulary of
-:mod:`agents.oracle.vocabulary` and the action and Condition names of the rules data. Any
+:mod:`riven_agents.oracle.vocabulary` and the action and Condition names of the rules data. Any
 bad entry raises :class:`OracleDataError` naming the file, the profile, the rule id (when
 there is one), the bad value and what is allowed.
 """
@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.oracle import vocabulary as vocab
+from riven_agents.oracle import vocabulary as vocab
+
 from riven_env.errors import RivenError
 from riven_env.files import read_toml
 from riven_env.rules import RulesConfig, action_specs, bundled_rules, condition_specs

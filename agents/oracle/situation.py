@@ -25,7 +25,7 @@ from riven_env.table.layout import Layout
 from riven_env.table.measure import layout_edge_distance
 
 if TYPE_CHECKING:
-    from agents.oracle.profiles import Condition
+    from riven_agents.oracle.profiles import Condition
 
 LEADER_KEYWORD = "leader"
 
@@ -516,7 +516,7 @@ PREDICATES: dict[str, Callable[[Situation, object], bool]] = {
     "took": lambda s, a: _took(s, str(a)),
     "mettle_at_least": lambda s, a: s.profile.mettle >= float(a),
 }
-"""The implementation of every condition of :data:`agents.oracle.vocabulary.CONDITIONS`."""
+"""The implementation of every condition of :data:`riven_agents.oracle.vocabulary.CONDITIONS`."""
 
 
 def holds(situation: Situation, condition: Condition) -> bool:

@@ -14,7 +14,7 @@ A profile in ``agents/oracle/data/profiles.toml`` may only use the names listed 
 
 Each entry carries the words a solo player reads on the printed card, so the cards and the
 simulation cannot drift apart. The predicates themselves live in
-:mod:`agents.oracle.situation`; a test checks that every name here has one.
+:mod:`riven_agents.oracle.situation`; a test checks that every name here has one.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Plain words for the Oracle's data: the lines of the printed cards and of the explanations.
 
-Both the cards (:mod:`agents.oracle.cards`) and the engine's explanations use these
+Both the cards (:mod:`riven_agents.oracle.cards`) and the engine's explanations use these
 functions, so what the simulation records and what the solo player reads say the same thing.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from agents.oracle import vocabulary as vocab
-from agents.oracle.profiles import (
+from riven_agents.oracle import vocabulary as vocab
+from riven_agents.oracle.profiles import (
     ActionRef,
     BonusPolicy,
     Condition,

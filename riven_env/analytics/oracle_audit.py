@@ -23,7 +23,7 @@ Measures, each with a 95% interval (percentile bootstrap over games unless said)
   rule), and ``dice_rolled``: dice rolled per activation for the Oracle's models (activation
   dice, 2d6 tests, shots, melee, morale, Out and Bleeding checks, the fallback d6).
 * ``bad_move_rate``: share of rated decisions (a seeded sample, ``rate_share``) whose value
-  by the greedy one-step evaluation (:class:`agents.greedy.GreedyAgent`) is worse than the
+  by the greedy one-step evaluation (:class:`riven_agents.greedy.GreedyAgent`) is worse than the
   best legal decision's by more than ``BAD_MARGIN`` (Wilson).
 * ``compensation``: extra models (copies of the side's most common profile) the weaker
   side needs for a 50% score: the reference player's score is measured with 0 extra models
@@ -156,9 +156,10 @@ class GameAudit:
 def audit_game(spec: Mapping[str, Any], index: int) -> GameAudit:
     """Play and record audited game ``index`` (``spec``: scenario, profile, reference, seed,
     rate_share, overrides, max_decisions, extra)."""
-    from agents.greedy import GreedyAgent
-    from agents.oracle.profiles import load_profiles
-    from agents.registry import make_agent
+    from riven_agents.greedy import GreedyAgent
+    from riven_agents.oracle.profiles import load_profiles
+    from riven_agents.registry import make_agent
+
     from riven_env.game.runner import agent_seeds
     from riven_env.game.setup import new_game
 
@@ -211,7 +212,7 @@ def audit_game(spec: Mapping[str, Any], index: int) -> GameAudit:
 
 
 def _priority_ids(profile: str) -> list[str]:
-    from agents.oracle.profiles import load_profiles
+    from riven_agents.oracle.profiles import load_profiles
 
     return [r.id for r in load_profiles().profiles[profile].priorities]
 
@@ -433,7 +434,8 @@ def run_audit(
         RivenError: Unknown profile, scenario or reference agent (checked before playing).
         PlaytestError: ``rate_share`` outside [0, 1].
     """
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
+
     from riven_env.game.setup import new_game
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.errors import PlaytestError

@@ -94,7 +94,7 @@ def place_roster(side: Mapping[str, Any], colour: str, where: str) -> dict[str, 
 def roster_file(path: str | Path) -> Path:
     """The file a roster argument names: a path, or the name of a bundled roster
     (``wardens`` is ``scenarios/rosters/wardens.toml`` of the installed package)."""
-    from scenarios import ROSTERS_DIR
+    from riven_scenarios import ROSTERS_DIR
 
     file = Path(path)
     if file.exists() or len(file.parts) != 1 or file.suffix:
@@ -111,7 +111,7 @@ def roster_file(path: str | Path) -> Path:
 
 def bundled_rosters() -> list[str]:
     """The names of the bundled rosters (``riven meta --rosters NAME ...``)."""
-    from scenarios import ROSTERS_DIR
+    from riven_scenarios import ROSTERS_DIR
 
     return sorted(p.stem for p in ROSTERS_DIR.glob("*.toml"))
 

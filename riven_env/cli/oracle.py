@@ -18,8 +18,8 @@ from riven_env.cli.common import check_output, friendly_errors
 def _print_cards(
     profiles: list[str] | None, fmt: str, output: Path | None, data_file: Path | None
 ) -> None:
-    from agents.oracle.cards import FORMATS, render
-    from agents.oracle.profiles import load_profiles
+    from riven_agents.oracle.cards import FORMATS, render
+    from riven_agents.oracle.profiles import load_profiles
 
     if fmt not in FORMATS:
         raise typer.BadParameter(f"{fmt!r}; allowed: {', '.join(FORMATS)}", param_hint="--format")

@@ -47,8 +47,8 @@ def stress_oracle(
         raise typer.BadParameter(
             f"{oracle!r}: expected oracle or oracle:PROFILE", param_hint="--oracle"
         )
-    from training.stress import StressConfig, render_markdown
-    from training.stress import stress_oracle as run
+    from riven_training.stress import StressConfig, render_markdown
+    from riven_training.stress import stress_oracle as run
 
     log = (lambda _msg: None) if as_json else typer.echo
     report = run(

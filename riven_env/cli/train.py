@@ -80,8 +80,8 @@ def train_command(
 ) -> None:
     """Train a MaskablePPO policy; the result is agent ppo:OUT/final.safetensors."""
     check_output(out, "--out", kind="folder")
-    from training.hyperparams import load_train_config
-    from training.train import TrainingStopped, TrainRun, train
+    from riven_training.hyperparams import load_train_config
+    from riven_training.train import TrainingStopped, TrainRun, train
 
     run = TrainRun(
         scenario=scenario,
@@ -142,8 +142,9 @@ def eval_command(
     quiet: QuietOption = False,
 ) -> None:
     """Play GAMES games and print blue's win/draw/loss rates with 95% confidence intervals."""
+    from riven_training.evaluate import play_match
+
     from riven_env.game.runner import play_game
-    from training.evaluate import play_match
 
     if games < 1:
         raise typer.BadParameter(f"{games}: must be >= 1", param_hint="--games")

@@ -71,7 +71,7 @@ def build_opponent(spec: str, side: str, seed: Sequence[int] | int | None) -> An
     Raises:
         AgentSpecError: The spec names no known agent.
     """
-    from agents.registry import POLICY_KINDS, make_agent, parse_agent_spec
+    from riven_agents.registry import POLICY_KINDS, make_agent, parse_agent_spec
 
     kind, _ = parse_agent_spec(spec)
     if kind not in POLICY_KINDS:

@@ -76,7 +76,7 @@ def play_game(
     Returns:
         The event log (JSON-ready dicts; ``docs/event-log.md``).
     """
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
 
     state = new_game(
         scenario, int(np.uint64(seed)) if seed is not None else None, overrides=overrides

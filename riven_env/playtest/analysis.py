@@ -161,7 +161,7 @@ def oracle_rule_catalogue() -> tuple[dict[str, set[str]], str | None]:
         available (the report then lists only the rules that fired).
     """
     try:
-        from agents.oracle.profiles import load_profiles
+        from riven_agents.oracle.profiles import load_profiles
     except ImportError:
         return {}, "the Enemy Oracle package is not installed"
     try:

@@ -93,7 +93,8 @@ def check_inputs(config: PlaytestConfig) -> None:
     """
     if config.player != DEFAULT_PLAYER:
         return
-    from agents.registry import make_agent
+    from riven_agents.registry import make_agent
+
     from riven_env.game.setup import new_game
 
     new_game(config.scenario, 0, overrides=dict(config.overrides) or None)

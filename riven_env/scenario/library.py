@@ -137,7 +137,7 @@ def read_entries(
 
 def default_library_path() -> Path:
     """Return the path of the bundled library ``scenarios/profiles.toml``."""
-    from scenarios import PROFILE_LIBRARY
+    from riven_scenarios import PROFILE_LIBRARY
 
     return PROFILE_LIBRARY
 

@@ -30,7 +30,7 @@ NON_SCENARIO_FILES: frozenset[str] = frozenset({"profiles.toml"})
 
 def bundled_dir() -> Path:
     """Return the folder of the bundled mission files (the ``scenarios`` package)."""
-    from scenarios import bundled_dir as scenarios_folder
+    from riven_scenarios import bundled_dir as scenarios_folder
 
     return scenarios_folder()
 

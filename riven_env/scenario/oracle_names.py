@@ -37,7 +37,7 @@ def oracle_profiles_file() -> Path | None:
         package or the file is absent.
     """
     try:
-        spec = importlib.util.find_spec("agents")
+        spec = importlib.util.find_spec("riven_agents")
     except (ImportError, ValueError):
         return None
     if spec is None or not spec.submodule_search_locations:

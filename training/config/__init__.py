@@ -1,1 +1,1 @@
-"""Bundled training configuration files (``default.toml``); read by :mod:`training.hyperparams`."""
+"""Bundled training configuration files (``default.toml``); read by :mod:`riven_training.hyperparams`."""
