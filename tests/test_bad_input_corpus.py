@@ -285,7 +285,7 @@ CASES: list[Case] = [
     case("db-truncated-header", "db", "<header>", "results database"),
     case("db-text", "db", "this is not a database\n" * 100, "results database"),
     case("db-binary", "db", BINARY * 64, "results database"),
-    case("db-directory", "db", DIR, "results database"),
+    case("db-directory", "db", DIR, "input.duckdb"),
     # -- command-line sizes and numbers (the command line only) -------------------------
     case("argv-compare-alpha-nan", "argv", "compare --scenario duel-1v1 --games 2 --variant turnover=sbh --alpha nan --workers 1 --db {tmp}/c.duckdb", "--alpha"),  # fmt: skip
     case("argv-playtest-workers-huge", "argv", "playtest --scenario duel-1v1 --blue random --red random --games 2 --workers 100000 --db {tmp}/p.duckdb", "workers=100000", sub=True),  # fmt: skip

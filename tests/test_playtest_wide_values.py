@@ -14,7 +14,10 @@ from riven_env.playtest.db import TABLES, ResultsDB
 from riven_env.playtest.runner import run_playtest
 
 ROOT = Path(__file__).resolve().parents[1]
-BIG = 3_000_000_000  # above 2**31: refused by the 32-bit columns before
+# The most a single score may be (scenario.max_points in riven_env/data/limits.toml); a game's
+# total of several such scores passes 2**31, which the 32-bit columns refused before.
+MOST = 2**31 - 1
+BIG = 2**31
 
 
 def _duel_with_points(tmp_path: Path, points: int) -> Path:
@@ -27,7 +30,7 @@ def _duel_with_points(tmp_path: Path, points: int) -> Path:
 
 
 def test_points_above_2_31_are_stored_as_played(tmp_path):
-    scenario = _duel_with_points(tmp_path, BIG)
+    scenario = _duel_with_points(tmp_path, MOST)
     config = PlaytestConfig(scenario=str(scenario), blue="oracle", red="oracle", games=4,
                             workers=1, db=tmp_path / "p.duckdb")  # fmt: skip
     result = run_playtest(config, progress=False)

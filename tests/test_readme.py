@@ -29,6 +29,8 @@ EXTRA = {
         "--set", "ppo.n_steps=64", "--set", "ppo.batch_size=64", "--set", "ppo.n_epochs=1",
         "--set", "train.eval_games=2", "--set", "train.vec_env=dummy", "--no-progress",
     ],
+    # An audit measures over at least two games; the handicap search multiplies them.
+    "oracle audit": ["--games", "2", "--no-compensate"],
 }  # fmt: skip
 
 
@@ -51,7 +53,7 @@ def usage_commands() -> list[list[str]]:
         for k, word in enumerate(words[:-1]):
             if word in SMALL:
                 words[k + 1] = SMALL[word]
-        commands.append(words + EXTRA.get(words[0], []))
+        commands.append(words + EXTRA.get(words[0], []) + EXTRA.get(" ".join(words[:2]), []))
     return commands
 
 

@@ -63,16 +63,22 @@ def swap_command(
 
     swap, results = run_swap(config, progress=not quiet, resume=resume)
     runs = {}
-    for arm, result in results.items():
-        data = result.to_json()
-        data["metrics"] = attach_metrics(config.db, result.run_id)
-        runs[arm] = data
-    if export is not None:
-        with ResultsDB(config.db) as handle:
-            ids = [r.run_id for r in results.values()]
-            handle.export_table("games", export, ids, exclude=("summary",))
-    if report is not None:
-        write_report(config.db, results["given"].run_id, report)
+    try:
+        for arm, result in results.items():
+            data = result.to_json()
+            data["metrics"] = attach_metrics(config.db, result.run_id)
+            runs[arm] = data
+        if export is not None:
+            with ResultsDB(config.db) as handle:
+                ids = [r.run_id for r in results.values()]
+                handle.export_table("games", export, ids, exclude=("summary",))
+        if report is not None:
+            write_report(config.db, results["given"].run_id, report)
+    except KeyboardInterrupt:  # every game of both runs is stored by now: say so
+        from riven_env.playtest.runner import PlaytestInterrupted
+
+        last = results["swapped"]
+        raise PlaytestInterrupted(last.run_id, last.summary.games, config.games) from None
     out = {"swap": swap.to_json(), "runs": runs}
     if as_json:
         echo_json(out)

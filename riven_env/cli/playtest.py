@@ -148,7 +148,9 @@ def playtest(
         result = run_playtest(config, progress=not quiet, resume=resume)
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
+    data = result.to_json()
     try:
+        data["metrics"] = attach_metrics(config.db, result.run_id)
         if export is not None:
             with ResultsDB(config.db) as handle:
                 handle.export_table("games", export, [result.run_id], exclude=("summary",))
@@ -157,8 +159,6 @@ def playtest(
     except KeyboardInterrupt:  # every game is stored by now: say so, as at any other moment
         stopped = PlaytestInterrupted(result.run_id, result.summary.games, config.games)
         raise _interrupted(stopped) from None
-    data = result.to_json()
-    data["metrics"] = attach_metrics(config.db, result.run_id)
     if as_json:
         echo_json(data)
         return
