@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from game_events import act, of_type, one
 
 from riven_env.game import Decision
 from riven_env.game.decisions import ACCEPT, PASS
@@ -18,29 +19,11 @@ BUSH = '[[table.terrain]]\nname = "bush"\ntype = "scrub"\ncircle = [5, 15, 1.5]\
 WALL = '[[table.terrain]]\nname = "wall"\ntype = "low_wall"\nrect = [3, 13.5, 7, 14]\n'
 
 
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
-
-
-def one(events, kind):
-    found = of_type(events, kind)
-    assert len(found) == 1, (kind, found)
-    return found[0]
-
-
 def activate(state, script_dice, i, faces):
     """Activate model ``i`` with the scripted activation dice; return the events."""
     dice = script_dice(state, *faces)
     events = state.apply(Decision("activate", model=i, dice=len(faces)))
     return events, dice
-
-
-def act(state, decision):
-    """Apply ``decision`` and accept any roll offered for spending; return every event."""
-    events = state.apply(decision)
-    while state.phase == "spend":
-        events += state.apply(ACCEPT)
-    return events
 
 
 def near(a, b, tol=1e-6):

@@ -7,34 +7,12 @@ Rules reference: Morale, Momentum, Strain, Conditions, Complication Oracle (hous
 from __future__ import annotations
 
 import pytest
+from game_events import act, activate, of_type, one
 
 from riven_env.game import Decision
-from riven_env.game.decisions import ACCEPT, PASS
+from riven_env.game.decisions import PASS
 
 END = Decision("end")
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
-
-
-def one(events, kind):
-    found = of_type(events, kind)
-    assert len(found) == 1, (kind, found)
-    return found[0]
-
-
-def activate(state, script_dice, i, faces):
-    script_dice(state, *faces)
-    return state.apply(Decision("activate", model=i, dice=len(faces)))
-
-
-def act(state, decision):
-    """Apply ``decision`` and accept any roll offered for spending; return every event."""
-    events = state.apply(decision)
-    while state.phase == "spend":
-        events += state.apply(ACCEPT)
-    return events
 
 
 def conditions_of(events, model):

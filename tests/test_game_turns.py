@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from game_events import of_type
 
 from riven_env.errors import IllegalActionError
 from riven_env.game import Decision, dumps_event
@@ -27,10 +28,6 @@ FOUR = [
     ("red", "trooper", "r1", (3, 21)),
     ("red", "trooper", "r2", (7, 21)),
 ]
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
 
 
 def activate(i, dice):

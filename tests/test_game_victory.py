@@ -7,27 +7,13 @@ survive, and ``victory.at_round_limit`` (points, draw, side:NAME).
 from __future__ import annotations
 
 import pytest
+from game_events import activate, of_type, one
 
 from riven_env.game import Decision, new_game
 from riven_env.game.decisions import PASS
 
 END = Decision("end")
 TWO = [("blue", "trooper", "b1", (5, 5)), ("red", "trooper", "r1", (5, 15))]
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
-
-
-def one(events, kind):
-    found = of_type(events, kind)
-    assert len(found) == 1, (kind, found)
-    return found[0]
-
-
-def activate(state, script_dice, i, faces):
-    script_dice(state, *faces)
-    return state.apply(Decision("activate", model=i, dice=len(faces)))
 
 
 def condition(kind, **fields):

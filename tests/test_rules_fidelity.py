@@ -14,39 +14,17 @@ import re
 from pathlib import Path
 
 import pytest
+from game_events import act, activate, of_type, one
 
 from riven_env.errors import RulesDataError
 from riven_env.game import Decision
-from riven_env.game.decisions import ACCEPT, PASS
+from riven_env.game.decisions import PASS
 from riven_env.game.flightlog import audit_flights
 from riven_env.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 END = Decision("end")
 FAR = [("red", "brawler", f"f{k}", (2 + 2 * k, 2)) for k in range(3, 6)]  # far from r1, r2
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
-
-
-def one(events, kind):
-    found = of_type(events, kind)
-    assert len(found) == 1, (kind, found)
-    return found[0]
-
-
-def activate(state, script_dice, i, faces):
-    script_dice(state, *faces)
-    return state.apply(Decision("activate", model=i, dice=len(faces)))
-
-
-def act(state, decision):
-    """Apply ``decision`` and accept any roll offered for spending; return every event."""
-    events = state.apply(decision)
-    while state.phase == "spend":
-        events += state.apply(ACCEPT)
-    return events
 
 
 def red_loses_r1(mini_game, script_dice, red, *faces, overrides=None, terrain=""):
