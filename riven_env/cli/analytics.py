@@ -19,6 +19,7 @@ from riven_env.cli.common import (
     friendly_errors,
     make_console,
 )
+from riven_env.cli.playtest import AsJson, Db, MaxDecisions, Sets, rate_text
 from riven_env.playtest.config import DEFAULT_DB
 
 
@@ -44,12 +45,6 @@ def metrics_table(metrics: Mapping[str, Mapping[str, Any]]) -> Table:
         parts = "; ".join(f"{p} {interval_text(i)}" for p, i in metric["parts"].items())
         table.add_row(name, interval_text(metric), str(metric["n"]), parts)
     return table
-
-
-def _rate_text(rate: Mapping[str, Any]) -> str:
-    if rate.get("rate") is None:
-        return "-"
-    return f"{rate['rate'] * 100:.1f}%  [{rate['low'] * 100:.1f}, {rate['high'] * 100:.1f}]"
 
 
 def swap_command(
@@ -93,8 +88,8 @@ def swap_command(
     for arm, data in runs.items():
         table.add_row(
             arm, data["config"]["blue"], data["config"]["red"],
-            _rate_text(data["win_rate"]["blue"]), _rate_text(data["win_rate"]["red"]),
-            _rate_text(data["draw_rate"]),
+            rate_text(data["win_rate"]["blue"]), rate_text(data["win_rate"]["red"]),
+            rate_text(data["draw_rate"]),
         )  # fmt: skip
     console.print(table)
     effects = Table(title="Roster and seat effects (per-seed advantage, -1..+1, paired t 95%)")
@@ -105,7 +100,7 @@ def swap_command(
     )
     effects.add_row("seat: blue over red", interval_text(swap.seat_effect.to_dict()))
     for name, rate in swap.to_json()["rates"].items():
-        effects.add_row(f"win rate {name.replace('_', ' ')}", _rate_text(rate))
+        effects.add_row(f"win rate {name.replace('_', ' ')}", rate_text(rate))
     console.print(effects)
     typer_echo = make_console(stderr=True)
     typer_echo.print(
@@ -159,10 +154,10 @@ def skill_trace(
     games: Annotated[int, typer.Option("--games", min=1, help="Games per ordered pairing.")] = 10,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Run seed.")] = 0,
     workers: WorkersOption = None,
-    db: Annotated[Path, typer.Option("--db", help="Results database.")] = DEFAULT_DB,
-    sets: Annotated[list[str] | None, typer.Option("--set", metavar="KEY=VALUE")] = None,
-    max_decisions: Annotated[int | None, typer.Option("--max-decisions", min=1)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    db: Db = DEFAULT_DB,
+    sets: Sets = None,
+    max_decisions: MaxDecisions = None,
+    as_json: AsJson = False,
     quiet: QuietOption = False,
 ) -> None:
     """Play a ladder of agents of rising strength; does skill pay on this mission?"""
@@ -209,10 +204,10 @@ def meta(
     games: Annotated[int, typer.Option("--games", min=1, help="Games per ordered pairing.")] = 10,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Run seed.")] = 0,
     workers: WorkersOption = None,
-    db: Annotated[Path, typer.Option("--db", help="Results database.")] = DEFAULT_DB,
-    sets: Annotated[list[str] | None, typer.Option("--set", metavar="KEY=VALUE")] = None,
-    max_decisions: Annotated[int | None, typer.Option("--max-decisions", min=1)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    db: Db = DEFAULT_DB,
+    sets: Sets = None,
+    max_decisions: MaxDecisions = None,
+    as_json: AsJson = False,
     quiet: QuietOption = False,
 ) -> None:
     """Every roster against every other: payoffs, Nash mixture, alpha-rank, cycles."""
@@ -271,10 +266,10 @@ def register_audit(group: typer.Typer) -> None:
         ] = True,
         seed: Annotated[int, typer.Option("--seed", min=0, help="Run seed.")] = 0,
         workers: Annotated[int, typer.Option("--workers", min=1, help="Processes.")] = 1,
-        db: Annotated[Path, typer.Option("--db", help="Results database.")] = DEFAULT_DB,
-        sets: Annotated[list[str] | None, typer.Option("--set", metavar="KEY=VALUE")] = None,
-        max_decisions: Annotated[int | None, typer.Option("--max-decisions", min=1)] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        db: Db = DEFAULT_DB,
+        sets: Sets = None,
+        max_decisions: MaxDecisions = None,
+        as_json: AsJson = False,
     ) -> None:
         """How the Oracle feels at the table: predictability, variety, upkeep, bad moves."""
         from riven_env.analytics.oracle_audit import run_audit

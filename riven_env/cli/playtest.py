@@ -50,7 +50,8 @@ MaxDecisions = Annotated[
 ]
 
 
-def _pct(rate: dict) -> str:
+def rate_text(rate: dict) -> str:
+    """``12.5%  [8.6, 17.8]``: a rate and its interval as the tables print it."""
     if rate["rate"] is None:
         return "-"
     return f"{rate['rate'] * 100:.1f}%  [{rate['low'] * 100:.1f}, {rate['high'] * 100:.1f}]"
@@ -167,8 +168,8 @@ def playtest(
     table.add_column("Games", justify="right")
     table.add_column("Rate  [95% interval]", justify="right")
     for side in ("blue", "red"):
-        table.add_row(f"{side} wins", str(data["wins"][side]), _pct(data["win_rate"][side]))
-    table.add_row("draws", str(data["draws"]), _pct(data["draw_rate"]))
+        table.add_row(f"{side} wins", str(data["wins"][side]), rate_text(data["win_rate"][side]))
+    table.add_row("draws", str(data["draws"]), rate_text(data["draw_rate"]))
     console = make_console()
     console.print(table)
     for side, agent in (("blue", blue), ("red", red)):
@@ -275,9 +276,9 @@ def compare(
     arms = [("baseline", data["baseline"]), *[(v["label"], v) for v in data["variants"]]]
     for label, arm in arms:
         table.add_row(
-            label, str(arm["games"]), _pct(arm["blue_win_rate"]), _pct(arm["red_win_rate"]),
+            label, str(arm["games"]), rate_text(arm["blue_win_rate"]), rate_text(arm["red_win_rate"]),
             _mean(arm["rounds"]), _mean(arm["casualties"]), _mean(arm["flights"]),
-            _pct(arm["decisive_rate"]),
+            rate_text(arm["decisive_rate"]),
         )  # fmt: skip
     make_console().print(table)
     diffs = Table(title="Paired differences, variant - baseline [95%]")
@@ -358,8 +359,8 @@ def tournament(
         table.add_row(
             str(rank), s["agent"], f"{rating['ordinal']:.2f}", f"{rating['mu']:.2f}",
             f"{rating['sigma']:.2f}", str(s["wins"]), str(s["draws"]), str(s["losses"]),
-            _pct(s["win_rate"]), _pct(s["win_rate_by_colour"]["blue"]),
-            _pct(s["win_rate_by_colour"]["red"]),
+            rate_text(s["win_rate"]), rate_text(s["win_rate_by_colour"]["blue"]),
+            rate_text(s["win_rate_by_colour"]["red"]),
         )  # fmt: skip
     make_console().print(table)
     typer.echo(f"runs stored in {config.db} (group {result.group_id})", err=True)
