@@ -1,0 +1,10 @@
+// One function per core package, each defined in bind_<package>.cpp.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace riven::bindings {
+
+void bind_rules(nanobind::module_& module);
+
+}  // namespace riven::bindings
