@@ -50,6 +50,8 @@ def test_wheel_ships_every_bundled_data_file(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     missing = [path for path in REQUIRED if path not in names]
     assert not missing, f"wheel lacks {missing}"
+    # The compiled core ships inside riven_env (riven_env/_native.<abi>.so).
+    assert any(re.fullmatch(r"riven_env/_native\.[^/]+\.(so|pyd)", name) for name in names), names
     bundled = {p.name for p in (ROOT / "scenarios").glob("*.toml")}
     shipped = {
         Path(n).name for n in names if n.startswith("riven_scenarios/") and n.endswith(".toml")
