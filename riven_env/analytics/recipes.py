@@ -232,10 +232,11 @@ def game_facts(
     return facts
 
 
-def bait_excess(facts: Sequence[GameFacts]) -> dict[str, float]:
+def bait_excess(facts: Sequence[GameFacts], min_lift: float = 1.0) -> dict[str, float]:
     """Per Oracle action rule: its share of the Oracle's losses minus its share of the
     Oracle's action decisions, over ``facts`` (positive: losses follow it more than its
-    use explains)."""
+    use explains). Rules whose lift (the ratio of the two shares) is below ``min_lift``
+    are left out: a rule the Oracle uses all the time precedes most losses too."""
     losses = Counter(b for f in facts for b in f.baits if b != "none")
     all_losses = sum(len(f.baits) for f in facts)
     decisions: Counter[str] = Counter()
@@ -244,7 +245,12 @@ def bait_excess(facts: Sequence[GameFacts]) -> dict[str, float]:
     total = sum(decisions.values())
     if not all_losses or not total:
         return {}
-    return {rule: losses[rule] / all_losses - decisions[rule] / total for rule in losses}
+    out = {}
+    for rule, count in losses.items():
+        loss_share, use_share = count / all_losses, decisions[rule] / total
+        if use_share and loss_share / use_share >= min_lift:
+            out[rule] = loss_share - use_share
+    return out
 
 
 def _share(items: Sequence[Any], test: Any) -> float:
@@ -292,7 +298,7 @@ def describe(
     for f in facts:
         decisions.update(f.oracle_actions)
     total_decisions = sum(decisions.values())
-    excess = bait_excess(facts)
+    excess = bait_excess(facts, float(settings["min_bait_lift"]))
     bait = max(excess, key=lambda b: (excess[b], b)) if excess else "none"
     if bait != "none" and excess[bait] <= 0:
         bait = "none"
@@ -443,7 +449,7 @@ def find_recipes(
     minimum = int(settings["min_games"])
     if len(wins) < minimum:
         return [], f"not enough winning games for a recipe ({len(wins)} < {minimum})"
-    excess = bait_excess(wins)
+    excess = bait_excess(wins, float(settings["min_bait_lift"]))
     groups: dict[str, list[GameFacts]] = {}
     for f in wins:
         groups.setdefault(f.dominant_bait(excess), []).append(f)

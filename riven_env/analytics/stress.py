@@ -53,6 +53,7 @@ SETTINGS_KEYS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "recipes": {
         "min_games": int,
         "max_recipes": int,
+        "min_bait_lift": (int, float),
         "bait_window_rounds": int,
         "distance_bands": list,
         "replays": int,
@@ -349,6 +350,7 @@ def run(config: StressConfig, log: Callable[[str], None] = lambda _m: None) -> d
             reference = [g["facts"] for g in seat["baseline"]]
             recipes, note = find_recipes(wins, reference, recipes_cfg, profiles)
             pool = [g for games in seat.values() for g in games]
+            checked: dict[str, list[dict[str, Any]]] = {}
             for k, recipe in enumerate(recipes):
                 recipe["replays"] = [
                     {"seed": s, "command": replay_command(config.scenario, responder, oracle, s,
@@ -359,13 +361,14 @@ def run(config: StressConfig, log: Callable[[str], None] = lambda _m: None) -> d
                     from riven_agents.recipe import RecipeParams
 
                     spec = RecipeParams(**recipe["params"]).spec()
-                    log(f"{oracle}, {side}: checking recipe {k + 1} with {spec}")
-                    played = _play_all(
-                        config, _tasks(config, spec, oracle, edges, window, side),
-                        f"recipe {k + 1} vs {oracle}",
-                    )  # fmt: skip
-                    pool += played
-                    recipe["check"] = _check(spec, played, seat, confidence)
+                    if spec not in checked:  # two recipes may ask for the same agent
+                        log(f"{oracle}, {side}: checking recipe {k + 1} with {spec}")
+                        checked[spec] = _play_all(
+                            config, _tasks(config, spec, oracle, edges, window, side),
+                            f"recipe {k + 1} vs {oracle}",
+                        )  # fmt: skip
+                        pool += checked[spec]
+                    recipe["check"] = _check(spec, checked[spec], seat, confidence)
             colour["recipes"] = recipes
             if note:
                 colour["recipe_note"] = note
