@@ -307,6 +307,45 @@ def test_a_seeded_run_is_reproducible_and_per_colour() -> None:
     json.dumps(report)  # JSON-ready
 
 
+def test_recipe_games_replay_with_riven_play(tmp_path: Path) -> None:
+    import shlex
+
+    settings = stress.load_settings()
+    settings["recipes"]["min_games"] = 1  # any win makes a recipe, at this toy size
+    report = stress.run(_small(check=False, settings=settings))
+    replays = [
+        (side, r)
+        for side, colour in report["oracles"][0]["colours"].items()
+        for recipe in colour["recipes"]
+        for r in recipe["replays"]
+    ]
+    assert replays, "greedy wins some duel-1v1 games against the beast"
+    side, replay = replays[0]
+    args = shlex.split(replay["command"])[1:]
+    args[args.index("--replay") + 1] = str(tmp_path / "game.html")
+    result = CliRunner().invoke(app, [*args, "--json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["winner"] == side  # the responder's win, replayed
+    assert (tmp_path / "game.html").exists()
+
+
+def test_ranking_puts_the_weakest_oracle_first() -> None:
+    def colour(responder: float, baseline: float, exploitable: bool) -> dict:
+        return {"responder": {"win_rate": responder}, "baseline": {"win_rate": baseline},
+                "exploitable": exploitable}  # fmt: skip
+
+    report = {"oracles": [
+        {"oracle": "oracle:tactical", "colours": {"blue": colour(0.4, 0, False),
+                                                  "red": colour(0.0, 0, False)}},
+        {"oracle": "oracle:beast", "colours": {"blue": colour(0.9, 0.1, True),
+                                               "red": colour(0.5, 0.25, False)}},
+    ]}  # fmt: skip
+    ranked = stress.ranking(report)
+    assert [r["oracle"] for r in ranked] == ["oracle:beast", "oracle:tactical"]
+    assert ranked[0]["mean_responder_win_rate"] == pytest.approx(0.7)
+    assert ranked[0]["exploitable"] == ["blue"] and ranked[1]["exploitable"] == []
+
+
 def test_the_mirror_arm_is_the_oracle_itself() -> None:
     report = stress.run(_small(responder="oracle:beast", check=False, games=4))
     for colour in report["oracles"][0]["colours"].values():

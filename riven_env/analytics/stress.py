@@ -378,6 +378,7 @@ def run(config: StressConfig, log: Callable[[str], None] = lambda _m: None) -> d
             )  # fmt: skip
             entry["colours"][side] = colour
         report["oracles"].append(entry)
+    report["ranking"] = ranking(report)
     return report
 
 
@@ -463,6 +464,29 @@ TABLE_HEADER = [
 ]  # fmt: skip
 
 
+def ranking(report: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Oracles weakest first: by the mean of the responder's per-colour win rates.
+
+    Each colour is a separate estimate (never pooled games); the mean of the two rates only
+    orders the Oracles, and the per-colour figures stay in the table.
+    """
+    rows = []
+    for entry in report["oracles"]:
+        colours = entry["colours"].values()
+        if not colours:
+            continue
+        mean = sum(c["responder"]["win_rate"] for c in colours) / len(colours)
+        base = sum(c["baseline"]["win_rate"] for c in colours) / len(colours)
+        rows.append({
+            "oracle": entry["oracle"],
+            "mean_responder_win_rate": mean,
+            "mean_baseline_win_rate": base,
+            "exploitable": [s for s, c in entry["colours"].items() if c["exploitable"]],
+        })  # fmt: skip
+    rows.sort(key=lambda r: (-r["mean_responder_win_rate"], -r["mean_baseline_win_rate"]))
+    return rows
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     """The whole report as Markdown (the table, then recipes and rules per colour)."""
     lines = [
@@ -479,6 +503,14 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "|" + "---|" * len(TABLE_HEADER),
     ]
     lines += ["| " + " | ".join(r) + " |" for r in table_rows(report)]
+    if len(report["oracles"]) > 1:
+        lines += ["", "Weakest first (mean of the two colours' win rates; each colour above):", ""]
+        lines += [
+            f"{k}. {r['oracle']}: responder {r['mean_responder_win_rate']:.0%}, baseline "
+            f"{r['mean_baseline_win_rate']:.0%}; exploitable from: "
+            f"{', '.join(r['exploitable']) or 'no colour'}"
+            for k, r in enumerate(ranking(report), 1)
+        ]
     for entry in report["oracles"]:
         for side, c in entry["colours"].items():
             lines += ["", f"## {entry['oracle']} ({c['oracle_profile']}), responder as {side}", ""]
@@ -566,6 +598,7 @@ __all__ = [
     "load_settings",
     "paired",
     "play_arm_game",
+    "ranking",
     "render_markdown",
     "replay_command",
     "rules_in_lost_games",
