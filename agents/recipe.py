@@ -26,7 +26,7 @@ Spec: ``recipe`` (every parameter at its default) or ``recipe:hold=12,cover=1,ta
 
 Spends: rerolls a Miss with a Momentum reroll when one is offered, otherwise accepts.
 Ties between models or targets go to the nearest, then the lowest index, so the agent is a
-pure function of the state (its seed only breaks exact ties of nothing: it never draws).
+pure function of the state: it never draws from its random stream.
 """
 
 from __future__ import annotations
