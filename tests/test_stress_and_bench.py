@@ -1,4 +1,4 @@
-"""`riven stress-oracle` and `riven bench` end to end, at toy sizes (speed is not asserted)."""
+"""`riven bench` end to end, at toy sizes (speed is not asserted); stress-oracle: test_stress_oracle.py."""
 
 from __future__ import annotations
 
@@ -9,51 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from riven_env.cli.main import app
-
-
-@pytest.mark.slow
-def test_stress_oracle_reports_exploitability_tactics_and_replays(tmp_path: Path) -> None:
-    out = tmp_path / "stress"
-    result = CliRunner().invoke(
-        app,
-        [
-            "stress-oracle",
-            "--scenario",
-            "duel-1v1",
-            "--timesteps",
-            "512",
-            "--games",
-            "6",
-            "--replays",
-            "2",
-            "--out",
-            str(out),
-            "--json",
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
-    assert report["best_response"]["games"] == 6 and report["baseline_result"]["games"] == 6
-    per_colour = report["per_colour"]
-    assert sum(per_colour[s]["best_response"]["games"] for s in ("blue", "red")) == 6
-    assert "as blue" in (out / "stress.md").read_text()
-    gap = report["exploitability"]
-    assert gap["low"] <= gap["value"] <= gap["high"]
-    expected = report["best_response"]["win_rate"] - report["baseline_result"]["win_rate"]
-    assert gap["value"] == pytest.approx(expected)
-    assert sum(report["tactics"]["actions"].values()) > 0
-    assert abs(sum(report["tactics"]["action_mix"].values()) - 1.0) < 1e-9
-    assert len(report["replays"]) == 2 and all(Path(p).exists() for p in report["replays"])
-    assert (out / "stress.md").read_text().startswith("# Oracle stress test")
-    assert json.loads((out / "stress.json").read_text())["scenario"] == "duel-1v1"
-
-
-def test_stress_oracle_refuses_a_non_oracle_target(tmp_path: Path) -> None:
-    result = CliRunner().invoke(
-        app, ["stress-oracle", "--oracle", "random", "--out", str(tmp_path)]
-    )
-    assert result.exit_code != 0
-    assert "oracle" in result.output
 
 
 @pytest.mark.slow

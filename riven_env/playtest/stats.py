@@ -239,3 +239,98 @@ def confidence_sequence(differences: Sequence[float], alpha: float = 0.05) -> Se
         significant=bool(low_d > 0.0 or high_d < 0.0),
         alpha=alpha,
     )
+
+
+def _wilson_bounds(successes: int, trials: int, confidence: float) -> tuple[float, float]:
+    interval = wilson_interval(successes, trials, confidence)
+    return interval.low, interval.high
+
+
+def paired_proportion_difference(
+    first: Sequence[bool | int | float],
+    second: Sequence[bool | int | float],
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Interval:
+    """Difference of two paired proportions with Newcombe's square-and-add interval.
+
+    ``first[i]`` and ``second[i]`` are the outcomes (1 = success) of the two arms on the same
+    seed ``i``: a best responder's win and the Oracle mirror's win from the same seat, say.
+    The interval is Newcombe's (1998, method 10, the one Fagerland, Lydersen & Laake
+    recommend for the paired 2x2 table): the scipy Wilson intervals of both marginal rates,
+    combined by squaring and adding with the estimated correlation of the pairs (with
+    Newcombe's continuity adjustment of that correlation). Unlike a paired t interval it
+    stays inside [-1, 1] and is not of zero width when every pair agrees.
+
+    Args:
+        first: Outcomes of the first arm, one per seed (0/1 or booleans).
+        second: Outcomes of the second arm on the same seeds, in the same order.
+        confidence: Confidence level.
+
+    Returns:
+        ``rate(first) - rate(second)`` with its interval; ``n`` is the number of pairs
+        (NaN value and the whole [-1, 1] with no pairs).
+
+    Raises:
+        PlaytestError: The arms differ in length or an outcome is not 0 or 1.
+    """
+    if len(first) != len(second):
+        raise PlaytestError(
+            f"paired samples differ in length: first {len(first)}, second {len(second)}; "
+            "both arms must play the same seeds"
+        )
+    a = np.asarray(first, dtype=float)
+    b = np.asarray(second, dtype=float)
+    if not np.isin(a, (0.0, 1.0)).all() or not np.isin(b, (0.0, 1.0)).all():
+        raise PlaytestError("paired proportions need outcomes of 0 or 1 (a win, or not)")
+    n = int(a.size)
+    if n == 0:
+        return Interval(math.nan, -1.0, 1.0, 0)
+    both = int(((a == 1) & (b == 1)).sum())
+    only_first = int(((a == 1) & (b == 0)).sum())
+    only_second = int(((a == 0) & (b == 1)).sum())
+    neither = n - both - only_first - only_second
+    k1, k2 = both + only_first, both + only_second
+    p1, p2 = k1 / n, k2 / n
+    l1, u1 = _wilson_bounds(k1, n, confidence)
+    l2, u2 = _wilson_bounds(k2, n, confidence)
+    margins = k1 * (n - k1) * k2 * (n - k2)
+    phi = 0.0
+    if margins > 0:
+        cross = both * neither - only_first * only_second
+        if cross > n / 2:
+            phi = (cross - n / 2) / math.sqrt(margins)
+        elif cross < 0:
+            phi = cross / math.sqrt(margins)
+    below = math.sqrt(max(0.0, (p1 - l1) ** 2 + (u2 - p2) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2)))
+    above = math.sqrt(max(0.0, (p2 - l2) ** 2 + (u1 - p1) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1)))
+    d = p1 - p2
+    return Interval(d, max(-1.0, d - below), min(1.0, d + above), n)
+
+
+def proportion_difference(
+    successes_1: int,
+    trials_1: int,
+    successes_2: int,
+    trials_2: int,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Interval:
+    """Difference of two independent proportions with Newcombe's hybrid score interval.
+
+    ``successes_1 / trials_1 - successes_2 / trials_2`` (a rule's firing rate in the games
+    the Oracle lost minus its rate in the games it did not lose), with the interval built
+    from the scipy Wilson intervals of both rates (Newcombe 1998, independent samples,
+    method 10).
+
+    Returns:
+        The difference with its interval; ``n`` is ``trials_1 + trials_2``. With no trials
+        on a side the value is NaN and the interval [-1, 1].
+    """
+    if trials_1 <= 0 or trials_2 <= 0:
+        return Interval(math.nan, -1.0, 1.0, max(0, trials_1) + max(0, trials_2))
+    p1, p2 = successes_1 / trials_1, successes_2 / trials_2
+    l1, u1 = _wilson_bounds(successes_1, trials_1, confidence)
+    l2, u2 = _wilson_bounds(successes_2, trials_2, confidence)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
+    return Interval(d, max(-1.0, low), min(1.0, high), trials_1 + trials_2)
