@@ -38,6 +38,7 @@ from riven_env.table import (  # noqa: E402
     line_of_sight,
     plan_flight,
     plan_push,
+    sight,
     sight_between,
 )
 
@@ -92,6 +93,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     def py_sight(k: int) -> object:
         table._sight_lines.clear()  # a fresh pair of positions, as after a move
         return sight_between(table, *shots[k])
+
+    def py_matrix(k: int) -> object:
+        bases = queries[k][0]
+        table._sight_lines.clear()
+        return [sight(table, bases, s, t) for s in range(n) for t in range(n)]
 
     def py_contacts(k: int) -> object:
         bases, s, _, _, _ = queries[k]
@@ -161,6 +167,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
             py_engagements,
             lambda k: native.engagements(queries[k][0]),
             lambda k: lib.engagements(*arrays(k), tol),
+        ),
+        "sight, all pairs (N x N)": (
+            py_matrix,
+            lambda k: nat.sight_matrix(queries[k][0]),
+            None,
         ),
         "flight end (straight)": (lambda k: flight(k, True), lambda k: flight(k, False), None),
         "recoil end": (lambda k: recoil(k, True), lambda k: recoil(k, False), None),

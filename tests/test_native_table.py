@@ -23,10 +23,20 @@ from riven_env.native.table_check import (
     DIAMETERS,
     KINDS,
     Agreement,
+    _layout,
     check_map,
     equivalence_maps,
 )
-from riven_env.table import Bases, Table, cover_for_shot, line_of_sight, plan_flight, sight_between
+from riven_env.table import (
+    Bases,
+    Table,
+    cover_for_shot,
+    line_of_sight,
+    plan_flight,
+    sight,
+    sight_between,
+)
+from riven_env.table.config import COVER_LEVELS
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 
@@ -146,3 +156,15 @@ def test_seam_errors_name_the_problem() -> None:
             36.0, 36.0, 0.02, 1.0, 0.5, [([0.0, 0.0], [1])], [0], [False], [False], [False],
             ([], []), ([], []), ([], []),
         )  # fmt: skip
+
+
+def test_sight_matrix_is_sight_for_every_ordered_pair(maps: list[tuple[str, Table]]) -> None:
+    rng = np.random.default_rng(11)
+    for _, table in maps[::4]:
+        bases = _layout(table, rng, 8)
+        bases.on_table[int(rng.integers(len(bases)))] = False
+        visible, cover = native.native_table(table).sight_matrix(bases)
+        for s in range(len(bases)):
+            for t in range(len(bases)):
+                expected = sight(table, bases, s, t)
+                assert (bool(visible[s, t]), COVER_LEVELS[cover[s, t]]) == expected

@@ -131,6 +131,21 @@ void bind_table(nb::module_& module) {
           nb::arg("sx"), nb::arg("sy"), nb::arg("sr"), nb::arg("tx"), nb::arg("ty"), nb::arg("tr"),
           "(visible, cover rank).")
       .def(
+          "sight_matrix",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             nb::ndarray<bool, nb::ndim<2>, nb::c_contig, nb::device::cpu> visible,
+             nb::ndarray<std::uint8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu> cover) {
+            const BasesView bases = view(centers, radii, on_table);
+            const std::size_t n = bases.size();
+            if (visible.shape(0) != n || visible.shape(1) != n || cover.shape(0) != n || cover.shape(1) != n) {
+              throw std::invalid_argument("sight_matrix: visible and cover must be (N, N)");
+            }
+            self.sight_matrix(bases, std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(visible.data()), n * n),
+                              std::span<std::uint8_t>(cover.data(), n * n));
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("visible"), nb::arg("cover"),
+          "Fills (N, N) visible flags and cover ranks of sight() for every ordered pair.")
+      .def(
           "segment_cost",
           [](const TableGeometry& self, double ax, double ay, double bx, double by) {
             return self.segment_cost(Point{ax, ay}, Point{bx, by});

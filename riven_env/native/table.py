@@ -222,6 +222,21 @@ class NativeTable:
             sx, sy, float(bases.radii[shooter]), tx, ty, float(bases.radii[target])
         )
 
+    def sight_matrix(self, bases: Bases) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`sight` for every ordered pair of models in one call.
+
+        Returns:
+            ``(visible, cover)``: ``(N, N)`` bool flags and int8 cover ranks (0 none, 1 soft,
+            2 hard; ``COVER_LEVELS[rank]`` names them), row the shooter, column the target;
+            ``False`` and 0 where either model is off the table.
+        """
+        centers, radii, on_table = self._bases(bases)
+        n = len(radii)
+        visible = np.zeros((n, n), dtype=bool)
+        cover = np.zeros((n, n), dtype=np.uint8)
+        self.core.sight_matrix(centers, radii, on_table, visible, cover)
+        return visible, cover.astype(np.int8)
+
     # -- straight moves -----------------------------------------------------------------------
     def segment_cost(self, a: Sequence[float], b: Sequence[float]) -> float:
         """:func:`riven_env.table.navigation.segment_costs` of the one segment ``a -> b``."""

@@ -171,6 +171,23 @@ std::pair<bool, int> TableGeometry::sight_between(Point s, double sr, Point t, d
   return {true, cover_for_shot(s, sr, t, tr)};
 }
 
+void TableGeometry::sight_matrix(const BasesView& bases, std::span<std::uint8_t> visible,
+                                 std::span<std::uint8_t> cover) const {
+  const std::size_t n = bases.size();
+  if (visible.size() != n * n || cover.size() != n * n) throw std::invalid_argument("sight_matrix: outputs must be N x N");
+  for (std::size_t s = 0; s < n; ++s) {
+    for (std::size_t t = 0; t < n; ++t) {
+      const std::size_t cell = s * n + t;
+      visible[cell] = 0;
+      cover[cell] = 0;
+      if (!bases.on(s) || !bases.on(t)) continue;
+      const auto [seen, rank] = sight_between(bases.center(s), bases.radii[s], bases.center(t), bases.radii[t]);
+      visible[cell] = seen ? 1 : 0;
+      cover[cell] = static_cast<std::uint8_t>(rank);
+    }
+  }
+}
+
 // -- movement costs ---------------------------------------------------------------------------
 std::vector<std::pair<double, double>> TableGeometry::difficult_spans(Point a, Point b) const {
   // navigation._stretch_sum / _spans: cut at every proper crossing of a difficult outline edge;

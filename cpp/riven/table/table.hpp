@@ -90,6 +90,9 @@ class TableGeometry {
   [[nodiscard]] int cover_for_shot(Point shooter, double shooter_radius, Point target, double target_radius) const;
   /// (visible, cover rank); (false, 0) when blocked.
   [[nodiscard]] std::pair<bool, int> sight_between(Point s, double sr, Point t, double tr) const;
+  /// sight() for every ordered pair of models: row-major (N, N) visible flags and cover ranks
+  /// (false and 0 where either model is off the table).
+  void sight_matrix(const BasesView& bases, std::span<std::uint8_t> visible, std::span<std::uint8_t> cover) const;
 
   // -- movement (riven_env/table/movement.py, navigation.py) ----------------------------------
   /// Movement cost of a segment: length plus its length in difficult ground.
