@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
     for k, (_, table) in enumerate(maps):
         for kind, tally in check_map(table, args.seed + k, per_map, kinds).items():
             totals[kind].merge(tally)
+        # Progress on stderr (the figures so far), so a long run shows where it is.
+        done = ", ".join(f"{kind} {t.agreed}/{t.queries}" for kind, t in totals.items())
+        print(f"map {k + 1}/{len(maps)}: {done}", file=sys.stderr, flush=True)
     figures = {
         kind: {
             "queries": t.queries,

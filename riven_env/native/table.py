@@ -169,15 +169,13 @@ class NativeTable:
         b_radius: float = 0.0,
     ) -> bool:
         """:func:`riven_env.table.sight.line_of_sight` on the core."""
-        a_radius, b_radius = float(a_radius), float(b_radius)
-        for radius in (a_radius, b_radius):
-            if radius not in self._radii:
-                self.ensure_radius(radius)
-        return bool(
-            self.core.line_of_sight(
-                float(a_xy[0]), float(a_xy[1]), a_radius, float(b_xy[0]), float(b_xy[1]), b_radius
-            )
-        )
+        # The binding converts the numbers (floats, numpy floats, ints); the wrapper only
+        # makes sure both radii have their geometry in the core.
+        radii = self._radii
+        if a_radius not in radii or b_radius not in radii:
+            self.ensure_radius(a_radius)
+            self.ensure_radius(b_radius)
+        return self.core.line_of_sight(a_xy[0], a_xy[1], a_radius, b_xy[0], b_xy[1], b_radius)
 
     def cover_for_shot(
         self,
@@ -187,17 +185,12 @@ class NativeTable:
         target_radius: float,
     ) -> Cover:
         """:func:`riven_env.table.sight.cover_for_shot` on the core."""
-        sr, tr = float(shooter_radius), float(target_radius)
-        for radius in (sr, tr):
-            if radius not in self._radii:
-                self.ensure_radius(radius)
+        radii = self._radii
+        if shooter_radius not in radii or target_radius not in radii:
+            self.ensure_radius(shooter_radius)
+            self.ensure_radius(target_radius)
         rank = self.core.cover_for_shot(
-            float(shooter_xy[0]),
-            float(shooter_xy[1]),
-            sr,
-            float(target_xy[0]),
-            float(target_xy[1]),
-            tr,
+            shooter_xy[0], shooter_xy[1], shooter_radius, target_xy[0], target_xy[1], target_radius
         )
         return COVER_LEVELS[rank]
 
@@ -205,12 +198,12 @@ class NativeTable:
         self, sx: float, sy: float, sr: float, tx: float, ty: float, tr: float
     ) -> tuple[bool, Cover]:
         """:func:`riven_env.table.sight.sight_between` on the core (nothing is remembered)."""
-        sr, tr = float(sr), float(tr)
-        for radius in (sr, tr):
-            if radius not in self._radii:
-                self.ensure_radius(radius)
-        visible, rank = self.core.sight_between(float(sx), float(sy), sr, float(tx), float(ty), tr)
-        return bool(visible), COVER_LEVELS[rank]
+        radii = self._radii
+        if sr not in radii or tr not in radii:
+            self.ensure_radius(sr)
+            self.ensure_radius(tr)
+        visible, rank = self.core.sight_between(sx, sy, sr, tx, ty, tr)
+        return visible, COVER_LEVELS[rank]
 
     def sight(self, bases: Bases, shooter: int, target: int) -> tuple[bool, Cover]:
         """:func:`riven_env.table.sight.sight` on the core."""
