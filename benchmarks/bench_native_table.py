@@ -34,6 +34,7 @@ from riven_env.table import (  # noqa: E402
     Bases,
     contacts,
     cover_for_shot,
+    destination_options,
     engagements,
     line_of_sight,
     plan_flight,
@@ -134,6 +135,25 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
             else nat.plan_push(bases, s, away, distance)
         )
 
+    objectives = [(18.0, 18.0), (9.0, 27.0)]
+
+    halves = (np.arange(n // 2, dtype=np.int64), np.arange(n // 2, n, dtype=np.int64))
+    goals = np.array(objectives, dtype=np.float64)
+    menu_arrays = {True: (halves[1], halves[0], goals), False: (halves[0], halves[1], goals)}
+
+    def menu(k: int, python: bool) -> object:
+        bases, s, _, _, _ = queries[k]
+        enemies, friends = (
+            (range(n // 2, n), range(n // 2)) if s < n // 2 else (range(n // 2), range(n // 2, n))
+        )
+        if python:
+            return destination_options(
+                table, bases, s, enemies=enemies, friends=friends, objectives=objectives
+            )
+        return nat.destination_options(
+            bases, s, enemies=enemies, friends=friends, objectives=objectives
+        )
+
     def arrays(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         bases = queries[k][0]
         return bases.centers, bases.radii, bases.on_table
@@ -172,6 +192,13 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
             py_matrix,
             lambda k: nat.sight_matrix(queries[k][0]),
             None,
+        ),
+        "destination options": (
+            lambda k: menu(k, True),
+            lambda k: menu(k, False),
+            lambda k: core.destination_options(
+                *arrays(k), queries[k][1], *menu_arrays[queries[k][1] < n // 2]
+            ),
         ),
         "flight end (straight)": (lambda k: flight(k, True), lambda k: flight(k, False), None),
         "recoil end": (lambda k: recoil(k, True), lambda k: recoil(k, False), None),

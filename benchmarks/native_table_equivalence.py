@@ -1,7 +1,7 @@
 """Agreement of the native tabletop queries with the Python reference, at scale (not a test).
 
 Asks at least ``--queries`` (default 100,000) random queries of each kind the core answers
-(sight, cover, contact, straight flight, recoil; see ``riven_env/native/table_check.py``) on
+(sight, cover, contact, straight flight, recoil, destination options; see ``riven_env/native/table_check.py``) on
 every bundled map and ``--generated`` (default 50) maps from the scenario generator, spread
 evenly, and prints how many agreed (discrete answers identical, lengths within 1e-9), the
 largest length difference seen and the first disagreements. The default suite runs the same

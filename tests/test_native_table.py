@@ -1,9 +1,9 @@
 """The native tabletop queries answer as the Python (shapely/networkx) reference does.
 
 On every bundled map and 50 generated ones, random queries of each kind the core answers
-(``riven_env.native.table_check``): sight, cover, contact, straight flight and recoil, with a
-share of points exactly on outline vertices and edge midpoints, and layouts packed at the
-contact tolerance. ``benchmarks/native_table_equivalence.py`` runs the same check at 100,000+
+(``riven_env.native.table_check``): sight, cover, contact, straight flight, recoil and the
+destination options, with a share of points exactly on outline vertices and edge midpoints,
+and layouts packed at the contact tolerance. ``benchmarks/native_table_equivalence.py`` runs the same check at 100,000+
 queries per kind. Plus the awkward sight lines of ``test_table_sight_exact.py`` and the seam's
 errors.
 """
@@ -52,7 +52,7 @@ def maps() -> list[tuple[str, Table]]:
     return found
 
 
-@pytest.mark.parametrize("kind", ["sight", "cover", "contact", "flight", "recoil"])
+@pytest.mark.parametrize("kind", ["sight", "cover", "contact", "flight", "recoil", "destinations"])
 def test_every_query_kind_agrees_on_every_bundled_and_50_generated_maps(
     kind: str, maps: list[tuple[str, Table]]
 ) -> None:
@@ -153,7 +153,7 @@ def test_seam_errors_name_the_problem() -> None:
         nat.core.cover_for_shot(1.0, 1.0, 0.123, 2.0, 2.0, 0.5)
     with pytest.raises(ValueError, match="ring"):
         native.load().TableGeometry(
-            36.0, 36.0, 0.02, 1.0, 0.5, [([0.0, 0.0], [1])], [0], [False], [False], [False],
+            36.0, 36.0, 0.02, 1.0, 0.5, 0.25, [([0.0, 0.0], [1])], [0], [False], [False], [False],
             ([], []), ([], []), ([], []),
         )  # fmt: skip
 

@@ -71,7 +71,7 @@ void bind_table(nb::module_& module) {
       .def(
           "__init__",
           [](TableGeometry* self, double width, double height, double contact_tolerance, double behind_distance,
-             double cover_grid_cell, const std::vector<ShapeSpec>& shapes, const std::vector<int>& cover_ranks,
+             double cover_grid_cell, double min_move, const std::vector<ShapeSpec>& shapes, const std::vector<int>& cover_ranks,
              const std::vector<bool>& blocks_los, const std::vector<bool>& difficult,
              const std::vector<bool>& impassable, const ShapeSpec& los_solid, const ShapeSpec& los_area,
              const ShapeSpec& difficult_union) {
@@ -83,11 +83,11 @@ void bind_table(nb::module_& module) {
             for (std::size_t k = 0; k < n; ++k) {
               pieces.push_back(table::Piece{to_shape(shapes[k]), cover_ranks[k], blocks_los[k], difficult[k], impassable[k]});
             }
-            new (self) TableGeometry(width, height, table::TableSettings{contact_tolerance, behind_distance, cover_grid_cell},
+            new (self) TableGeometry(width, height, table::TableSettings{contact_tolerance, behind_distance, cover_grid_cell, min_move},
                                      std::move(pieces), to_shape(los_solid), to_shape(los_area), to_shape(difficult_union));
           },
           nb::arg("width"), nb::arg("height"), nb::arg("contact_tolerance"), nb::arg("behind_distance"),
-          nb::arg("cover_grid_cell"), nb::arg("shapes"), nb::arg("cover_ranks"), nb::arg("blocks_los"),
+          nb::arg("cover_grid_cell"), nb::arg("min_move"), nb::arg("shapes"), nb::arg("cover_ranks"), nb::arg("blocks_los"),
           nb::arg("difficult"), nb::arg("impassable"), nb::arg("los_solid"), nb::arg("los_area"),
           nb::arg("difficult_union"))
       .def(
@@ -145,6 +145,25 @@ void bind_table(nb::module_& module) {
           },
           nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("visible"), nb::arg("cover"),
           "Fills (N, N) visible flags and cover ranks of sight() for every ordered pair.")
+      .def(
+          "destination_options",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t i, const Indices& enemies, const Indices& friends, const Centers& objectives) {
+            if (objectives.shape(1) != 2) throw std::invalid_argument("objectives must be (K, 2)");
+            std::vector<Point> points;
+            for (std::size_t k = 0; k < objectives.shape(0); ++k) {
+              points.push_back(Point{objectives.data()[2 * k], objectives.data()[2 * k + 1]});
+            }
+            std::vector<std::pair<int, std::int64_t>> found;
+            for (const auto& [kind, ref] : self.destination_options(
+                     view(centers, radii, on_table), i, std::span<const std::int64_t>(enemies.data(), enemies.shape(0)),
+                     std::span<const std::int64_t>(friends.data(), friends.shape(0)), points)) {
+              found.emplace_back(static_cast<int>(kind), ref);
+            }
+            return found;
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("enemies"),
+          nb::arg("friends"), nb::arg("objectives"), "[(kind index in DESTINATION_KINDS, ref)].")
       .def(
           "segment_cost",
           [](const TableGeometry& self, double ax, double ay, double bx, double by) {

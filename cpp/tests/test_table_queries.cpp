@@ -30,7 +30,7 @@ TableGeometry make_table() {
   pieces.push_back(Piece{rect(10, 0, 11, 20), 2, true, false, true});
   pieces.push_back(Piece{rect(20, 10, 24, 14), 1, true, true, false});
   pieces.push_back(Piece{rect(2, 0, 6, 4), 0, false, true, false});
-  TableGeometry table(30.0, 30.0, riven::table::TableSettings{0.02, 1.0, 0.5}, std::move(pieces),
+  TableGeometry table(30.0, 30.0, riven::table::TableSettings{0.02, 1.0, 0.5, 0.25}, std::move(pieces),
                       rect(10, 0, 11, 20), rect(20, 10, 24, 14), rect(2, 0, 6, 4));
   // Radius 0.5 (square growth is enough for these checks: the Python side passes GEOS's shapes).
   RadiusGeometry geometry;
@@ -119,6 +119,22 @@ void flight_and_recoil(const TableGeometry& table) {
   RIVEN_CHECK(std::abs(table.segment_cost({0, 2}, {8, 2}) - 12.0) < 1e-12);  // 4" of marsh cost 8
 }
 
+void destination_menu(const TableGeometry& table) {
+  // Model 0 touches enemy 1 (no move toward it), enemy 2 is far; friend 3 far, friend 4 off.
+  Layout bases{{15.0, 25.0, 16.01, 25.0, 25.0, 25.0, 15.0, 28.0, 5.0, 25.0}, {0.5, 0.5, 0.5, 0.5, 0.5}, {1, 1, 1, 1, 0}};
+  const std::vector<std::int64_t> enemies{1, 2};
+  const std::vector<std::int64_t> friends{3, 4, 0};
+  const std::vector<Point> objectives{{15.1, 25.0}, {20.0, 20.0}};
+  using riven::table::DestinationKind;
+  const auto options = table.destination_options(bases.view(), 0, enemies, friends, objectives);
+  const std::vector<std::pair<DestinationKind, std::int64_t>> expected{
+      {DestinationKind::kTowardEnemy, 2}, {DestinationKind::kTowardObjective, 1},
+      {DestinationKind::kCoverFromEnemy, 1}, {DestinationKind::kAway, 1}, {DestinationKind::kTowardFriend, 3}};
+  RIVEN_CHECK(options == expected);
+  bases.on[0] = 0;
+  RIVEN_CHECK(table.destination_options(bases.view(), 0, enemies, friends, objectives).empty());
+}
+
 }  // namespace
 
 int main() {
@@ -126,5 +142,6 @@ int main() {
   sight_and_cover(table);
   contacts_at_the_tolerance();
   flight_and_recoil(table);
+  destination_menu(table);
   return RIVEN_TEST_RESULT();
 }

@@ -10,12 +10,14 @@ stand, with the same answers as the Python functions they mirror:
   ``sight_between``;
 * measurement: :mod:`riven_env.table.measure`'s ``edge_distance``, ``in_contact``,
   ``contacts``, ``engagements``, ``nearest``, ``models_within``;
+* destinations: :func:`riven_env.table.destinations.destination_options` (the moves the game
+  lists, without routing);
 * straight moves: :func:`riven_env.table.movement.plan_push` (recoil) and ``plan_flight``
   (the RAW straight flight), and :func:`riven_env.table.navigation.segment_costs` for one
   segment.
 
-Routes around other bases (``plan_move``, the ``around`` flight) and the destination menus
-are not in the core yet. ``docs/tabletop.md`` ("Native core") lists the near-ties where an
+Routes around other bases (``plan_move``, charges, the ``around`` flight) and planning a
+destination (``plan_destination``, ``candidate_destinations``) are not in the core yet. ``docs/tabletop.md`` ("Native core") lists the near-ties where an
 answer may differ from the Python engine's; ``tests/test_native_table*.py`` prove the rest.
 Nothing here is wired into the game loop.
 """
@@ -33,6 +35,7 @@ from riven_env.errors import TerrainError
 from riven_env.native import load
 from riven_env.table.bases import Bases
 from riven_env.table.config import COVER_LEVELS, Cover, geometry_config
+from riven_env.table.destinations import DESTINATION_KINDS
 from riven_env.table.lru import remembered
 from riven_env.table.movement import MovePlan
 from riven_env.table.table import _COVER_GRID_CELL, RadiusGeometry, Table
@@ -112,6 +115,7 @@ class NativeTable:
             cfg.contact_tolerance,
             cfg.cover_behind_distance,
             _COVER_GRID_CELL,
+            cfg.min_move,
             [shape_spec(p.polygon) for p in pieces],
             list(table.cover_ranks),
             [p.blocks_los for p in pieces],
@@ -229,6 +233,30 @@ class NativeTable:
         cover = np.zeros((n, n), dtype=np.uint8)
         self.core.sight_matrix(centers, radii, on_table, visible, cover)
         return visible, cover.astype(np.int8)
+
+    # -- destinations -------------------------------------------------------------------------
+    def destination_options(
+        self,
+        bases: Bases,
+        i: int,
+        *,
+        enemies: Sequence[int],
+        friends: Sequence[int],
+        objectives: Sequence[tuple[float, float]],
+    ) -> list[tuple[str, int | None]]:
+        """:func:`riven_env.table.destinations.destination_options` on the core."""
+        _check_model(bases, i, "destination_options")
+        centers, radii, on_table = self._bases(bases)
+        found = self.core.destination_options(
+            centers,
+            radii,
+            on_table,
+            int(i),
+            np.ascontiguousarray(enemies, dtype=np.int64).reshape(-1),
+            np.ascontiguousarray(friends, dtype=np.int64).reshape(-1),
+            np.ascontiguousarray(objectives, dtype=np.float64).reshape(-1, 2),
+        )
+        return [(DESTINATION_KINDS[kind], ref) for kind, ref in found]
 
     # -- straight moves -----------------------------------------------------------------------
     def segment_cost(self, a: Sequence[float], b: Sequence[float]) -> float:

@@ -10,7 +10,9 @@ queries on a map and asks both engines:
   from a point) and ``edge_distance``, on layouts with bases packed at and around the contact
   tolerance;
 * ``flight``: ``plan_flight`` (straight), with bases and terrain in the runner's lane;
-* ``recoil``: ``plan_push`` away from an attacker's centre or a random point.
+* ``recoil``: ``plan_push`` away from an attacker's centre or a random point;
+* ``destinations``: ``destination_options`` (the game's move menu), on packed layouts with
+  objectives under and near the model.
 
 The points are not only uniform: a share sits exactly on the outline vertices and edge
 midpoints of the pieces and of their per-radius grown shapes, where touching and collinear
@@ -37,6 +39,7 @@ from riven_env.table import (
     Table,
     contacts,
     cover_for_shot,
+    destination_options,
     edge_distance,
     engagements,
     line_of_sight,
@@ -49,8 +52,8 @@ from riven_env.table import (
 from riven_env.table.config import geometry_config
 from riven_env.table.movement import MovePlan
 
-KINDS: tuple[str, ...] = ("sight", "cover", "contact", "flight", "recoil")
-"""The query kinds the core answers today (routes and destination menus are still Python)."""
+KINDS: tuple[str, ...] = ("sight", "cover", "contact", "flight", "recoil", "destinations")
+"""The query kinds the core answers today (routes, and planning a destination, are still Python)."""
 
 LENGTH_TOL = 1e-9
 """Largest difference allowed between the engines' lengths, costs and coordinates."""
@@ -298,12 +301,38 @@ def _recoil(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreemen
     tally.record(problem, error)
 
 
+def _destinations(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
+    rng = pts.rng
+    bases = _packed(rng, table) if rng.random() < 0.5 else _layout(table, rng)
+    n = len(bases)
+    i = int(rng.integers(n))
+    sides = rng.random(n) < 0.5
+    enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
+    friends = [int(j) for j in np.flatnonzero(sides == sides[i])]
+    min_move = geometry_config().min_move
+    objectives = [pts.point() for _ in range(int(rng.integers(0, 4)))]
+    if rng.random() < 0.5:  # one under or right beside the model, around min_move
+        x, y = bases.center(i)
+        step = float(
+            rng.choice([0.0, min_move * (1 - 1e-16), min_move, min_move * (1 + 1e-15), 0.1])
+        )
+        objectives.append((x + step, y))
+    python = destination_options(
+        table, bases, i, enemies=enemies, friends=friends, objectives=objectives
+    )
+    core = nat.destination_options(
+        bases, i, enemies=enemies, friends=friends, objectives=objectives
+    )
+    tally.record(None if python == core else f"model {i}: python {python}, native {core}")
+
+
 _QUERIES: dict[str, Callable[[Table, native.NativeTable, _Points, Agreement], None]] = {
     "sight": _sight,
     "cover": _cover,
     "contact": _contact,
     "flight": _flight,
     "recoil": _recoil,
+    "destinations": _destinations,
 }
 
 

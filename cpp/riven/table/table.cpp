@@ -71,6 +71,7 @@ TableGeometry::TableGeometry(double width, double height, TableSettings settings
     const Piece& piece = pieces_[k];
     if (piece.cover_rank < 0 || piece.cover_rank > 2) throw std::invalid_argument("table: cover rank not in 0..2");
     if (piece.blocks_los && !piece.impassable) los_area_ids_.push_back(k);
+    if (piece.cover_rank > 0 || piece.blocks_los) cover_or_blocking_ = true;
     if (!piece.difficult) continue;
     // Table.difficult_edges: every ring's edges, piece by piece (navigation._DifficultEdges).
     std::vector<Edge> edges;
@@ -186,6 +187,50 @@ void TableGeometry::sight_matrix(const BasesView& bases, std::span<std::uint8_t>
       cover[cell] = static_cast<std::uint8_t>(rank);
     }
   }
+}
+
+// -- destinations ------------------------------------------------------------------------------
+std::vector<std::pair<DestinationKind, std::int64_t>> TableGeometry::destination_options(
+    const BasesView& bases, std::size_t i, std::span<const std::int64_t> enemies,
+    std::span<const std::int64_t> friends, std::span<const Point> objectives) const {
+  check_model(bases, i);
+  std::vector<std::pair<DestinationKind, std::int64_t>> options;
+  if (!bases.on(i)) return options;
+  const auto valid = [&](std::int64_t j) {
+    if (j < 0 || static_cast<std::size_t>(j) >= bases.size()) {
+      throw std::out_of_range("destination_options: model index out of range");
+    }
+    return static_cast<std::size_t>(j);
+  };
+  const Point here = bases.center(i);
+  const double reach = bases.radii[i] + settings_.contact_tolerance;
+  const auto apart = [&](std::size_t j) {
+    const Point there = bases.center(j);
+    return std::hypot(here.x - there.x, here.y - there.y) > reach + bases.radii[j];
+  };
+  std::vector<std::int64_t> live;
+  for (const std::int64_t e : enemies) {
+    const std::size_t j = valid(e);
+    if (j == i || !bases.on(j)) continue;
+    live.push_back(e);
+    if (apart(j)) options.emplace_back(DestinationKind::kTowardEnemy, e);
+  }
+  for (std::size_t k = 0; k < objectives.size(); ++k) {
+    if (std::hypot(here.x - objectives[k].x, here.y - objectives[k].y) >= settings_.min_move) {
+      options.emplace_back(DestinationKind::kTowardObjective, static_cast<std::int64_t>(k));
+    }
+  }
+  const std::optional<std::size_t> foe = nearest(bases, i, live);
+  if (foe) {
+    const auto ref = static_cast<std::int64_t>(*foe);
+    if (cover_or_blocking_) options.emplace_back(DestinationKind::kCoverFromEnemy, ref);
+    options.emplace_back(DestinationKind::kAway, ref);
+  }
+  for (const std::int64_t f : friends) {
+    const std::size_t j = valid(f);
+    if (j != i && bases.on(j) && apart(j)) options.emplace_back(DestinationKind::kTowardFriend, f);
+  }
+  return options;
 }
 
 // -- movement costs ---------------------------------------------------------------------------

@@ -48,7 +48,11 @@ struct TableSettings {
   double contact_tolerance = 0.02;
   double cover_behind_distance = 1.0;
   double cover_grid_cell = 0.5;
+  double min_move = 0.25;  // [destinations] min_move
 };
+
+/// The kinds of destination option, in destinations.DESTINATION_KINDS order.
+enum class DestinationKind : std::uint8_t { kTowardEnemy, kTowardObjective, kCoverFromEnemy, kAway, kTowardFriend };
 
 /// The bases of a layout, borrowed from the caller's arrays.
 struct BasesView {
@@ -94,6 +98,12 @@ class TableGeometry {
   /// (false and 0 where either model is off the table).
   void sight_matrix(const BasesView& bases, std::span<std::uint8_t> visible, std::span<std::uint8_t> cover) const;
 
+  // -- destinations (riven_env/table/destinations.py) ---------------------------------------
+  /// destination_options: the (kind, ref) moves model i may order, without planning a path.
+  [[nodiscard]] std::vector<std::pair<DestinationKind, std::int64_t>> destination_options(
+      const BasesView& bases, std::size_t i, std::span<const std::int64_t> enemies,
+      std::span<const std::int64_t> friends, std::span<const Point> objectives) const;
+
   // -- movement (riven_env/table/movement.py, navigation.py) ----------------------------------
   /// Movement cost of a segment: length plus its length in difficult ground.
   [[nodiscard]] double segment_cost(Point a, Point b) const;
@@ -119,6 +129,7 @@ class TableGeometry {
   Shape los_solid_;
   Shape los_area_;
   std::vector<std::size_t> los_area_ids_;
+  bool cover_or_blocking_ = false;  // some piece gives cover or blocks sight
   Shape difficult_;
   // Difficult outline edges piece by piece (start point and direction), with each piece's box.
   struct Edge {
