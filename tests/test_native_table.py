@@ -168,3 +168,28 @@ def test_sight_matrix_is_sight_for_every_ordered_pair(maps: list[tuple[str, Tabl
             for t in range(len(bases)):
                 expected = sight(table, bases, s, t)
                 assert (bool(visible[s, t]), COVER_LEVELS[cover[s, t]]) == expected
+
+
+def test_the_cores_python_hypot_is_math_hypot_to_the_last_bit() -> None:
+    # math.hypot and math.dist (CPython's own algorithm) can differ in the last bit from the C
+    # library's hypot; the core uses its compiled copy wherever the Python engine uses them.
+    rng = np.random.default_rng(3)
+    hypot = native.load().python_hypot
+    values = np.concatenate(
+        [
+            rng.uniform(-40.0, 40.0, size=(20000, 2)),
+            rng.normal(0.0, 1e-6, size=(2000, 2)),
+            np.ldexp(
+                rng.uniform(0.5, 1.0, size=(2000, 2)), rng.integers(-1074, 1000, size=(2000, 2))
+            ),
+        ]
+    )
+    differs_from_libm = 0
+    for a, b in values.tolist():
+        assert hypot(a, b) == math.hypot(a, b)
+        differs_from_libm += float(np.hypot(a, b)) != math.hypot(a, b)
+    for a, b in ((0.0, 0.0), (-0.0, 5e-324), (math.inf, math.nan), (3.0, -4.0), (1e308, 1e308)):
+        assert hypot(a, b) == math.hypot(a, b)
+    assert math.isnan(hypot(math.nan, 1.0))
+    # The reason for the copy: the two disagree now and then.
+    assert differs_from_libm > 0

@@ -188,6 +188,8 @@ void bind_table(nb::module_& module) {
           nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("distance"),
           "((path, cost, reached), left_table), the straight (RAW) flight.");
 
+  module.def("python_hypot", &table::python_hypot, nb::arg("a"), nb::arg("b"),
+             "math.hypot(a, b) to the last bit (CPython's algorithm, compiled).");
   module.def(
       "edge_distance",
       [](const Centers& centers, const Radii& radii, const Flags& on_table, std::size_t i, std::size_t j) {

@@ -88,6 +88,18 @@ void first_contact_along_a_segment() {
   RIVEN_CHECK(std::abs(shape.first_contact({-2, 0}, {2, 0}) - 0.5) < 1e-15);  // along the edge
 }
 
+void python_hypot_matches_cpython() {
+  using riven::table::python_hypot;
+  RIVEN_CHECK(python_hypot(3.0, -4.0) == 5.0);
+  RIVEN_CHECK(python_hypot(0.0, 0.0) == 0.0);
+  RIVEN_CHECK(python_hypot(5e-324, 0.0) == 5e-324);
+  RIVEN_CHECK(python_hypot(1e308, 1e308) == 1.4142135623730951e+308);  // no overflow on the way
+  RIVEN_CHECK(std::isinf(python_hypot(-INFINITY, NAN)));
+  RIVEN_CHECK(std::isnan(python_hypot(NAN, 1.0)));
+  // math.hypot(0.1, 0.2) in CPython 3.11 is 0.223606797749979 (the correctly rounded value).
+  RIVEN_CHECK(python_hypot(0.1, 0.2) == 0.223606797749979);
+}
+
 void malformed_shapes_are_refused() {
   bool refused = false;
   try {
@@ -113,6 +125,7 @@ int main() {
   locate_boundary_holes_and_interior();
   segments_meet_shapes_as_geos_does();
   first_contact_along_a_segment();
+  python_hypot_matches_cpython();
   malformed_shapes_are_refused();
   return RIVEN_TEST_RESULT();
 }

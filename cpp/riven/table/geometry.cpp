@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace riven::table {
@@ -118,9 +119,66 @@ int exact_orientation(const Point& a, const Point& b, const Point& c) {
   return det.sign();
 }
 
+// A double-length value (hi + lo exactly).
+struct DoubleLength {
+  double hi;
+  double lo;
+};
+
+DoubleLength product(double x, double y) {
+  const double z = x * y;
+  return {z, std::fma(x, y, -z)};
+}
+
+DoubleLength fast_sum(double a, double b) {  // |a| >= |b|
+  const double x = a + b;
+  const double z = x - a;
+  return {x, b - z};
+}
+
+double vector_norm2(double x0, double x1, double largest) {
+  int exponent = 0;
+  std::frexp(largest, &exponent);
+  constexpr double kMinNormal = std::numeric_limits<double>::min();
+  if (exponent < -1023) {  // ldexp(1, -exponent) would overflow: lift subnormals first
+    return kMinNormal * vector_norm2(x0 / kMinNormal, x1 / kMinNormal, largest / kMinNormal);
+  }
+  const double scale = std::ldexp(1.0, -exponent);
+  double csum = 1.0;
+  double frac1 = 0.0;
+  double frac2 = 0.0;
+  for (const double v : {x0, x1}) {
+    const double x = v * scale;  // lossless scaling
+    const DoubleLength pr = product(x, x);
+    const DoubleLength sm = fast_sum(csum, pr.hi);
+    csum = sm.hi;
+    frac1 += pr.lo;
+    frac2 += sm.lo;
+  }
+  double h = std::sqrt(csum - 1.0 + (frac1 + frac2));
+  const DoubleLength pr = product(-h, h);
+  const DoubleLength sm = fast_sum(csum, pr.hi);
+  csum = sm.hi;
+  frac1 += pr.lo;
+  frac2 += sm.lo;
+  const double x = csum - 1.0 + (frac1 + frac2);
+  h += x / (2.0 * h);  // differential correction
+  return h / scale;
+}
+
 constexpr double kOrientErrBound = 3.3306690738754716e-16;  // Shewchuk's ccwerrboundA
 
 }  // namespace
+
+double python_hypot(double a, double b) {
+  const double x0 = std::abs(a);
+  const double x1 = std::abs(b);
+  if (std::isinf(x0) || std::isinf(x1)) return std::numeric_limits<double>::infinity();
+  if (std::isnan(x0) || std::isnan(x1)) return std::numeric_limits<double>::quiet_NaN();
+  const double largest = std::max(x0, x1);
+  if (largest == 0.0) return largest;
+  return vector_norm2(x0, x1, largest);
+}
 
 int orientation(const Point& a, const Point& b, const Point& c) {
   const double left = (b.x - a.x) * (c.y - a.y);

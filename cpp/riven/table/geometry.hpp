@@ -31,6 +31,11 @@ struct Box {
   [[nodiscard]] bool excludes(const Point& p) const;
 };
 
+/// Python's ``math.hypot(a, b)`` (and ``math.dist`` of two points) to the last bit: CPython's
+/// vector_norm (power-of-two scaling, exact squares, one differential correction), which may
+/// differ in the last bit from the C library's ``hypot`` that numpy (and std::hypot) use.
+double python_hypot(double a, double b);
+
 /// The exact sign (-1, 0, +1) of the orientation of c relative to the directed line a -> b
 /// (positive: c is to the left, counter-clockwise).
 int orientation(const Point& a, const Point& b, const Point& c);

@@ -157,7 +157,7 @@ int TableGeometry::cover_for_shot(Point s, double sr, Point t, double tr) const 
       // target's base edge.
       const double dx = s.x - t.x;
       const double dy = s.y - t.y;
-      const double length = std::hypot(dx, dy);
+      const double length = python_hypot(dx, dy);  // math.hypot, as sight._near_end
       if (length <= 0.0) return best;
       const double reach = std::min(length, tr + settings_.cover_behind_distance) / length;
       near_end = Point{t.x + dx * reach, t.y + dy * reach};
@@ -206,7 +206,7 @@ std::vector<std::pair<DestinationKind, std::int64_t>> TableGeometry::destination
   const double reach = bases.radii[i] + settings_.contact_tolerance;
   const auto apart = [&](std::size_t j) {
     const Point there = bases.center(j);
-    return std::hypot(here.x - there.x, here.y - there.y) > reach + bases.radii[j];
+    return python_hypot(here.x - there.x, here.y - there.y) > reach + bases.radii[j];  // math.dist
   };
   std::vector<std::int64_t> live;
   for (const std::int64_t e : enemies) {
@@ -216,7 +216,7 @@ std::vector<std::pair<DestinationKind, std::int64_t>> TableGeometry::destination
     if (apart(j)) options.emplace_back(DestinationKind::kTowardEnemy, e);
   }
   for (std::size_t k = 0; k < objectives.size(); ++k) {
-    if (std::hypot(here.x - objectives[k].x, here.y - objectives[k].y) >= settings_.min_move) {
+    if (python_hypot(here.x - objectives[k].x, here.y - objectives[k].y) >= settings_.min_move) {
       options.emplace_back(DestinationKind::kTowardObjective, static_cast<std::int64_t>(k));
     }
   }
@@ -374,7 +374,7 @@ StraightPlan TableGeometry::plan_push(const BasesView& bases, std::size_t i, Poi
   const Point c = bases.center(i);
   const double ax = c.x - away_from.x;
   const double ay = c.y - away_from.y;
-  const double norm = std::hypot(ax, ay);
+  const double norm = python_hypot(ax, ay);  // math.hypot, as movement.plan_push
   if (norm <= kDuplicate) return stay(bases, i, false);
   const Point direction{ax / norm, ay / norm};
   const double moved = straight_limit(bases, i, direction, distance);
@@ -430,7 +430,7 @@ std::pair<StraightPlan, bool> TableGeometry::left_at_edge(const StraightPlan& pl
     if (points.size() > 1) {
       const Point last = points.back();
       const Point prev = points[points.size() - 2];
-      if (std::hypot(last.x - prev.x, last.y - prev.y) <= kDuplicate) points.pop_back();
+      if (python_hypot(last.x - prev.x, last.y - prev.y) <= kDuplicate) points.pop_back();
     }
     double cost = 0.0;
     for (std::size_t s = 1; s < points.size(); ++s) cost += segment_cost(points[s - 1], points[s]);
@@ -461,7 +461,8 @@ double edge_distance(const BasesView& bases, std::size_t i, std::size_t j) {
   if (!bases.on(i) || !bases.on(j)) return kInf;
   const Point a = bases.center(i);
   const Point b = bases.center(j);
-  return std::max(0.0, std::hypot(a.x - b.x, a.y - b.y) - bases.radii[i] - bases.radii[j]);
+  // math.hypot, as measure.layout_edge_distance.
+  return std::max(0.0, python_hypot(a.x - b.x, a.y - b.y) - bases.radii[i] - bases.radii[j]);
 }
 
 std::vector<std::size_t> contacts(const BasesView& bases, std::size_t i, double tol) {
