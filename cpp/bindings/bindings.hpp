@@ -6,5 +6,6 @@
 namespace riven::bindings {
 
 void bind_rules(nanobind::module_& module);
+void bind_table(nanobind::module_& module);
 
 }  // namespace riven::bindings

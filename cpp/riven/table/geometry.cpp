@@ -1,0 +1,310 @@
+#include "riven/table/geometry.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace riven::table {
+
+void Box::add(const Point& p) {
+  if (xmin > xmax) {
+    xmin = xmax = p.x;
+    ymin = ymax = p.y;
+    return;
+  }
+  xmin = std::min(xmin, p.x);
+  ymin = std::min(ymin, p.y);
+  xmax = std::max(xmax, p.x);
+  ymax = std::max(ymax, p.y);
+}
+
+void Box::add(const Box& other) {
+  if (other.xmin > other.xmax) return;
+  add(Point{other.xmin, other.ymin});
+  add(Point{other.xmax, other.ymax});
+}
+
+bool Box::misses_segment(const Point& a, const Point& b) const {
+  if (xmin > xmax) return true;
+  return (a.x < xmin && b.x < xmin) || (a.x > xmax && b.x > xmax) || (a.y < ymin && b.y < ymin) ||
+         (a.y > ymax && b.y > ymax);
+}
+
+bool Box::excludes(const Point& p) const {
+  return xmin > xmax || p.x < xmin || p.x > xmax || p.y < ymin || p.y > ymax;
+}
+
+namespace {
+
+// Shewchuk's error-free transformations (the product through fma).
+inline void two_sum(double a, double b, double& sum, double& err) {
+  sum = a + b;
+  const double bv = sum - a;
+  const double av = sum - bv;
+  err = (a - av) + (b - bv);
+}
+
+inline void two_diff(double a, double b, double& diff, double& err) {
+  diff = a - b;
+  const double bv = a - diff;
+  const double av = diff + bv;
+  err = (a - av) + (bv - b);
+}
+
+inline void two_product(double a, double b, double& product, double& err) {
+  product = a * b;
+  err = std::fma(a, b, -product);
+}
+
+// An expansion: nonoverlapping components in increasing magnitude; its sign is its largest
+// nonzero component's.
+class Expansion {
+ public:
+  void add(double value) {
+    // Shewchuk's GROW-EXPANSION with zero elimination.
+    double q = value;
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < size_; ++k) {
+      double sum = 0.0;
+      double err = 0.0;
+      two_sum(q, parts_[k], sum, err);
+      q = sum;
+      if (err != 0.0) parts_[kept++] = err;
+    }
+    if (q != 0.0) parts_[kept++] = q;
+    size_ = kept;
+  }
+  [[nodiscard]] int sign() const {
+    if (size_ == 0) return 0;
+    return parts_[size_ - 1] > 0.0 ? 1 : -1;
+  }
+
+ private:
+  // 16 products of two doubles never need more than 32 nonoverlapping components.
+  std::array<double, 40> parts_{};
+  std::size_t size_ = 0;
+};
+
+int exact_orientation(const Point& a, const Point& b, const Point& c) {
+  // det = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax), each difference as two doubles.
+  std::array<double, 2> u{};
+  std::array<double, 2> v{};
+  std::array<double, 2> w{};
+  std::array<double, 2> z{};
+  two_diff(b.x, a.x, u[0], u[1]);
+  two_diff(c.y, a.y, v[0], v[1]);
+  two_diff(b.y, a.y, w[0], w[1]);
+  two_diff(c.x, a.x, z[0], z[1]);
+  Expansion det;
+  for (const double p : u) {
+    for (const double q : v) {
+      double product = 0.0;
+      double err = 0.0;
+      two_product(p, q, product, err);
+      det.add(product);
+      det.add(err);
+    }
+  }
+  for (const double p : w) {
+    for (const double q : z) {
+      double product = 0.0;
+      double err = 0.0;
+      two_product(-p, q, product, err);
+      det.add(product);
+      det.add(err);
+    }
+  }
+  return det.sign();
+}
+
+// A double-length value (hi + lo exactly).
+struct DoubleLength {
+  double hi;
+  double lo;
+};
+
+DoubleLength product(double x, double y) {
+  const double z = x * y;
+  return {z, std::fma(x, y, -z)};
+}
+
+DoubleLength fast_sum(double a, double b) {  // |a| >= |b|
+  const double x = a + b;
+  const double z = x - a;
+  return {x, b - z};
+}
+
+double vector_norm2(double x0, double x1, double largest) {
+  int exponent = 0;
+  std::frexp(largest, &exponent);
+  constexpr double kMinNormal = std::numeric_limits<double>::min();
+  if (exponent < -1023) {  // ldexp(1, -exponent) would overflow: lift subnormals first
+    return kMinNormal * vector_norm2(x0 / kMinNormal, x1 / kMinNormal, largest / kMinNormal);
+  }
+  const double scale = std::ldexp(1.0, -exponent);
+  double csum = 1.0;
+  double frac1 = 0.0;
+  double frac2 = 0.0;
+  for (const double v : {x0, x1}) {
+    const double x = v * scale;  // lossless scaling
+    const DoubleLength pr = product(x, x);
+    const DoubleLength sm = fast_sum(csum, pr.hi);
+    csum = sm.hi;
+    frac1 += pr.lo;
+    frac2 += sm.lo;
+  }
+  double h = std::sqrt(csum - 1.0 + (frac1 + frac2));
+  const DoubleLength pr = product(-h, h);
+  const DoubleLength sm = fast_sum(csum, pr.hi);
+  csum = sm.hi;
+  frac1 += pr.lo;
+  frac2 += sm.lo;
+  const double x = csum - 1.0 + (frac1 + frac2);
+  h += x / (2.0 * h);  // differential correction
+  return h / scale;
+}
+
+constexpr double kOrientErrBound = 3.3306690738754716e-16;  // Shewchuk's ccwerrboundA
+
+}  // namespace
+
+double python_hypot(double a, double b) {
+  const double x0 = std::abs(a);
+  const double x1 = std::abs(b);
+  if (std::isinf(x0) || std::isinf(x1)) return std::numeric_limits<double>::infinity();
+  if (std::isnan(x0) || std::isnan(x1)) return std::numeric_limits<double>::quiet_NaN();
+  const double largest = std::max(x0, x1);
+  if (largest == 0.0) return largest;
+  return vector_norm2(x0, x1, largest);
+}
+
+int orientation(const Point& a, const Point& b, const Point& c) {
+  const double left = (b.x - a.x) * (c.y - a.y);
+  const double right = (b.y - a.y) * (c.x - a.x);
+  const double det = left - right;
+  const double bound = kOrientErrBound * (std::abs(left) + std::abs(right));
+  if (det > bound) return 1;
+  if (-det > bound) return -1;
+  return exact_orientation(a, b, c);
+}
+
+bool segments_meet(const Point& p1, const Point& p2, const Point& q1, const Point& q2) {
+  // Boxes first: disjoint boxes never meet (also settles collinear segments apart).
+  if (std::max(p1.x, p2.x) < std::min(q1.x, q2.x) || std::max(q1.x, q2.x) < std::min(p1.x, p2.x) ||
+      std::max(p1.y, p2.y) < std::min(q1.y, q2.y) || std::max(q1.y, q2.y) < std::min(p1.y, p2.y)) {
+    return false;
+  }
+  const int o1 = orientation(p1, p2, q1);
+  const int o2 = orientation(p1, p2, q2);
+  if (o1 * o2 > 0) return false;
+  const int o3 = orientation(q1, q2, p1);
+  const int o4 = orientation(q1, q2, p2);
+  if (o3 * o4 > 0) return false;
+  // All collinear: the boxes overlap, so do the segments (exact coordinate comparisons).
+  return true;
+}
+
+Shape::Shape(const std::vector<double>& coords, const std::vector<std::size_t>& ring_ends) {
+  if (coords.size() % 2 != 0) throw std::invalid_argument("shape: odd number of coordinates");
+  std::size_t start = 0;
+  for (const std::size_t end : ring_ends) {
+    if (end < start || 2 * end > coords.size()) throw std::out_of_range("shape: ring end out of range");
+    if (end - start < 2) throw std::invalid_argument("shape: a ring needs at least two points");
+    Ring ring;
+    ring.points.reserve(end - start);
+    for (std::size_t k = start; k < end; ++k) {
+      const Point p{coords[2 * k], coords[2 * k + 1]};
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) throw std::invalid_argument("shape: coordinate not finite");
+      ring.points.push_back(p);
+      ring.box.add(p);
+    }
+    box_.add(ring.box);
+    rings_.push_back(std::move(ring));
+    start = end;
+  }
+  if (2 * start != coords.size()) throw std::invalid_argument("shape: coordinates left over after the last ring");
+}
+
+Location Shape::locate(const Point& p) const {
+  if (box_.excludes(p)) return Location::kExterior;
+  // GEOS RayCrossingCounter::countSegment, over every ring (a ray to +x).
+  std::size_t crossings = 0;
+  for (const Ring& ring : rings_) {
+    if (ring.box.excludes(p)) continue;
+    const std::vector<Point>& pts = ring.points;
+    for (std::size_t k = 1; k < pts.size(); ++k) {
+      const Point& p1 = pts[k - 1];
+      const Point& p2 = pts[k];
+      if (p1.x < p.x && p2.x < p.x) continue;
+      if (p.x == p2.x && p.y == p2.y) return Location::kBoundary;
+      if (p1.y == p.y && p2.y == p.y) {
+        const double lo = std::min(p1.x, p2.x);
+        const double hi = std::max(p1.x, p2.x);
+        if (p.x >= lo && p.x <= hi) return Location::kBoundary;
+        continue;
+      }
+      if ((p1.y > p.y && p2.y <= p.y) || (p2.y > p.y && p1.y <= p.y)) {
+        int sign = orientation(p1, p2, p);
+        if (sign == 0) return Location::kBoundary;
+        if (p2.y < p1.y) sign = -sign;
+        if (sign == 1) ++crossings;
+      }
+    }
+  }
+  return crossings % 2 == 1 ? Location::kInterior : Location::kExterior;
+}
+
+bool Shape::contains(const Point& p) const { return locate(p) == Location::kInterior; }
+
+bool Shape::meets_segment(const Point& a, const Point& b) const {
+  if (box_.misses_segment(a, b)) return false;
+  // GEOS's prepared-polygon intersects for a line: an end in the closed polygon, or a crossing
+  // of its boundary.
+  if (locate(a) != Location::kExterior || locate(b) != Location::kExterior) return true;
+  for (const Ring& ring : rings_) {
+    if (ring.box.misses_segment(a, b)) continue;
+    const std::vector<Point>& pts = ring.points;
+    for (std::size_t k = 1; k < pts.size(); ++k) {
+      if (segments_meet(a, b, pts[k - 1], pts[k])) return true;
+    }
+  }
+  return false;
+}
+
+double Shape::first_contact(const Point& a, const Point& b) const {
+  if (box_.misses_segment(a, b)) return -1.0;
+  if (locate(a) != Location::kExterior) return 0.0;
+  const double dx = b.x - a.x;
+  const double dy = b.y - a.y;
+  const double length2 = dx * dx + dy * dy;
+  double first = 2.0;
+  for (const Ring& ring : rings_) {
+    if (ring.box.misses_segment(a, b)) continue;
+    const std::vector<Point>& pts = ring.points;
+    for (std::size_t k = 1; k < pts.size(); ++k) {
+      const Point& q1 = pts[k - 1];
+      const Point& q2 = pts[k];
+      if (!segments_meet(a, b, q1, q2)) continue;
+      const double fx = q2.x - q1.x;
+      const double fy = q2.y - q1.y;
+      const double denom = dx * fy - dy * fx;
+      double t = 0.0;
+      if (denom != 0.0 && orientation(a, b, q1) != orientation(a, b, q2)) {
+        t = ((q1.x - a.x) * fy - (q1.y - a.y) * fx) / denom;
+      } else if (length2 > 0.0) {
+        // Collinear overlap (or an edge touching the line at a vertex): the nearer vertex on it.
+        const double t1 = ((q1.x - a.x) * dx + (q1.y - a.y) * dy) / length2;
+        const double t2 = ((q2.x - a.x) * dx + (q2.y - a.y) * dy) / length2;
+        t = std::min(t1, t2);
+        if (orientation(a, b, q1) != 0) t = t2;
+        if (orientation(a, b, q2) != 0) t = t1;
+      }
+      first = std::min(first, std::clamp(t, 0.0, 1.0));
+    }
+  }
+  return first > 1.0 ? (locate(b) != Location::kExterior ? 1.0 : -1.0) : first;
+}
+
+}  // namespace riven::table

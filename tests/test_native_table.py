@@ -1,0 +1,195 @@
+"""The native tabletop queries answer as the Python (shapely/networkx) reference does.
+
+On every bundled map and 50 generated ones, random queries of each kind the core answers
+(``riven_env.native.table_check``): sight, cover, contact, straight flight, recoil and the
+destination options, with a share of points exactly on outline vertices and edge midpoints,
+and layouts packed at the contact tolerance. ``benchmarks/native_table_equivalence.py`` runs the same check at 100,000+
+queries per kind. Plus the awkward sight lines of ``test_table_sight_exact.py`` and the seam's
+errors.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+
+from riven_env.errors import TerrainError
+from riven_env.native import available
+from riven_env.native import table as native
+from riven_env.native.table_check import (
+    DIAMETERS,
+    KINDS,
+    Agreement,
+    _layout,
+    check_map,
+    equivalence_maps,
+)
+from riven_env.table import (
+    Bases,
+    Table,
+    cover_for_shot,
+    line_of_sight,
+    plan_flight,
+    sight,
+    sight_between,
+)
+from riven_env.table.config import COVER_LEVELS
+
+pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
+
+QUERIES_PER_MAP = 40  # x 62 maps: about 2,500 queries of each kind
+
+
+@pytest.fixture(scope="module")
+def maps() -> list[tuple[str, Table]]:
+    found = equivalence_maps(50)
+    for _, table in found:  # build each map's geometry once, for every base size drawn
+        for diameter in set(DIAMETERS):
+            native.native_table(table).ensure_radius(diameter / 2.0)
+    return found
+
+
+@pytest.mark.parametrize("kind", ["sight", "cover", "contact", "flight", "recoil", "destinations"])
+def test_every_query_kind_agrees_on_every_bundled_and_50_generated_maps(
+    kind: str, maps: list[tuple[str, Table]]
+) -> None:
+    assert kind in KINDS
+    total = Agreement(kind)
+    for seed, (_, table) in enumerate(maps):
+        total.merge(check_map(table, seed, QUERIES_PER_MAP, kinds=(kind,))[kind])
+    assert len(maps) == 62
+    assert total.queries == 62 * QUERIES_PER_MAP
+    assert total.agreed == total.queries, total.examples
+    assert total.max_length_error <= 1e-9
+
+
+AWKWARD = Table.from_spec(
+    {
+        "width": 36,
+        "height": 36,
+        "terrain": [
+            {"name": "wall", "type": "wall", "rect": [17, 10, 19, 26]},
+            {"name": "touching wall", "type": "wall", "rect": [19, 10, 21, 12]},
+            {"name": "tilted", "type": "building", "polygon": [[3, 3], [9, 5], [7, 11], [1, 8]]},
+            {"name": "pillar", "type": "pillar", "circle": [28, 28, 1.5]},
+            {
+                "name": "ring ruin",
+                "type": "ruin",
+                "polygon": [[24, 2], [34, 2], [34, 12], [24, 12]],
+                "holes": [[[27, 5], [31, 5], [31, 9], [27, 9]]],
+            },
+            {"name": "woods", "type": "woods", "rect": [4, 28, 12, 34]},
+            {"name": "overlapping woods", "type": "woods", "rect": [10, 24, 14, 30]},
+            {"name": "low wall", "type": "low_wall", "rect": [26, 14, 26.5, 22]},
+            {"name": "scrub", "type": "scrub", "circle": [6, 18, 2]},
+            {"name": "marsh", "type": "marsh", "rect": [14, 2, 22, 8]},
+        ],
+    }
+)
+
+
+def _awkward_segments(rng: np.random.Generator) -> list[tuple[float, float, float, float]]:
+    """Segments between vertices, past and short of them, along edges and of zero length."""
+    corners = np.concatenate([shapely.get_coordinates(p.polygon) for p in AWKWARD.pieces])
+    segments = []
+    for i, j in rng.integers(0, len(corners), size=(400, 2)):
+        (ax, ay), (bx, by) = corners[i], corners[j]
+        segments.append((ax, ay, bx, by))
+        segments.append((ax, ay, ax + 2.0 * (bx - ax), ay + 2.0 * (by - ay)))
+        segments.append((ax - (bx - ax), ay - (by - ay), ax, ay))
+        segments.append((ax, ay, ax, ay))
+    for ax, ay in corners:
+        for dx, dy in ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (-1.0, 1e-17), (1e-300, 3.0)):
+            segments.append((ax - dx, ay - dy, ax + dx, ay + dy))
+    return segments
+
+
+def test_awkward_sight_lines_along_edges_and_through_vertices_agree() -> None:
+    nat = native.native_table(AWKWARD)
+    rng = np.random.default_rng(5)
+    radii = (0.5, 0.63, 1.0)
+    for ax, ay, bx, by in _awkward_segments(rng):
+        ar, br = (float(r) for r in rng.choice(radii, 2))
+        a, b = (float(ax), float(ay)), (float(bx), float(by))
+        assert nat.line_of_sight(a, b, a_radius=ar, b_radius=br) == line_of_sight(
+            AWKWARD, a, b, a_radius=ar, b_radius=br
+        )
+        assert nat.cover_for_shot(a, ar, b, br) == cover_for_shot(AWKWARD, a, ar, b, br)
+        assert nat.sight_between(*a, ar, *b, br) == sight_between(AWKWARD, *a, ar, *b, br)
+
+
+def test_difficult_ground_costs_double_on_the_core_too() -> None:
+    nat = native.native_table(AWKWARD)
+    # 4" of open ground, 8" of marsh (costs 16), 1" of open ground.
+    assert math.isclose(nat.segment_cost((10.0, 5.0), (23.0, 5.0)), 21.0, abs_tol=1e-12)
+    assert nat.segment_cost((0.5, 20.0), (0.5, 30.0)) == 10.0
+
+
+def test_flight_through_the_marsh_matches_the_reference() -> None:
+    nat = native.native_table(AWKWARD)
+    bases = Bases.from_lists([[18.0, 6.5], [30.0, 20.0]], 1.0)
+    for distance in (1.0, 3.0, 6.0, 9.0):
+        assert nat.plan_flight(bases, 0, distance) == plan_flight(AWKWARD, bases, 0, distance)
+
+
+def test_the_native_table_is_built_once_per_map() -> None:
+    again = Table.from_spec(AWKWARD.to_spec())
+    assert native.native_table(again) is native.native_table(AWKWARD)
+
+
+def test_seam_errors_name_the_problem() -> None:
+    nat = native.native_table(AWKWARD)
+    bases = Bases.from_lists([[5.0, 20.0]], 1.0)
+    with pytest.raises(TerrainError, match="model index 3"):
+        nat.plan_push(bases, 3, (0.0, 0.0), 1.0)
+    with pytest.raises(TerrainError, match="straight flight only"):
+        nat.plan_flight(bases, 0, 5.0, around=True)
+    with pytest.raises(TerrainError, match="candidates"):
+        native.nearest(bases, 0, [4])
+    with pytest.raises(IndexError, match="no geometry registered"):
+        nat.core.cover_for_shot(1.0, 1.0, 0.123, 2.0, 2.0, 0.5)
+    with pytest.raises(ValueError, match="ring"):
+        native.load().TableGeometry(
+            36.0, 36.0, 0.02, 1.0, 0.5, 0.25, [([0.0, 0.0], [1])], [0], [False], [False], [False],
+            ([], []), ([], []), ([], []),
+        )  # fmt: skip
+
+
+def test_sight_matrix_is_sight_for_every_ordered_pair(maps: list[tuple[str, Table]]) -> None:
+    rng = np.random.default_rng(11)
+    for _, table in maps[::4]:
+        bases = _layout(table, rng, 8)
+        bases.on_table[int(rng.integers(len(bases)))] = False
+        visible, cover = native.native_table(table).sight_matrix(bases)
+        for s in range(len(bases)):
+            for t in range(len(bases)):
+                expected = sight(table, bases, s, t)
+                assert (bool(visible[s, t]), COVER_LEVELS[cover[s, t]]) == expected
+
+
+def test_the_cores_python_hypot_is_math_hypot_to_the_last_bit() -> None:
+    # math.hypot and math.dist (CPython's own algorithm) can differ in the last bit from the C
+    # library's hypot; the core uses its compiled copy wherever the Python engine uses them.
+    rng = np.random.default_rng(3)
+    hypot = native.load().python_hypot
+    values = np.concatenate(
+        [
+            rng.uniform(-40.0, 40.0, size=(20000, 2)),
+            rng.normal(0.0, 1e-6, size=(2000, 2)),
+            np.ldexp(
+                rng.uniform(0.5, 1.0, size=(2000, 2)), rng.integers(-1074, 1000, size=(2000, 2))
+            ),
+        ]
+    )
+    differs_from_libm = 0
+    for a, b in values.tolist():
+        assert hypot(a, b) == math.hypot(a, b)
+        differs_from_libm += float(np.hypot(a, b)) != math.hypot(a, b)
+    for a, b in ((0.0, 0.0), (-0.0, 5e-324), (math.inf, math.nan), (3.0, -4.0), (1e308, 1e308)):
+        assert hypot(a, b) == math.hypot(a, b)
+    assert math.isnan(hypot(math.nan, 1.0))
+    # The reason for the copy: the two disagree now and then.
+    assert differs_from_libm > 0
