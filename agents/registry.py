@@ -2,7 +2,8 @@
 
 Names: ``oracle`` (each model's scenario Oracle profile), ``oracle:PROFILE`` (one profile
 for the whole side), ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N simulations per
-decision), ``ppo:PATH`` (a trained MaskablePPO policy: safetensors weights and a JSON sidecar,
+decision), ``expert`` or ``expert:BUDGET`` (closed-loop activation search with Oracle
+rollouts, BUDGET simulations per searched decision), ``ppo:PATH`` (a trained MaskablePPO policy: safetensors weights and a JSON sidecar,
 which cannot run code), ``ppo+pickle:PATH`` (a pickle-based stable-baselines3 ``.zip``: loading
 it can run arbitrary code, so it takes this explicit spec and prints a warning).
 """
@@ -26,12 +27,15 @@ AGENT_KINDS: dict[str, tuple[str, str, str]] = {
     "oracle": ("riven_agents.oracle", "OracleAgent", "profile"),
     "greedy": ("riven_agents.greedy", "GreedyAgent", ""),
     "mcts": ("riven_agents.mcts", "MCTSAgent", "simulations"),
+    "expert": ("riven_agents.expert", "ExpertAgent", "budget"),
     "ppo": ("riven_agents.ppo", "PPOAgent", "path"),
     "ppo+pickle": ("riven_agents.ppo", "PPOAgent", "path"),
 }
 # Kinds whose agents are trained policies loaded from a file.
 POLICY_KINDS = ("ppo", "ppo+pickle")
-ALLOWED_TEXT = "oracle, oracle:PROFILE, random, greedy, mcts[:N], ppo:PATH, ppo+pickle:PATH"
+ALLOWED_TEXT = (
+    "oracle, oracle:PROFILE, random, greedy, mcts[:N], expert[:BUDGET], ppo:PATH, ppo+pickle:PATH"
+)
 
 
 def parse_agent_spec(spec: str) -> tuple[str, str | None]:
