@@ -265,13 +265,18 @@ class ExpertAgent(BaseAgent):
         root_side = state.current_side
         root = _Node(candidates)
         scope = state.active_model if state.phase == PHASE_ACTION else None
+        # Common random numbers: the k-th simulation of every root decision plays on the same
+        # dice seed, so that root decisions are compared on the same luck.
+        seeds = [int(x) for x in self.rng.integers(0, SEED_BOUND, size=self.budget)]
         for _ in range(self.budget):
-            self._simulate(state, root, root_side, scope)
+            self._simulate(state, root, root_side, scope, seeds)
             self.stats.simulations += 1
         return self._best(root)
 
-    def _simulate(self, state: GameState, root: _Node, side: str, scope: int | None) -> None:
-        sample = state.view(side, int(self.rng.integers(0, SEED_BOUND)))
+    def _simulate(
+        self, state: GameState, root: _Node, side: str, scope: int | None, seeds: list[int]
+    ) -> None:
+        sample: GameState | None = None
         node: _Node | None = root
         path: list[tuple[_Node, _Edge]] = []
         depth = 0
@@ -280,6 +285,8 @@ class ExpertAgent(BaseAgent):
             edge = node.edges.get(decision)
             if edge is None:
                 edge = node.edges[decision] = _Edge()
+            if sample is None:  # the root: its decision's next seed (a fresh view of the dice)
+                sample = state.view(side, seeds[edge.visits % len(seeds)])
             path.append((node, edge))
             sample.apply(decision)
             depth += 1

@@ -31,6 +31,23 @@ AGENT_KINDS: dict[str, tuple[str, str, str]] = {
     "ppo": ("riven_agents.ppo", "PPOAgent", "path"),
     "ppo+pickle": ("riven_agents.ppo", "PPOAgent", "path"),
 }
+# kind -> (spec form, one line on what it is), as `riven agents` lists them (docs/agents.md).
+AGENT_DESCRIPTIONS: dict[str, tuple[str, str]] = {
+    "random": ("random", "uniform random legal decisions (the floor every agent must clear)"),
+    "oracle": (
+        "oracle[:PROFILE]",
+        "the scripted Enemy Oracle: each model's scenario profile, or PROFILE for the side",
+    ),
+    "greedy": ("greedy", "one-step lookahead on the heuristic evaluation, dice sampled"),
+    "mcts": ("mcts[:N]", "open-loop MCTS, N simulations per decision with random rollouts"),
+    "expert": (
+        "expert[:BUDGET]",
+        "closed-loop search over whole activations with Oracle rollouts, BUDGET simulations "
+        "per searched decision (tuning: agents/data/expert.toml)",
+    ),
+    "ppo": ("ppo:PATH", "a trained MaskablePPO policy (safetensors weights + JSON sidecar)"),
+    "ppo+pickle": ("ppo+pickle:PATH", "an old pickle-based stable-baselines3 .zip (trusted only)"),
+}
 # Kinds whose agents are trained policies loaded from a file.
 POLICY_KINDS = ("ppo", "ppo+pickle")
 ALLOWED_TEXT = (
