@@ -36,7 +36,7 @@ TARGET_DECISIONS_PER_S = 2.0  # issue 17: the expert's budget runs >= 2 decision
 def bench(agent: str, opponent: str, scenario: str, games: int, seed: int) -> dict[str, Any]:
     """Play ``games`` games and measure ``agent``'s time per decision."""
     decisions = searched = simulations = 0
-    seconds = 0.0
+    seconds = cpu = 0.0
     cpu_start = time.process_time()
     wall_start = time.perf_counter()
     for g in range(games):
@@ -51,6 +51,7 @@ def bench(agent: str, opponent: str, scenario: str, games: int, seed: int) -> di
         spent = costs.get(side, {"decisions": 0, "seconds": 0.0})
         decisions += spent["decisions"]
         seconds += spent["seconds"]
+        cpu += spent.get("cpu_seconds", spent["seconds"])
         stats = getattr(me, "stats", None)
         if stats is not None:
             searched += stats.searched
@@ -63,6 +64,9 @@ def bench(agent: str, opponent: str, scenario: str, games: int, seed: int) -> di
         "decisions": decisions,
         "ms_per_decision": 1000 * seconds / decisions if decisions else None,
         "decisions_per_s": decisions / seconds if seconds else None,
+        # CPU time of this process: the cost on one core even on a busy machine.
+        "cpu_ms_per_decision": 1000 * cpu / decisions if decisions else None,
+        "cpu_decisions_per_s": decisions / cpu if cpu else None,
         "searched_decisions": searched,
         "simulations_per_searched": simulations / searched if searched else None,
         "ms_per_searched": 1000 * seconds / searched if searched else None,
@@ -89,8 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{result['agent']} vs {result['opponent']} on {result['scenario']}, "
         f"{result['games']} games: {result['decisions']} decisions, "
-        f"{result['ms_per_decision']:.1f} ms per decision ({rate:.2f} decisions/s; "
-        f"target {TARGET_DECISIONS_PER_S}); wall {result['wall_s']:.1f} s, "
+        f"{result['ms_per_decision']:.1f} ms per decision ({rate:.2f} decisions/s), CPU "
+        f"{result['cpu_ms_per_decision']:.1f} ms ({result['cpu_decisions_per_s']:.2f}/s; "
+        f"target {TARGET_DECISIONS_PER_S}/s on one core); wall {result['wall_s']:.1f} s, "
         f"CPU {result['cpu_s']:.1f} s"
     )
     if result["searched_decisions"]:

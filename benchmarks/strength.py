@@ -3,8 +3,8 @@
 Plays ``--games`` seeded games of ``--agent`` on blue against ``oracle:PROFILE`` on red, and
 as many with the colours swapped, for each profile (default: all seven of
 ``agents/oracle/data/profiles.toml``), and prints per profile and colour: n, wins, draws,
-losses, the win rate with its Wilson 95% interval, and the agent's mean time per decision
-on this machine (the runner's ``costs``). Game ``g`` of a cell uses seed ``--seed + g`` for
+losses, the win rate with its Wilson 95% interval, and the agent's mean CPU time per
+decision (the runner's ``costs``: the cost on one core, whatever else the machine runs). Game ``g`` of a cell uses seed ``--seed + g`` for
 both colours, so blue and red games of one profile share their seeds.
 
 Each finished game is appended to ``--out`` (JSON Lines) as it ends, so a long run that is
@@ -61,6 +61,7 @@ def play_one(job: tuple[str, str, str, str, int]) -> dict[str, Any]:
         "points": end["points"],
         "decisions": spent["decisions"],
         "seconds": spent["seconds"],
+        "cpu_seconds": spent.get("cpu_seconds", spent["seconds"]),
     }
 
 
@@ -75,7 +76,7 @@ def summarise(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         draws = sum(g["result"] == "draw" for g in games)
         rate = wilson_interval(wins, len(games))
         decisions = sum(g["decisions"] for g in games)
-        seconds = sum(g["seconds"] for g in games)
+        seconds = sum(g.get("cpu_seconds", g["seconds"]) for g in games)
         out.append(
             {
                 "agent": agent,
@@ -100,7 +101,7 @@ def markdown(cells: list[dict[str, Any]]) -> str:
     by = {(c["agent"], c["profile"], c["colour"]): c for c in cells}
     lines = [
         "| agent | vs profile | as blue: wins/n, rate [95%] | as red: wins/n, rate [95%] "
-        "| ms/decision |",
+        "| CPU ms/decision |",
         "|---|---|---|---|---|",
     ]
     for agent, profile in dict.fromkeys((c["agent"], c["profile"]) for c in cells):

@@ -30,8 +30,10 @@ def play(
     """Play ``state`` to the end with ``agents`` (side -> Agent); return the new events.
 
     ``on_decision(state)``, when given, is called after every decision (a progress bar).
-    ``costs``, when given, is filled with each side's ``{"decisions", "seconds"}`` spent in
-    its agent's ``act`` (wall clock; never part of the event log, which stays reproducible),
+    ``costs``, when given, is filled with each side's ``{"decisions", "seconds",
+    "cpu_seconds"}`` spent in its agent's ``act`` (wall clock and this process's CPU time, the
+    cost on one core whatever else the machine runs; never part of the event log, which
+    stays reproducible),
     plus ``"search"``: the agent's own ``stats.summary()`` line when it keeps one.
     """
     from riven_env.errors import IllegalActionError
@@ -44,12 +46,13 @@ def play(
         side = state.current_side
         legal = state.legal_decisions()
         agent = agents[side]
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         decision = agent.act(state, legal)
         if costs is not None:
-            spent = costs.setdefault(side, {"decisions": 0, "seconds": 0.0})
+            spent = costs.setdefault(side, {"decisions": 0, "seconds": 0.0, "cpu_seconds": 0.0})
             spent["decisions"] += 1
             spent["seconds"] += time.perf_counter() - started
+            spent["cpu_seconds"] += time.process_time() - cpu_started
         if not is_listed(decision, legal):
             raise IllegalActionError(decision, legal, f"agent {agent.name} for {side}")
         explanation = getattr(agent, "last_explanation", None)
