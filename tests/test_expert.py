@@ -51,6 +51,14 @@ def test_plays_legal_decisions_within_its_budget() -> None:
     assert "decisions/s" in stats.summary()
 
 
+def test_the_runner_reports_each_sides_cost_per_decision() -> None:
+    costs: dict[str, dict] = {}
+    play_game(MIRROR, "expert:2", "random", 5, max_decisions=20, costs=costs)
+    assert set(costs) == {"blue", "red"}
+    assert costs["blue"]["decisions"] > 0 and costs["blue"]["cpu_seconds"] > 0
+    assert "simulations each" in costs["blue"]["search"] and "search" not in costs["red"]
+
+
 def test_deterministic_for_a_seed_and_never_touches_the_state() -> None:
     def run(seed: int) -> list[str]:
         state = new_game(MIRROR, 6)
