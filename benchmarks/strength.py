@@ -16,6 +16,7 @@ Usage::
     python benchmarks/strength.py --agent expert --games 10 --workers 1 --out expert.jsonl
     python benchmarks/strength.py --agent greedy --profiles tactical,beast --games 4
     python benchmarks/strength.py --summary expert.jsonl
+    python benchmarks/strength.py --summary oracle.jsonl --matrix   # agents x profiles
 """
 
 from __future__ import annotations
@@ -123,6 +124,24 @@ def markdown(cells: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def matrix(cells: list[dict[str, Any]]) -> str:
+    """The summary as an agent x profile Markdown matrix: "blue wins/n, red wins/n" per cell."""
+    by = {(c["agent"], c["profile"], c["colour"]): c for c in cells}
+    agents = list(dict.fromkeys(c["agent"] for c in cells))
+    profiles = list(dict.fromkeys(c["profile"] for c in cells))
+    lines = [
+        "| agent \\ vs | " + " | ".join(profiles) + " |",
+        "|---|" + "---|" * len(profiles),
+    ]
+    for agent in agents:
+        row = []
+        for profile in profiles:
+            pair = [by.get((agent, profile, colour)) for colour in ("blue", "red")]
+            row.append(" · ".join("-" if c is None else f"{c['wins']}/{c['n']}" for c in pair))
+        lines.append(f"| {agent} | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="expert")
@@ -132,11 +151,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="Append each game to this JSON Lines file.")
-    parser.add_argument("--summary", type=Path, help="Only print the table of this file.")
+    parser.add_argument(
+        "--summary", type=Path, nargs="+", help="Only print the table of these files."
+    )
+    parser.add_argument(
+        "--matrix", action="store_true", help="Agents x profiles, blue and red wins per cell."
+    )
     parser.add_argument("--json", action="store_true", help="Print the summary as JSON.")
     args = parser.parse_args(argv)
     if args.summary is not None:
-        rows = [json.loads(x) for x in args.summary.read_text().splitlines() if x.strip()]
+        rows = [
+            json.loads(x)
+            for file in args.summary
+            for x in file.read_text(encoding="utf-8").splitlines()
+            if x.strip()
+        ]
     else:
         names = profile_names() if args.profiles == "all" else args.profiles.split(",")
         jobs = [
@@ -153,7 +182,10 @@ def main(argv: list[str] | None = None) -> int:
                     with args.out.open("a", encoding="utf-8") as f:
                         f.write(json.dumps(row) + "\n")
     cells = summarise(rows)
-    print(json.dumps(cells, indent=2) if args.json else markdown(cells))
+    if args.json:
+        print(json.dumps(cells, indent=2))
+    else:
+        print(matrix(cells) if args.matrix else markdown(cells))
     return 0
 
 
