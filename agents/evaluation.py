@@ -15,6 +15,13 @@ Features (each "mine minus theirs"):
   (1 at the objective, 0 across the table's diagonal);
 * ``momentum``: Momentum tokens (per token);
 * ``tempo``: actions left to the side's active model (it is about to use them).
+* ``threat``: the wounds the side's shooters would expect to deal if each shot now at its
+  best target in range and sight (a wound for any result but a Miss, at the exact odds of
+  ``riven_env.rules.odds.shoot_odds`` against the target's cover), as a share of the
+  enemy's starting wounds. It sees one enemy turn ahead what the other features see only
+  once the shots are rolled: standing in the open within an archer's sight costs, cover
+  and sight lines of one's own pay. Its default weight is 0 (greedy and mcts do not use
+  it; the expert's settings do), and it is computed only when its weight is not 0.
 """
 
 from __future__ import annotations
@@ -42,13 +49,55 @@ class EvaluationWeights:
     proximity: float = 0.1
     momentum: float = 0.03
     tempo: float = 0.02
+    # Off by default: it costs a sight check per shooter and target (the expert turns it on).
+    threat: float = 0.0
     scale: float = 1.0
 
 
 DEFAULT_WEIGHTS = EvaluationWeights()
 
 
-def _side_features(state: GameState, side: str) -> dict[str, float]:
+# (rules, agility, cover) -> chance that a shot wounds (exact odds, as a float).
+_WOUND_CHANCE: dict[tuple[int, int, str], float] = {}
+
+
+def _wound_chance(state: GameState, agility: int, cover: str) -> float:
+    from riven_env.rules.odds import shoot_odds
+
+    key = (id(state.rules), agility, cover)
+    found = _WOUND_CHANCE.get(key)
+    if found is None:
+        if len(_WOUND_CHANCE) > 1024:  # a guard: a handful of entries per rules set
+            _WOUND_CHANCE.clear()
+        found = _WOUND_CHANCE[key] = 1.0 - float(shoot_odds(agility, cover, 0, state.rules)["miss"])
+    return found
+
+
+def threat(state: GameState, side: str) -> float:
+    """Expected wounds if every active shooter of ``side`` shot its best target now.
+
+    As a share of the enemy's starting wounds (see the module docstring, ``threat``).
+    """
+    from riven_env.game.actions import shot_targets
+
+    total = 0.0
+    for i in state.active_models(side):
+        model = state.models[i]
+        if model.profile.ranged is None:
+            continue
+        agility = model.profile.agility
+        best = max(
+            (_wound_chance(state, agility, cover) for _, cover in shot_targets(state, i)),
+            default=0.0,
+        )
+        total += best
+    enemy = [state.models[i] for i in state.side_models(state.enemy_side(side))]
+    return total / (sum(m.profile.wounds for m in enemy) or 1)
+
+
+def _side_features(
+    state: GameState, side: str, weights: EvaluationWeights | None = None
+) -> dict[str, float]:
     models = [state.models[i] for i in state.side_models(side)]
     start_wounds = sum(m.profile.wounds for m in models) or 1
     count = len(models) or 1
@@ -77,6 +126,8 @@ def _side_features(state: GameState, side: str) -> dict[str, float]:
         proximity += max(0.0, 1.0 - nearest / diagonal)
     features["objectives"] = held
     features["proximity"] = proximity
+    if weights is not None and weights.threat:
+        features["threat"] = threat(state, side)
     return features
 
 
@@ -96,8 +147,8 @@ def evaluate(state: GameState, side: str, weights: EvaluationWeights = DEFAULT_W
         if state.winner is None:
             return 0.0
         return 1.0 if state.winner == side else -1.0
-    mine = _side_features(state, side)
-    theirs = _side_features(state, state.enemy_side(side))
+    mine = _side_features(state, side, weights)
+    theirs = _side_features(state, state.enemy_side(side), weights)
     total = sum(getattr(weights, name) * (mine[name] - theirs[name]) for name in mine)
     # Keep a non-terminal estimate strictly inside the exact results of finished games.
     return max(-0.999, min(0.999, math.tanh(weights.scale * total)))

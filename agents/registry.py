@@ -2,7 +2,8 @@
 
 Names: ``oracle`` (each model's scenario Oracle profile), ``oracle:PROFILE`` (one profile
 for the whole side), ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N simulations per
-decision), ``recipe:KEY=VALUE,...`` (a scripted agent
+decision), ``expert`` or ``expert:BUDGET`` (closed-loop activation search with Oracle
+rollouts, BUDGET simulations per searched decision), ``recipe:KEY=VALUE,...`` (a scripted agent
 following an exploit recipe of ``riven stress-oracle``: :mod:`riven_agents.recipe`), ``ppo:PATH`` (a trained MaskablePPO policy: safetensors weights and a JSON sidecar,
 which cannot run code), ``ppo+pickle:PATH`` (a pickle-based stable-baselines3 ``.zip``: loading
 it can run arbitrary code, so it takes this explicit spec and prints a warning).
@@ -28,14 +29,37 @@ AGENT_KINDS: dict[str, tuple[str, str, str]] = {
     "greedy": ("riven_agents.greedy", "GreedyAgent", ""),
     "mcts": ("riven_agents.mcts", "MCTSAgent", "simulations"),
     "recipe": ("riven_agents.recipe", "RecipeAgent", "params"),
+    "expert": ("riven_agents.expert", "ExpertAgent", "budget"),
     "ppo": ("riven_agents.ppo", "PPOAgent", "path"),
     "ppo+pickle": ("riven_agents.ppo", "PPOAgent", "path"),
+}
+# kind -> (spec form, one line on what it is), as `riven agents` lists them (docs/agents.md).
+AGENT_DESCRIPTIONS: dict[str, tuple[str, str]] = {
+    "random": ("random", "uniform random legal decisions (the floor every agent must clear)"),
+    "oracle": (
+        "oracle[:PROFILE]",
+        "the scripted Enemy Oracle: each model's scenario profile, or PROFILE for the side",
+    ),
+    "greedy": ("greedy", "one-step lookahead on the heuristic evaluation, dice sampled"),
+    "mcts": ("mcts[:N]", "open-loop MCTS, N simulations per decision with random rollouts"),
+    "expert": (
+        "expert[:BUDGET]",
+        "closed-loop search over whole activations with Oracle rollouts, BUDGET simulations "
+        "per searched decision (tuning: agents/data/expert.toml)",
+    ),
+    "recipe": (
+        "recipe[:KEY=VALUE,...]",
+        "a scripted agent following an exploit recipe of `riven stress-oracle` "
+        "(docs/stress-oracle.md)",
+    ),
+    "ppo": ("ppo:PATH", "a trained MaskablePPO policy (safetensors weights + JSON sidecar)"),
+    "ppo+pickle": ("ppo+pickle:PATH", "an old pickle-based stable-baselines3 .zip (trusted only)"),
 }
 # Kinds whose agents are trained policies loaded from a file.
 POLICY_KINDS = ("ppo", "ppo+pickle")
 ALLOWED_TEXT = (
-    "oracle, oracle:PROFILE, random, greedy, mcts[:N], recipe[:KEY=VALUE,...], ppo:PATH, "
-    "ppo+pickle:PATH"
+    "oracle, oracle:PROFILE, random, greedy, mcts[:N], expert[:BUDGET], recipe[:KEY=VALUE,...], "
+    "ppo:PATH, ppo+pickle:PATH"
 )
 
 

@@ -90,6 +90,7 @@ BAD = [
     (["play", "--set", "turnovr=sbh"], "unknown override key 'turnovr'; did you mean activation.turnover?"),
     (["play", "--set", "turnover=xyz"], "activation.turnover = 'xyz'"),
     (["play", "--games", "3"], "No such option: --games"),
+    (["agents", "--all"], "No such option: --all"),
     (["oracle", "print", "--profile", "agressive"], "did you mean aggressive?"),
     (["oracle", "print", "--format", "pdf"], "--format"),
     (["playtest", "--scenario", "duel-1v1", "--blue", "random", "--red", "random", "--games", "0"], "--games"),

@@ -32,6 +32,7 @@ REQUIRED = [
     "riven_scenarios/skirmish-5v5.toml",
     "riven_scenarios/rosters/wardens.toml",
     "riven_agents/oracle/data/profiles.toml",
+    "riven_agents/data/expert.toml",
     "riven_training/config/default.toml",
     "riven_env/data/limits.toml",
     "riven_env/replay/assets/replay.js",

@@ -134,6 +134,7 @@ COMMAND_MODULES = (
     "riven_env.cli.odds",
     "riven_env.cli.scenarios",
     "riven_env.cli.play",
+    "riven_env.cli.agents",
     "riven_env.cli.oracle",
     "riven_env.cli.playtest",
     "riven_env.cli.train",

@@ -27,7 +27,8 @@ def play(
     blue: str = typer.Option(
         "oracle",
         "--blue",
-        help="Agent for blue: oracle, oracle:PROFILE, random, greedy, mcts[:N], ppo:PATH.",
+        help="Agent for blue: oracle, oracle:PROFILE, random, greedy, mcts[:N], expert[:BUDGET], "
+        "ppo:PATH.",
     ),
     red: str = typer.Option("oracle", "--red", help="Agent for red."),
     seed: int = typer.Option(0, "--seed", help="Game seed: the same seed gives the same game."),
@@ -55,9 +56,16 @@ def play(
     def advance(state) -> None:
         bar.update(task, total=state.round_limit, completed=state.round - 1)
 
+    costs: dict[str, dict] = {}
     with bar:
         events = play_game(
-            scenario, blue, red, seed, overrides=parse_overrides(set_), on_decision=advance
+            scenario,
+            blue,
+            red,
+            seed,
+            overrides=parse_overrides(set_),
+            on_decision=advance,
+            costs=costs,
         )
         bar.update(task, completed=bar.tasks[0].total or 0)
     end = events[-1] if events and events[-1]["type"] == "game_end" else None
@@ -78,6 +86,15 @@ def play(
         "rounds": end["rounds"] if end else None,
         "points": end["points"] if end else None,
         "events": len(events),
+        # Wall-clock time each agent spent deciding (not reproducible: it is this machine's).
+        "cost": {
+            side: {
+                "decisions": spent["decisions"],
+                "ms_per_decision": round(1000 * spent["seconds"] / spent["decisions"], 3),
+            }
+            for side, spent in costs.items()
+            if spent["decisions"]
+        },
     }
     if as_json:
         echo_json(result)
@@ -88,6 +105,13 @@ def play(
         f"by {result['reason']} after {result['rounds']} rounds; points {result['points']}; "
         f"{len(events)} events"
     )
+    for side, spent in costs.items():
+        agent = blue if side == "blue" else red
+        line = spent.get("search") or (
+            f"{spent['decisions']} decisions, "
+            f"{1000 * spent['seconds'] / max(1, spent['decisions']):.1f} ms per decision"
+        )
+        typer.echo(f"cost {side} ({agent}): {line}")
     if log is not None:
         typer.echo(f"log: {log}")
     if replay is not None:

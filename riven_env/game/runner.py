@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -24,10 +25,16 @@ def play(
     *,
     max_decisions: int | None = None,
     on_decision: Callable[[GameState], None] | None = None,
+    costs: dict[str, dict[str, Any]] | None = None,
 ) -> list[Event]:
     """Play ``state`` to the end with ``agents`` (side -> Agent); return the new events.
 
     ``on_decision(state)``, when given, is called after every decision (a progress bar).
+    ``costs``, when given, is filled with each side's ``{"decisions", "seconds",
+    "cpu_seconds"}`` spent in its agent's ``act`` (wall clock and this process's CPU time, the
+    cost on one core whatever else the machine runs; never part of the event log, which
+    stays reproducible),
+    plus ``"search"``: the agent's own ``stats.summary()`` line when it keeps one.
     """
     from riven_env.errors import IllegalActionError
 
@@ -39,7 +46,13 @@ def play(
         side = state.current_side
         legal = state.legal_decisions()
         agent = agents[side]
+        started, cpu_started = time.perf_counter(), time.process_time()
         decision = agent.act(state, legal)
+        if costs is not None:
+            spent = costs.setdefault(side, {"decisions": 0, "seconds": 0.0, "cpu_seconds": 0.0})
+            spent["decisions"] += 1
+            spent["seconds"] += time.perf_counter() - started
+            spent["cpu_seconds"] += time.process_time() - cpu_started
         if not is_listed(decision, legal):
             raise IllegalActionError(decision, legal, f"agent {agent.name} for {side}")
         explanation = getattr(agent, "last_explanation", None)
@@ -49,6 +62,11 @@ def play(
         decisions += 1
         if on_decision is not None:
             on_decision(state)
+    if costs is not None:
+        for side, agent in agents.items():
+            stats = getattr(agent, "stats", None)
+            if side in costs and callable(getattr(stats, "summary", None)):
+                costs[side]["search"] = stats.summary()
     return events
 
 
@@ -61,6 +79,7 @@ def play_game(
     overrides: Mapping[str, object] | None = None,
     max_decisions: int | None = None,
     on_decision: Callable[[GameState], None] | None = None,
+    costs: dict[str, dict[str, Any]] | None = None,
 ) -> list[Event]:
     """Play one game of ``scenario`` between the agents named ``blue`` and ``red``.
 
@@ -72,6 +91,7 @@ def play_game(
         overrides: Rules data overrides for this game.
         max_decisions: Stop early after this many decisions (the game is then unfinished).
         on_decision: Called with the state after every decision.
+        costs: Filled with each side's decisions and seconds spent deciding (see :func:`play`).
 
     Returns:
         The event log (JSON-ready dicts; ``docs/event-log.md``).
@@ -95,5 +115,7 @@ def play_game(
         for side, agent in agents.items()
         if callable(getattr(agent, "resolved_profiles", None))
     }
-    events.extend(play(state, agents, max_decisions=max_decisions, on_decision=on_decision))
+    events.extend(
+        play(state, agents, max_decisions=max_decisions, on_decision=on_decision, costs=costs)
+    )
     return events

@@ -1,0 +1,135 @@
+"""The expert agent's tuning, read from ``data/expert.toml`` and checked key by key.
+
+Every key of the file is required and typed; a bad or missing value raises
+:class:`ExpertDataError` naming the file, the key, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from riven_agents.evaluation import EvaluationWeights
+
+from riven_env.errors import RivenError
+from riven_env.files import read_toml
+
+DATA_FILE = Path(__file__).resolve().parent / "data" / "expert.toml"
+SCENARIO_PROFILE = "scenario"
+"""A rollout profile value: each model plays its own scenario Oracle profile."""
+
+
+class ExpertDataError(RivenError):
+    """The expert agent's settings file holds a bad value; the message names the key."""
+
+
+@dataclass(frozen=True)
+class ExpertSettings:
+    """The expert's search parameters (see ``data/expert.toml`` for each key's meaning)."""
+
+    simulations: int
+    exploration: float
+    widening_base: float
+    widening_scale: float
+    widening_exponent: float
+    max_tree_depth: int
+    rollout_decisions: int
+    self_profile: str
+    enemy_profile: str
+    spend_profile: str
+    turnover_cost: float
+    prior_order: tuple[str, ...]
+    evaluation: EvaluationWeights
+    source: str
+
+
+# section -> key -> (type, minimum or None); the minimum is inclusive.
+_NUMBERS: dict[str, dict[str, tuple[type, float | None]]] = {
+    "search": {
+        "simulations": (int, 1),
+        "exploration": (float, 0.0),
+        "widening_base": (float, 1.0),
+        "widening_scale": (float, 0.0),
+        "widening_exponent": (float, 0.0),
+        "max_tree_depth": (int, 1),
+    },
+    "rollout": {"decisions": (int, 0)},
+    "rules": {"turnover_cost": (float, 0.0)},
+}
+_TEXTS = {"rollout": ("self_profile", "enemy_profile"), "rules": ("spend_profile",)}
+
+
+def _section(doc: dict[str, Any], name: str, source: str) -> dict[str, Any]:
+    found = doc.get(name)
+    if not isinstance(found, dict):
+        raise ExpertDataError(f"{source}: [{name}] is missing or not a table")
+    return found
+
+
+def _number(table: dict[str, Any], section: str, key: str, kind: type, low: Any, source: str):
+    value = table.get(key)
+    ok_type = isinstance(value, int) if kind is int else isinstance(value, int | float)
+    if isinstance(value, bool) or not ok_type:
+        raise ExpertDataError(
+            f"{source}: {section}.{key} = {value!r}: expected {'a whole number' if kind is int else 'a number'}"
+        )
+    if low is not None and value < low:
+        raise ExpertDataError(f"{source}: {section}.{key} = {value!r}: must be >= {low}")
+    return kind(value)
+
+
+def _profile(value: Any, key: str, source: str) -> str:
+    from riven_agents.oracle import profile_names
+
+    allowed = (SCENARIO_PROFILE, *profile_names())
+    if value not in allowed:
+        raise ExpertDataError(f"{source}: {key} = {value!r}: allowed {', '.join(allowed)}")
+    return value
+
+
+def parse_settings(doc: dict[str, Any], source: str) -> ExpertSettings:
+    """Check a parsed settings document and build :class:`ExpertSettings`.
+
+    Raises:
+        ExpertDataError: A section or key is missing, mistyped or out of range.
+    """
+    values: dict[str, Any] = {}
+    for section, keys in _NUMBERS.items():
+        table = _section(doc, section, source)
+        for key, (kind, low) in keys.items():
+            name = "rollout_decisions" if (section, key) == ("rollout", "decisions") else key
+            values[name] = _number(table, section, key, kind, low, source)
+    for section, keys in _TEXTS.items():
+        table = _section(doc, section, source)
+        for key in keys:
+            values[key] = _profile(table.get(key), f"{section}.{key}", source)
+    if values["spend_profile"] == SCENARIO_PROFILE:
+        raise ExpertDataError(f"{source}: rules.spend_profile must name an Oracle profile")
+    order = _section(doc, "prior", source).get("order")
+    if not isinstance(order, list) or not all(isinstance(k, str) for k in order):
+        raise ExpertDataError(f"{source}: prior.order = {order!r}: expected a list of names")
+    values["prior_order"] = tuple(order)
+    table = _section(doc, "evaluation", source)
+    weights = {}
+    for f in fields(EvaluationWeights):
+        weights[f.name] = _number(table, "evaluation", f.name, float, None, source)
+    unknown = sorted(set(table) - set(weights))
+    if unknown:
+        raise ExpertDataError(
+            f"{source}: evaluation.{unknown[0]} is not a weight "
+            f"(allowed: {', '.join(f.name for f in fields(EvaluationWeights))})"
+        )
+    values["evaluation"] = EvaluationWeights(**weights)
+    return ExpertSettings(**values, source=source)
+
+
+@functools.lru_cache(maxsize=8)
+def load_settings(path: str | Path | None = None) -> ExpertSettings:
+    """The expert's settings from ``path`` (default: the bundled ``data/expert.toml``)."""
+    file = Path(path) if path is not None else DATA_FILE
+    return parse_settings(read_toml(file, what="expert settings file"), str(file))
+
+
+__all__ = ["DATA_FILE", "ExpertDataError", "ExpertSettings", "load_settings", "parse_settings"]

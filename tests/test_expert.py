@@ -1,0 +1,125 @@
+"""The expert search agent: legality, budget, determinism, its settings file and strength."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from riven_agents.expert import ExpertAgent, parse_budget, signature
+from riven_agents.expert_settings import ExpertDataError, load_settings
+from riven_agents.random_agent import RandomAgent
+from riven_agents.registry import make_agent
+
+from riven_env.errors import AgentSpecError
+from riven_env.files import read_toml
+from riven_env.game import new_game
+from riven_env.game.runner import play, play_game
+
+MIRROR = "skirmish-5v5-mirror"
+
+
+def _winner(events: list[dict]) -> str | None:
+    return next(e for e in events if e["type"] == "game_end")["winner"]
+
+
+def _decisions(events: list[dict], side: str) -> list[str]:
+    return [e["decision"] for e in events if e["type"] == "decision" and e["side"] == side]
+
+
+def test_spec_and_budget() -> None:
+    default = load_settings().simulations
+    assert parse_budget(None, default) == default
+    assert make_agent("expert", "blue", 0).budget == default
+    assert make_agent("expert:5", "red", 0).budget == 5
+    for bad in ("0", "-1", "many", "2.5", ""):
+        with pytest.raises(AgentSpecError, match="whole number >= 1"):
+            parse_budget(bad, default)
+    with pytest.raises(AgentSpecError, match="whole number"):
+        make_agent("expert:lots", "blue", 0)
+
+
+def test_plays_legal_decisions_within_its_budget() -> None:
+    # The runner refuses any illegal decision; the budget caps simulations per search.
+    state = new_game(MIRROR, 4)
+    expert = ExpertAgent("expert:3", "blue", 1, budget=3)
+    events = play(state, {"blue": expert, "red": RandomAgent("random", "red", 2)}, max_decisions=40)
+    assert _decisions(events, "blue")
+    stats = expert.stats
+    assert stats.searched >= 1
+    assert stats.simulations == 3 * stats.searched
+    assert stats.decisions == len(_decisions(events, "blue"))
+    assert "decisions/s" in stats.summary()
+
+
+def test_the_runner_reports_each_sides_cost_per_decision() -> None:
+    costs: dict[str, dict] = {}
+    play_game(MIRROR, "expert:2", "random", 5, max_decisions=20, costs=costs)
+    assert set(costs) == {"blue", "red"}
+    assert costs["blue"]["decisions"] > 0 and costs["blue"]["cpu_seconds"] > 0
+    assert "simulations each" in costs["blue"]["search"] and "search" not in costs["red"]
+
+
+def test_deterministic_for_a_seed_and_never_touches_the_state() -> None:
+    def run(seed: int) -> list[str]:
+        state = new_game(MIRROR, 6)
+        agents = {"blue": ExpertAgent("expert:3", "blue", seed, budget=3)}
+        agents["red"] = ExpertAgent("expert:3", "red", seed + 1, budget=3)
+        return _decisions(play(state, agents, max_decisions=30), "blue")
+
+    assert run(7) == run(7)
+    state = new_game(MIRROR, 2)
+    before = (state.seq, state.rng.bit_generator.state, signature(state))
+    ExpertAgent("expert:4", state.current_side, 0, budget=4).act(state, state.legal_decisions())
+    assert before == (state.seq, state.rng.bit_generator.state, signature(state))
+
+
+def test_dice_and_spends_are_rules_not_search() -> None:
+    # An activate root offers one dice count per model: the search chooses models only.
+    state = new_game(MIRROR, 3)
+    expert = ExpertAgent("expert:2", state.current_side, 0, budget=2)
+    legal = state.legal_decisions()
+    chosen = expert._activation_choices(state, legal)
+    models = [d.model for d in chosen if d.kind == "activate"]
+    assert len(models) == len(set(models)) == len({d.model for d in legal if d.kind == "activate"})
+    # A spend is made by the rule: no simulation is spent on it.
+    while state.phase != "spend":
+        state.apply(expert._rule.act(state, state.legal_decisions()))
+    before = expert.stats.simulations
+    decision = expert.act(state, state.legal_decisions())
+    assert decision in state.legal_decisions() and expert.stats.simulations == before
+
+
+def test_settings_file_is_checked_key_by_key(tmp_path: Path) -> None:
+    from riven_agents.expert_settings import DATA_FILE, parse_settings
+
+    doc = read_toml(DATA_FILE)
+    doc["search"]["simulations"] = 0
+    with pytest.raises(ExpertDataError, match=r"search\.simulations = 0: must be >= 1"):
+        parse_settings(doc, "x.toml")
+    doc = read_toml(DATA_FILE)
+    doc["rollout"]["enemy_profile"] = "berserk"
+    with pytest.raises(ExpertDataError, match=r"rollout\.enemy_profile = 'berserk': allowed"):
+        parse_settings(doc, "x.toml")
+    doc = read_toml(DATA_FILE)
+    doc["evaluation"]["luck"] = 1.0
+    with pytest.raises(ExpertDataError, match=r"evaluation\.luck is not a weight"):
+        parse_settings(doc, "x.toml")
+    doc = read_toml(DATA_FILE)
+    del doc["prior"]
+    with pytest.raises(ExpertDataError, match=r"\[prior\] is missing"):
+        parse_settings(doc, "x.toml")
+
+
+def test_beats_random_in_a_small_match() -> None:
+    results = [_winner(play_game(MIRROR, "expert:2", "random", seed)) for seed in (1, 2)]
+    results += [_winner(play_game(MIRROR, "random", "expert:2", seed)) for seed in (3, 4)]
+    assert results == ["blue", "blue", "red", "red"], results
+
+
+@pytest.mark.slow
+def test_beats_the_tactical_oracle_more_often_than_not() -> None:
+    seeds = range(4)
+    results = [_winner(play_game(MIRROR, "expert:8", "oracle:tactical", s)) for s in seeds]
+    results += [_winner(play_game(MIRROR, "oracle:tactical", "expert:8", s)) for s in seeds]
+    wins = results[:4].count("blue") + results[4:].count("red")
+    assert wins >= 5, results
