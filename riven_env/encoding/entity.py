@@ -322,4 +322,49 @@ def terrain_rows(table: Any, side: str, slots: int) -> np.ndarray:
     return out
 
 
-__all__ = ["PAIR_FEATURES", "TERRAIN_FEATURES", "EntityEncoder", "terrain_rows"]
+def pointer_layout(catalogue: Any) -> tuple[list[int], list[int], list[str]]:
+    """How a pointer policy scores each catalogue entry: a head and an entity (or none).
+
+    Entities are numbered as a policy sees them: own model slots ``0..S-1``, enemy slots
+    ``S..2S-1``, then objective slots ``2S..2S+K-1``. An entry that names a model or an
+    objective (``activate own:2 dice:1``, ``shoot enemy:3``, ``move @toward_objective
+    objective:0``) points at that entity; the rest (``pass``, ``focus``, ``spend boost``,
+    ``move @away``) at none. Entries of the same kind that differ only in their entity share
+    a head (``shoot`` at any enemy, ``activate`` with 1 die for any own model).
+
+    Returns:
+        ``(heads, entities, head_names)``: per entry its head index and entity index (-1:
+        none), and the name of every head.
+    """
+    s = catalogue.layout.models_per_side
+    refs = catalogue.config.destination_refs
+    names: dict[str, int] = {}
+    heads: list[int] = []
+    entities: list[int] = []
+    for key in catalogue.keys:
+        kind, *rest = key
+        entity = -1
+        if kind == "activate":
+            head, entity = f"activate:{rest[1]}", rest[0]
+        elif kind == "bonus":
+            head, entity = "bonus", rest[0]
+        elif kind in ("spend", "allocate") or not rest:
+            head = ":".join(str(part) for part in key)
+        else:
+            what, ref = rest
+            how = {"enemy": "enemy", "friend": "friend", "objective": "objective"}.get(
+                what, refs.get(what)
+            )
+            head = f"{kind}:{what}"
+            if ref is not None and how == "enemy":
+                entity = s + ref
+            elif ref is not None and how == "friend":
+                entity = ref
+            elif ref is not None and how == "objective":
+                entity = 2 * s + ref
+        heads.append(names.setdefault(head, len(names)))
+        entities.append(int(entity))
+    return heads, entities, list(names)
+
+
+__all__ = ["PAIR_FEATURES", "TERRAIN_FEATURES", "EntityEncoder", "pointer_layout", "terrain_rows"]
