@@ -11,13 +11,19 @@ It reads the entity observation of ``riven/Skirmish-v1``
   rows (sight, cover, shot legality, charge reach...). Its output is the model and objective
   tokens plus one context vector (the global token, the acting model's token and the mean
   own and enemy tokens).
-* :class:`PointerHead` turns those into the action logits: a catalogue entry that names an
-  entity (``charge enemy:2``, ``activate own:0 dice:2``, ``interact objective:1``) scores
-  the dot product of a query from the context (one per entry kind, a "head") with that
-  entity's key; an entry without one (``focus``, ``spend boost``) scores a linear read-out of
-  the context. No weight depends on the number of models, objectives or terrain pieces, so
-  the same weights run on any padding (the entry -> head/entity maps are buffers that are
-  not saved).
+* :class:`PointerHead` turns those into the action logits, as a choice of the decision
+  kind (a "group": ``move``, ``charge``, ``shoot``, ``activate``...) followed by a choice
+  within it: ``log p(entry) = log p(group) + log p(entry | group)``, both over the legal
+  entries only (the ``action_mask`` of the observation). Within a group an entry that names
+  an entity (``charge enemy:2``, ``activate own:0 dice:2``, ``interact objective:1``) scores
+  the dot product of a query from the context (one per entry kind and target kind, a
+  "head") with that entity's key, plus the head's read-out of the context; an entry without
+  one (``move @away``) the read-out alone. The factorisation is the turtling fix on the
+  policy side: an untrained policy gives each legal kind the same share, where a flat
+  softmax over entries gives a charge (one or two entries) about 1% and the dozen moves
+  about 70%. No weight depends on the number of models, objectives or terrain pieces, so
+  the same weights run on any padding (the entry -> group/head/entity maps are buffers
+  that are not saved).
 
 :class:`EntityPolicy` is the MaskableActorCriticPolicy that wires them; ``riven train
 --policy entity`` (``policy.kind = "entity"``) trains it and :mod:`riven_agents.policy_file`
@@ -88,7 +94,8 @@ class EntityExtractor(BaseFeaturesExtractor):
         sp = observation_space.spaces
         s2 = sp["models"].shape[0]
         k = sp["objectives"].shape[0]
-        super().__init__(observation_space, features_dim=(s2 + k + 1) * d_model)
+        actions = sp["action_mask"].shape[0]
+        super().__init__(observation_space, features_dim=(s2 + k + 1) * d_model + actions)
         self.d_model = d_model
         self.heads = attention_heads
         self.acting_column = acting_column
@@ -160,7 +167,9 @@ class EntityExtractor(BaseFeaturesExtractor):
                 dim=1,
             )
         )
-        return torch.cat((model_out.flatten(1), objective_out.flatten(1), context), dim=1)
+        return torch.cat(
+            (model_out.flatten(1), objective_out.flatten(1), context, obs["action_mask"]), dim=1
+        )
 
 
 class PointerHead(nn.Module):
@@ -169,12 +178,18 @@ class PointerHead(nn.Module):
     Args:
         d_model: Token width.
         entities: Model and objective tokens in the features (``2S + K``).
+        pointer_groups: Per catalogue entry, its group (decision kind).
         pointer_heads: Per catalogue entry, its head.
         pointer_entities: Per catalogue entry, its entity token (-1: none).
     """
 
     def __init__(
-        self, d_model: int, entities: int, pointer_heads: list[int], pointer_entities: list[int]
+        self,
+        d_model: int,
+        entities: int,
+        pointer_groups: list[int],
+        pointer_heads: list[int],
+        pointer_entities: list[int],
     ) -> None:
         super().__init__()
         self.d_model = d_model
@@ -190,6 +205,11 @@ class PointerHead(nn.Module):
         self.plain = nn.Sequential(
             nn.Linear(d_model, d_model), nn.ReLU(), nn.Linear(d_model, n_heads)
         )
+        n_groups = max(pointer_groups) + 1
+        self.n_groups = n_groups
+        self.group = nn.Sequential(
+            nn.Linear(d_model, d_model), nn.ReLU(), nn.Linear(d_model, n_groups)
+        )
         self.value = nn.Sequential(nn.Linear(d_model, d_model), nn.ReLU())
         heads = torch.tensor(pointer_heads, dtype=torch.long)
         ents = torch.tensor(pointer_entities, dtype=torch.long)
@@ -197,25 +217,44 @@ class PointerHead(nn.Module):
         self.register_buffer("heads", heads, persistent=False)
         self.register_buffer("gather", heads * entities + ents.clamp(min=0), persistent=False)
         self.register_buffer("has_entity", (ents >= 0).float(), persistent=False)
-        # Small initial logits: the untrained policy is near uniform over the legal entries.
-        for layer in (self.query[-1], self.plain[-1]):
+        self.register_buffer(
+            "groups", torch.tensor(pointer_groups, dtype=torch.long), persistent=False
+        )
+        # Small initial logits: the untrained policy is near uniform over the legal kinds,
+        # and within a kind over its legal entries.
+        for layer in (self.query[-1], self.plain[-1], self.group[-1]):
             nn.init.normal_(layer.weight, std=0.01)
             nn.init.zeros_(layer.bias)
 
-    def _split(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def _split(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """``(tokens, context, legal)`` from the extractor's output."""
         d, e = self.d_model, self.entities
-        return features[:, : e * d].reshape(-1, e, d), features[:, e * d :]
+        tokens = features[:, : e * d].reshape(-1, e, d)
+        context = features[:, e * d : (e + 1) * d]
+        return tokens, context, features[:, (e + 1) * d :] > 0.5
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.forward_actor(features), self.forward_critic(features)
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
-        tokens, context = self._split(features)
+        tokens, context, legal = self._split(features)
         b = tokens.shape[0]
         query = self.query(context).reshape(b, self.n_heads, self.d_model)
         scores = torch.einsum("bhd,bnd->bhn", query, self.key(tokens)) / math.sqrt(self.d_model)
         pointed = scores.reshape(b, -1)[:, self.gather] * self.has_entity
-        return self.plain(context)[:, self.heads] + pointed
+        within = self.plain(context)[:, self.heads] + pointed
+        # log p(entry | group): a log-softmax of `within` over the legal entries of each
+        # group (illegal entries are masked by the distribution anyway).
+        index = self.groups.expand(b, -1)
+        masked = within.masked_fill(~legal, -math.inf)
+        top = torch.full((b, self.n_groups), -math.inf, device=within.device)
+        top = top.scatter_reduce(1, index, masked, reduce="amax", include_self=True)
+        top = torch.where(torch.isfinite(top), top, torch.zeros_like(top)).detach()
+        shifted = (within - top.gather(1, index)).clamp(max=50.0)
+        exp = torch.exp(shifted) * legal
+        total = torch.zeros(b, self.n_groups, device=within.device).scatter_add(1, index, exp)
+        log_total = torch.log(total.clamp(min=1e-30)) + top
+        return self.group(context)[:, self.groups] + within - log_total.gather(1, index)
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
         return self.value(self._split(features)[1])
@@ -228,7 +267,9 @@ class EntityPolicy(MaskableActorCriticPolicy):
         observation_space: The ``riven/Skirmish-v1`` Dict space.
         action_space: ``Discrete`` over the action catalogue.
         lr_schedule: Learning-rate schedule.
-        pointer_heads: Per catalogue entry, its head (:func:`riven_env.encoding.entity.pointer_layout`).
+        pointer_groups: Per catalogue entry, its group
+            (:func:`riven_env.encoding.entity.pointer_layout`).
+        pointer_heads: Per catalogue entry, its head.
         pointer_entities: Per catalogue entry, its entity (-1: none).
         d_model: Token width.
         attention_heads: Attention heads.
@@ -243,6 +284,7 @@ class EntityPolicy(MaskableActorCriticPolicy):
         observation_space: spaces.Dict,
         action_space: spaces.Discrete,
         lr_schedule: Any,
+        pointer_groups: list[int] | None = None,
         pointer_heads: list[int] | None = None,
         pointer_entities: list[int] | None = None,
         d_model: int = 64,
@@ -253,6 +295,7 @@ class EntityPolicy(MaskableActorCriticPolicy):
         optimizer_kwargs: dict[str, Any] | None = None,
     ) -> None:
         n = int(action_space.n)
+        self.pointer_groups = list(pointer_groups) if pointer_groups is not None else [0] * n
         self.pointer_heads = list(pointer_heads) if pointer_heads is not None else [0] * n
         self.pointer_entities = list(pointer_entities) if pointer_entities is not None else [-1] * n
         self.d_model = d_model
@@ -281,7 +324,7 @@ class EntityPolicy(MaskableActorCriticPolicy):
         sp = self.observation_space.spaces
         entities = sp["models"].shape[0] + sp["objectives"].shape[0]
         self.mlp_extractor = PointerHead(
-            self.d_model, entities, self.pointer_heads, self.pointer_entities
+            self.d_model, entities, self.pointer_groups, self.pointer_heads, self.pointer_entities
         )
 
     def _build(self, lr_schedule: Any) -> None:
@@ -297,6 +340,7 @@ class EntityPolicy(MaskableActorCriticPolicy):
             "observation_space": self.observation_space,
             "action_space": self.action_space,
             "lr_schedule": self._dummy_schedule,
+            "pointer_groups": self.pointer_groups,
             "pointer_heads": self.pointer_heads,
             "pointer_entities": self.pointer_entities,
             "d_model": self.d_model,
@@ -312,9 +356,10 @@ def entity_policy_kwargs(env: Any, settings: dict[str, Any]) -> dict[str, Any]:
     """The EntityPolicy arguments for an entity environment and the ``[policy]`` settings."""
     from riven_env.encoding.entity import pointer_layout
 
-    heads, entities, _ = pointer_layout(env.catalogue)
+    groups, heads, entities, _ = pointer_layout(env.catalogue)
     names = env.encoder.model_features
     return {
+        "pointer_groups": groups,
         "pointer_heads": heads,
         "pointer_entities": entities,
         "d_model": int(settings["d_model"]),

@@ -322,23 +322,29 @@ def terrain_rows(table: Any, side: str, slots: int) -> np.ndarray:
     return out
 
 
-def pointer_layout(catalogue: Any) -> tuple[list[int], list[int], list[str]]:
-    """How a pointer policy scores each catalogue entry: a head and an entity (or none).
+def pointer_layout(catalogue: Any) -> tuple[list[int], list[int], list[int], list[str]]:
+    """How a pointer policy scores each catalogue entry: a group, a head and an entity.
 
     Entities are numbered as a policy sees them: own model slots ``0..S-1``, enemy slots
     ``S..2S-1``, then objective slots ``2S..2S+K-1``. An entry that names a model or an
     objective (``activate own:2 dice:1``, ``shoot enemy:3``, ``move @toward_objective
     objective:0``) points at that entity; the rest (``pass``, ``focus``, ``spend boost``,
     ``move @away``) at none. Entries of the same kind that differ only in their entity share
-    a head (``shoot`` at any enemy, ``activate`` with 1 die for any own model).
+    a head (``shoot`` at any enemy, ``activate`` with 1 die for any own model). Entries of
+    the same decision kind (``move`` in any direction, ``activate`` with any dice) form a
+    group: a policy can choose the kind first and the entry within it second, so that a
+    kind with one legal entry (a charge) is not drowned by one with a dozen (the moves).
 
     Returns:
-        ``(heads, entities, head_names)``: per entry its head index and entity index (-1:
+        ``(groups, heads, entities, head_names)``: per entry its group index (groups are
+        numbered in catalogue order of their first entry), head index and entity index (-1:
         none), and the name of every head.
     """
     s = catalogue.layout.models_per_side
     refs = catalogue.config.destination_refs
     names: dict[str, int] = {}
+    group_names: dict[str, int] = {}
+    groups: list[int] = []
     heads: list[int] = []
     entities: list[int] = []
     for key in catalogue.keys:
@@ -362,9 +368,10 @@ def pointer_layout(catalogue: Any) -> tuple[list[int], list[int], list[str]]:
                 entity = ref
             elif ref is not None and how == "objective":
                 entity = 2 * s + ref
+        groups.append(group_names.setdefault(str(kind), len(group_names)))
         heads.append(names.setdefault(head, len(names)))
         entities.append(int(entity))
-    return heads, entities, list(names)
+    return groups, heads, entities, list(names)
 
 
 __all__ = ["PAIR_FEATURES", "TERRAIN_FEATURES", "EntityEncoder", "pointer_layout", "terrain_rows"]
