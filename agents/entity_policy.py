@@ -12,7 +12,8 @@ It reads the entity observation of ``riven/Skirmish-v1``
   tokens plus one context vector (the global token, the acting model's token and the mean
   own and enemy tokens).
 * :class:`PointerHead` turns those into the action logits, as a choice of the decision
-  kind (a "group": ``move``, ``charge``, ``shoot``, ``activate``...) followed by a choice
+  kind (a "group", :func:`riven_env.encoding.entity.decision_group`: ``move``, ``charge``,
+  ``shoot``, ``self``, ``activate``...) followed by a choice
   within it: ``log p(entry) = log p(group) + log p(entry | group)``, both over the legal
   entries only (the ``action_mask`` of the observation). Within a group an entry that names
   an entity (``charge enemy:2``, ``activate own:0 dice:2``, ``interact objective:1``) scores

@@ -105,6 +105,19 @@ def test_untrained_policy_gives_each_legal_kind_a_fair_share() -> None:
         found = True
         break
     assert found
+    # Giving up stays one entry among many: pass (ends the turn) and end (ends the
+    # activation) are not groups of their own, which would cost half the turns.
+    passes = []
+    for o in _batch(env, 60, seed=2):
+        mask = o["action_mask"].astype(bool)
+        legal = [labels[i] for i in np.flatnonzero(mask)]
+        if "pass" in legal and len(legal) > 4:
+            with torch.no_grad():
+                probs = policy.get_distribution(
+                    policy.obs_to_tensor(o)[0], action_masks=mask[None]
+                ).distribution.probs[0]
+            passes.append(float(probs[labels.index("pass")]) * len(legal))
+    assert passes and max(passes) < 2.0  # about a uniform entry's share
 
 
 def test_pfsp_weights_favour_the_opponents_it_loses_to() -> None:

@@ -322,6 +322,18 @@ def terrain_rows(table: Any, side: str, slots: int) -> np.ndarray:
     return out
 
 
+def decision_group(key: tuple[Any, ...]) -> str:
+    """The group of a catalogue key (see :func:`pointer_layout`)."""
+    kind = str(key[0])
+    if kind in ("pass", "activate", "bonus"):
+        return "activate"
+    if kind in ("spend", "allocate"):
+        return "spend"
+    if len(key) == 1:  # an action without a target, or end
+        return "self"
+    return kind
+
+
 def pointer_layout(catalogue: Any) -> tuple[list[int], list[int], list[int], list[str]]:
     """How a pointer policy scores each catalogue entry: a group, a head and an entity.
 
@@ -331,9 +343,14 @@ def pointer_layout(catalogue: Any) -> tuple[list[int], list[int], list[int], lis
     objective:0``) points at that entity; the rest (``pass``, ``focus``, ``spend boost``,
     ``move @away``) at none. Entries of the same kind that differ only in their entity share
     a head (``shoot`` at any enemy, ``activate`` with 1 die for any own model). Entries of
-    the same decision kind (``move`` in any direction, ``activate`` with any dice) form a
-    group: a policy can choose the kind first and the entry within it second, so that a
-    kind with one legal entry (a charge) is not drowned by one with a dozen (the moves).
+    the same decision kind form a group, so that a policy can choose the kind first and the
+    entry within it second, and a kind with one legal entry (a charge) is not drowned by one
+    with a dozen (the moves). The groups (:func:`decision_group`): one per action that takes
+    a target or a destination (``move``, ``charge``, ``shoot``...); one for the actions
+    without a target and ``end`` (``self``: aim, focus, rest, take cover, end); one for the
+    activation decisions with ``pass`` (``activate``); one for the spend choices (``spend``).
+    ``pass`` and ``end`` stay single entries among many, as with a flat softmax: in a group
+    of their own an untrained policy would give up half its turns.
 
     Returns:
         ``(groups, heads, entities, head_names)``: per entry its group index (groups are
@@ -368,10 +385,17 @@ def pointer_layout(catalogue: Any) -> tuple[list[int], list[int], list[int], lis
                 entity = ref
             elif ref is not None and how == "objective":
                 entity = 2 * s + ref
-        groups.append(group_names.setdefault(str(kind), len(group_names)))
+        groups.append(group_names.setdefault(decision_group(key), len(group_names)))
         heads.append(names.setdefault(head, len(names)))
         entities.append(int(entity))
     return groups, heads, entities, list(names)
 
 
-__all__ = ["PAIR_FEATURES", "TERRAIN_FEATURES", "EntityEncoder", "pointer_layout", "terrain_rows"]
+__all__ = [
+    "PAIR_FEATURES",
+    "TERRAIN_FEATURES",
+    "EntityEncoder",
+    "decision_group",
+    "pointer_layout",
+    "terrain_rows",
+]
