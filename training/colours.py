@@ -102,9 +102,8 @@ def colour_table(
     """
     rows: list[ColourRow] = []
     for mission in missions:
-        scenario = _mission_scenario(mission) if workers <= 1 else mission
-        if workers > 1 and str(mission).startswith("generated:"):
-            scenario = _mission_scenario(mission)
+        # Loaded once here (a Scenario pickles small, for the workers too).
+        scenario = _mission_scenario(mission)
         cells = [(opponent, colour) for opponent in opponents for colour in SIDES]
         tasks = [
             (scenario, make_subject, opponent, seed + g, colour, None, True)

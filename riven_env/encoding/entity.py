@@ -36,6 +36,7 @@ from riven_env.encoding.constants import CONSTANTS_LIMIT
 from riven_env.encoding.layout import SIDES, enemy_of
 from riven_env.encoding.observation import COVERS, ObservationEncoder
 from riven_env.game.actions import effective_cover, move_allowance, shot_targets
+from riven_env.game.model_state import OUT
 from riven_env.rules import RulesConfig
 from riven_env.rules.shooting import in_range
 from riven_env.table.measure import CONTACT_TOL
@@ -206,6 +207,7 @@ class EntityEncoder:
         if found is None or found[0] is not table:
             if len(self._terrain) >= 2 * CONSTANTS_LIMIT:
                 self._terrain.clear()
+            self._check_terrain(table)
             found = (table, terrain_rows(table, side, self.terrain_slots))
             self._terrain[key] = found
         return found[1]
@@ -237,7 +239,7 @@ class EntityEncoder:
         centres = bases.centers.tolist()
         radii = bases.radii.tolist()
         models = state.models
-        on_table = [bool(bases.on_table[m.index]) and m.status != "out" for m in models]
+        on_table = [bool(bases.on_table[m.index]) and m.status != OUT for m in models]
         memo = state.situation_memo()
         shots: dict[int, set[int]] = {}
         reach: dict[int, set[int]] = {}
