@@ -336,6 +336,27 @@ class EntityPolicy(MaskableActorCriticPolicy):
             self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
         )
 
+    def _predict(
+        self,
+        observation: Any,
+        deterministic: bool = False,
+        action_masks: Any = None,
+    ) -> torch.Tensor:
+        """The action; deterministic: the likeliest kind, then its likeliest entry.
+
+        The plain mode of ``p(kind) p(entry | kind)`` would favour kinds with one entry (a
+        focus) over a kind whose mass is split over a dozen entries (the moves), however
+        much likelier the policy finds moving: the deterministic agent would turtle.
+        """
+        distribution = self.get_distribution(observation, action_masks)
+        if not deterministic:
+            return distribution.get_actions(deterministic=False)
+        probs = distribution.distribution.probs
+        groups = self.mlp_extractor.groups.expand(probs.shape[0], -1)
+        mass = torch.zeros(probs.shape[0], self.mlp_extractor.n_groups, device=probs.device)
+        best = mass.scatter_add(1, groups, probs).argmax(1, keepdim=True)
+        return probs.masked_fill(groups != best, -1.0).argmax(1)
+
     def _get_constructor_parameters(self) -> dict[str, Any]:
         return {
             "observation_space": self.observation_space,

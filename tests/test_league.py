@@ -120,6 +120,23 @@ def test_untrained_policy_gives_each_legal_kind_a_fair_share() -> None:
     assert passes and max(passes) < 2.0  # about a uniform entry's share
 
 
+def test_deterministic_action_is_the_likeliest_kind_then_its_likeliest_entry() -> None:
+    env = RivenSkirmishEnv("skirmish-5v5", "oracle", obs_mode="entity")
+    policy = _policy(env)
+    groups = policy.mlp_extractor.groups.numpy()
+    for o in _batch(env, 40, seed=6):
+        mask = o["action_mask"].astype(bool)
+        obs = policy.obs_to_tensor(o)[0]
+        with torch.no_grad():
+            probs = policy.get_distribution(obs, action_masks=mask[None]).distribution.probs
+            action = int(policy._predict(obs, deterministic=True, action_masks=mask[None])[0])
+        probs = probs[0].numpy()
+        mass = np.bincount(groups, weights=probs, minlength=groups.max() + 1)
+        assert mask[action] and groups[action] == int(mass.argmax())
+        inside = np.where(groups == groups[action], probs, -1.0)
+        assert action == int(inside.argmax())
+
+
 def test_pfsp_weights_favour_the_opponents_it_loses_to() -> None:
     settings = {
         "pfsp": "hard",
