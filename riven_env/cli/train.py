@@ -258,7 +258,11 @@ def eval_colours_command(
 
 
 def _spec_subject(spec: str, side: str) -> object:
-    """The agent ``spec`` for ``side`` (module level: picklable for worker processes)."""
-    from riven_agents.registry import make_agent
+    """The agent ``spec`` for ``side`` (module level: picklable for worker processes).
 
-    return make_agent(spec, side, 0)
+    Trained policies come from the per-process cache of the environments' opponents (a
+    deterministic policy need not be loaded again for every game).
+    """
+    from riven_env.envs.opponents import build_opponent
+
+    return build_opponent(spec, side, 0)
