@@ -42,6 +42,9 @@ ALGORITHM = "MaskablePPO"
 ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "GELU", "SiLU", "Sigmoid")
 FEATURE_EXTRACTORS = ("FlattenExtractor", "CombinedExtractor")
 OPTIMIZERS = ("Adam", "AdamW", "RMSprop", "SGD")
+# RIVEN Lab's own policy classes a sidecar may name (beside sb3-contrib's aliases), each
+# imported from a fixed module: riven_agents.entity_policy.
+CUSTOM_POLICIES = ("EntityPolicy",)
 # Constructor settings that are classes, and where their allowed names are listed.
 _CLASS_SETTINGS = {
     "activation_fn": ACTIVATIONS,
@@ -218,7 +221,7 @@ def save_policy(
 
     policy = model.policy
     weights, sidecar = policy_paths(path)
-    tensors = {f"policy.{k}": v.detach().cpu().contiguous() for k, v in policy.state_dict().items()}
+    tensors, aliases = _unshared(policy.state_dict())
     doc: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -230,6 +233,8 @@ def save_policy(
         "encoding": dict(metadata),
         "num_timesteps": int(getattr(model, "num_timesteps", 0)),
     }
+    if aliases:
+        doc["tensor_aliases"] = aliases
     if optimizer and getattr(policy, "optimizer", None) is not None:
         state = policy.optimizer.state_dict()
         values: dict[str, dict[str, Any]] = {}
@@ -249,9 +254,50 @@ def save_policy(
     return weights
 
 
+def _unshared(state: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The ``policy.*`` tensors with each shared tensor once, and the names left out.
+
+    A policy whose actor and critic share a features extractor with weights (EntityPolicy)
+    lists every weight under three names; safetensors stores a tensor once, so the others
+    are saved as aliases (``tensor_aliases`` in the sidecar: left-out name -> saved name).
+    """
+    tensors: dict[str, Any] = {}
+    aliases: dict[str, str] = {}
+    seen: dict[tuple[int, tuple[int, ...], tuple[int, ...]], str] = {}
+    for key, value in state.items():
+        name = f"policy.{key}"
+        identity = (value.data_ptr(), tuple(value.shape), tuple(value.stride()))
+        if value.numel() and identity in seen:
+            aliases[name] = seen[identity]
+            continue
+        seen[identity] = name
+        tensors[name] = value.detach().cpu().contiguous()
+    return tensors, aliases
+
+
+def with_aliases(tensors: Mapping[str, Any], doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``tensors`` with the sidecar's ``tensor_aliases`` filled in (see :func:`_unshared`)."""
+    out = dict(tensors)
+    aliases = doc.get("tensor_aliases") or {}
+    if not isinstance(aliases, Mapping):
+        raise AgentSpecError(f"tensor_aliases = {aliases!r}: expected a table of names")
+    for name, saved in aliases.items():
+        if saved not in tensors:
+            raise AgentSpecError(f"tensor_aliases: {name} names {saved!r}, which is not saved")
+        out[name] = tensors[saved]
+    return out
+
+
+def _policy_classes() -> dict[str, type]:
+    """Every policy class a sidecar may name: sb3-contrib's aliases and :data:`CUSTOM_POLICIES`."""
+    sb3_contrib = require("sb3_contrib", "rl", "policy files")
+    from riven_agents.entity_policy import EntityPolicy
+
+    return {**sb3_contrib.MaskablePPO.policy_aliases, "EntityPolicy": EntityPolicy}
+
+
 def _policy_alias(policy_type: type) -> str:
-    sb3_contrib = require("sb3_contrib", "rl", "saving a policy")
-    for alias, cls in sb3_contrib.MaskablePPO.policy_aliases.items():
+    for alias, cls in _policy_classes().items():
         if cls is policy_type:
             return alias
     raise AgentSpecError(f"cannot save a policy of class {policy_type.__name__}")
@@ -299,8 +345,7 @@ def _read_tensors(weights: Path) -> dict[str, Any]:
 
 def build_policy(doc: Mapping[str, Any], learning_rate: float = 0.0) -> Any:
     """An untrained SB3 policy object as the sidecar ``doc`` describes it."""
-    sb3_contrib = require("sb3_contrib", "rl", "loading a policy")
-    aliases = sb3_contrib.MaskablePPO.policy_aliases
+    aliases = _policy_classes()
     name = doc.get("policy_class")
     if name not in aliases:
         raise AgentSpecError(f"policy_class {name!r} is not allowed; allowed: {', '.join(aliases)}")
@@ -368,7 +413,7 @@ def load_policy(path: str | Path) -> tuple[Any, dict[str, Any]]:
     """
     weights, _ = policy_paths(path)
     doc = read_sidecar(weights)
-    tensors = _read_tensors(weights)
+    tensors = with_aliases(_read_tensors(weights), doc)
     policy = build_policy(doc)
     load_policy_state(policy, tensors, str(weights))
     policy.set_training_mode(False)
@@ -377,6 +422,7 @@ def load_policy(path: str | Path) -> tuple[Any, dict[str, Any]]:
 
 __all__ = [
     "ACTIVATIONS",
+    "CUSTOM_POLICIES",
     "FEATURE_EXTRACTORS",
     "FORMAT",
     "FORMAT_VERSION",
@@ -394,4 +440,5 @@ __all__ = [
     "save_policy",
     "space_from_json",
     "space_to_json",
+    "with_aliases",
 ]

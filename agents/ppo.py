@@ -185,9 +185,20 @@ class PPOAgent(BaseAgent):
             "models_per_side": self.metadata.get("models_per_side"),
             "objectives": self.metadata.get("objectives"),
         }
+        entity = dict_obs and "pairs" in model.observation_space.spaces
         try:
-            encoder = ObservationEncoder(state, raster=raster, **padding)
             catalogue = ActionCatalogue(state, **padding)
+            if entity:
+                from riven_env.encoding.entity import EntityEncoder
+
+                encoder = EntityEncoder(
+                    state,
+                    terrain_slots=model.observation_space["terrain"].shape[0],
+                    actions=catalogue.size,
+                    **padding,
+                )
+            else:
+                encoder = ObservationEncoder(state, raster=raster, **padding)
         except Exception as exc:
             raise AgentSpecError(
                 f"{self.name}: cannot encode scenario {state.scenario.name!r}: {exc}"
@@ -214,9 +225,19 @@ class PPOAgent(BaseAgent):
         index_map = catalogue.legal_index(state, legal)
         mask = np.zeros(catalogue.size, dtype=bool)
         mask[list(index_map)] = True
-        obs = encoder.encode(state, side) if self._dict_obs else encoder.encode_flat(state, side)
+        if self._entity_obs:
+            obs = encoder.encode(state, side, mask)
+        elif self._dict_obs:
+            obs = encoder.encode(state, side)
+        else:
+            obs = encoder.encode_flat(state, side)
         action, _ = self.model.predict(obs, deterministic=True, action_masks=mask)
         return index_map[int(np.asarray(action).reshape(()))]
+
+    @property
+    def _entity_obs(self) -> bool:
+        """Whether the model reads entity observations (``riven/Skirmish-v1``)."""
+        return self._dict_obs and "pairs" in self.model.observation_space.spaces
 
     @property
     def _dict_obs(self) -> bool:

@@ -1,4 +1,4 @@
-"""Raw speed of ``riven/Skirmish-v0``: learner steps per second with random masked actions.
+"""Raw speed of ``riven/Skirmish-v0`` (``--obs-mode entity``: ``-v1``): learner steps per second.
 
 Each step includes the opponent's play up to the learner's next decision, the observation
 encoding and the mask. Run::
@@ -24,7 +24,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--scenario", nargs="+", default=["duel-1v1", "skirmish-5v5"])
     parser.add_argument("--opponent", nargs="+", default=["random", "oracle"])
-    parser.add_argument("--obs-mode", default="flat", choices=["flat", "dict"])
+    parser.add_argument("--obs-mode", default="flat", choices=["flat", "dict", "entity"])
     args = parser.parse_args()
     print(f"{'scenario':<16} {'opponent':<10} {'steps/s':>9} {'episodes':>9} {'seconds':>8}")
     for scenario in args.scenario:

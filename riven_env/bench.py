@@ -46,7 +46,7 @@ TARGETS = {
 def env_steps_per_s(
     scenario: str, opponent: str, steps: int, seed: int = 0, obs_mode: str = "flat"
 ) -> dict[str, Any]:
-    """Step ``riven/Skirmish-v0`` with uniformly random legal actions."""
+    """Step ``riven/Skirmish-v0`` (``obs_mode="entity"``: ``-v1``) with random legal actions."""
     from riven_env.envs.gym_env import RivenSkirmishEnv
 
     env = RivenSkirmishEnv(scenario, opponent, learner_side="random", obs_mode=obs_mode)

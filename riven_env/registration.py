@@ -1,4 +1,4 @@
-"""Register ``riven/Skirmish-v0`` with Gymnasium on ``import riven_env``, without importing it.
+"""Register ``riven/Skirmish-v0`` and ``-v1`` with Gymnasium on ``import riven_env``, without importing it.
 
 ``import riven_env`` must make ``gym.make("riven/Skirmish-v0")`` work (as ``import minigrid``
 or ``import ale_py`` do), yet the rules, tabletop, game and encoding layers, and the package
@@ -24,21 +24,28 @@ from types import ModuleType
 from typing import Any
 
 ENV_ID = "riven/Skirmish-v0"
+#: Version 1: entity observations (per-model rows, pairwise rows, terrain, the action mask).
+ENV_ID_V1 = "riven/Skirmish-v1"
 ENTRY_POINT = "riven_env.envs.gym_env:RivenSkirmishEnv"
+# Each id's default constructor arguments (a caller's own arguments override them).
+ENV_KWARGS: dict[str, dict[str, Any]] = {ENV_ID: {}, ENV_ID_V1: {"obs_mode": "entity"}}
 
 
 def register_env(gymnasium: ModuleType | None = None) -> None:
-    """Register ``riven/Skirmish-v0`` with gymnasium (a no-op when it is already there)."""
+    """Register ``riven/Skirmish-v0`` and ``-v1`` with gymnasium (a no-op when already there)."""
     if gymnasium is None:
         import gymnasium
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=ENV_ID,
-            entry_point=ENTRY_POINT,
-            # Episodes end with the game; the env truncates itself (episode.max_learner_steps).
-            max_episode_steps=None,
-            disable_env_checker=False,
-        )
+    for env_id, kwargs in ENV_KWARGS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point=ENTRY_POINT,
+                # Episodes end with the game; the env truncates itself
+                # (episode.max_learner_steps).
+                max_episode_steps=None,
+                disable_env_checker=False,
+                kwargs=dict(kwargs),
+            )
 
 
 class _RegisteringLoader(importlib.abc.Loader):
@@ -86,4 +93,10 @@ def register_on_gymnasium_import() -> None:
         sys.meta_path.insert(0, _GymnasiumImportHook())
 
 
-__all__ = ["ENTRY_POINT", "ENV_ID", "register_env", "register_on_gymnasium_import"]
+__all__ = [
+    "ENTRY_POINT",
+    "ENV_ID",
+    "ENV_ID_V1",
+    "register_env",
+    "register_on_gymnasium_import",
+]

@@ -99,6 +99,7 @@ BAD = [
     (["tournament", "--scenario", "duel-1v1", "--agents", "random", "--games", "1"], "--agents"),
     (["train", "--scenario", "duel-1v1", "--opponent", "nobody", "--timesteps", "8"], "unknown agent 'nobody'"),
     (["eval", "--scenario", "duel-1v1", "--blue", "rando", "--games", "2"], "did you mean random?"),
+    (["eval-colours", "--agent", "rando", "--games", "1"], "did you mean random?"),
     (["stress-oracle", "--oracle", "random"], "--oracle"),
     (["bench", "--games", "0"], "--games"),
     (["odds", "test", "--attribute", "2", "--tn", "x"], "--tn"),

@@ -20,6 +20,8 @@ from riven_env.files import parse_json, parse_toml, read_toml
 DEFAULT_CONFIG = Path(__file__).with_name("config") / "default.toml"
 RANGES_CONFIG = Path(__file__).with_name("config") / "ranges.toml"
 ACTIVATIONS = ("tanh", "relu")
+POLICY_KINDS = ("mlp", "entity")
+OBS_MODES = ("flat", "dict", "entity")
 VEC_ENVS = ("subproc", "dummy")
 
 
@@ -147,6 +149,33 @@ def _check_choices(config: Mapping[str, Mapping[str, Any]], origins: Mapping[str
     if vec_env not in VEC_ENVS:
         raise TrainConfigError(
             f"{at('train.vec_env')} = {vec_env!r}: expected one of {list(VEC_ENVS)}"
+        )
+    kind = config["policy"]["kind"]
+    if kind not in POLICY_KINDS:
+        raise TrainConfigError(
+            f"{at('policy.kind')} = {kind!r}: expected one of {list(POLICY_KINDS)}"
+        )
+    obs_mode = config["env"]["obs_mode"]
+    if obs_mode not in OBS_MODES:
+        raise TrainConfigError(
+            f"{at('env.obs_mode')} = {obs_mode!r}: expected one of {list(OBS_MODES)}"
+        )
+    if (kind == "entity") != (obs_mode == "entity"):
+        raise TrainConfigError(
+            f"{at('policy.kind')} = {kind!r} with {at('env.obs_mode')} = {obs_mode!r}: the "
+            "entity policy reads entity observations (obs_mode 'entity'), the MLP flat or dict"
+        )
+    d_model, heads = config["policy"]["d_model"], config["policy"]["attention_heads"]
+    if isinstance(d_model, int) and isinstance(heads, int) and heads > 0 and d_model % heads:
+        raise TrainConfigError(
+            f"{at('policy.d_model')} = {d_model}: must divide by policy.attention_heads ({heads})"
+        )
+    from riven_training.league import WEIGHTINGS
+
+    pfsp = config["league"]["pfsp"]
+    if pfsp not in WEIGHTINGS:
+        raise TrainConfigError(
+            f"{at('league.pfsp')} = {pfsp!r}: expected one of {sorted(WEIGHTINGS)}"
         )
     net_arch = config["policy"]["net_arch"]
     if not net_arch or not all(isinstance(n, int) and not isinstance(n, bool) for n in net_arch):

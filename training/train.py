@@ -9,6 +9,9 @@ Output folder layout (``--out DIR``)::
     DIR/eval.csv                        timesteps, opponent, games, wins, draws, losses, win_rate
     DIR/final.safetensors               the trained policy (sidecar final.json): use it as agent
                                         ``ppo:DIR/final.safetensors`` (or ``ppo:DIR``)
+    DIR/best.safetensors                with --league: the checkpoint with the best held-out
+                                        score (league.holdout_*), agent ``ppo:DIR/best.safetensors``
+    DIR/holdout.csv                     with --league: every held-out evaluation, per colour
 
 Policy files hold tensors and JSON only (:mod:`riven_agents.policy_file`): loading one runs no code.
 A pickle-based stable-baselines3 ``.zip`` is resumed from only with ``ppo+pickle:PATH``.
@@ -30,6 +33,7 @@ from typing import Any
 from riven_agents.policy_file import WEIGHTS_SUFFIX
 from riven_training.evaluate import MatchResult, evaluate_agent
 from riven_training.hyperparams import load_train_config
+from riven_training.league import League, league_opponents
 from riven_training.selfplay import SelfPlayPool
 
 from riven_env.errors import RivenError
@@ -39,6 +43,8 @@ from riven_env.interrupts import interrupts_blocked_for_children, interrupts_def
 
 #: The trained policy in the output folder (``ppo:OUT`` names it too).
 FINAL_NAME = "final" + WEIGHTS_SUFFIX
+#: The best held-out checkpoint of a league run.
+BEST_NAME = "best" + WEIGHTS_SUFFIX
 #: The agent-spec prefix that opts in to resuming from a pickle-based SB3 ``.zip``.
 PICKLE_PREFIX = "ppo+pickle:"
 
@@ -55,6 +61,9 @@ class TrainRun:
         out: Output folder.
         seed: Seed of the model, the environments and the evaluations.
         self_play: Train against a pool of earlier snapshots.
+        league: Train against the league (:mod:`riven_training.league`): snapshots, every
+            Oracle profile and ``league.fixed``, drawn by PFSP weight; keeps the best
+            checkpoint on the held-out missions and opponents.
         resume: A checkpoint to continue from: a policy file (``.safetensors``), or
             ``ppo+pickle:PATH`` for a pickle-based SB3 ``.zip`` (runs its code; warns).
         config: The resolved configuration (``load_train_config``).
@@ -73,6 +82,7 @@ class TrainRun:
     out: Path
     seed: int = 0
     self_play: bool = False
+    league: bool = False
     resume: Path | str | None = None
     config: dict[str, dict[str, Any]] = field(default_factory=load_train_config)
     progress_bar: bool = False
@@ -89,8 +99,9 @@ def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> 
 
         from riven_env.envs.gym_env import RivenSkirmishEnv
 
+        missions = list(env_config.get("missions") or [])
         env = RivenSkirmishEnv(
-            scenario,
+            missions or scenario,
             opponent,
             learner_side=env_config["learner_side"],
             obs_mode=env_config["obs_mode"],
@@ -105,13 +116,16 @@ def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> 
 def encoding_metadata(env: Any, scenario: str) -> dict[str, Any]:
     """The sidecar data of a model trained on ``env``."""
     layout = env.catalogue.layout
-    return {
+    metadata = {
         "scenario": scenario,
         "models_per_side": layout.models_per_side,
         "objectives": layout.objectives,
         "obs_mode": env.obs_mode,
         "actions": env.catalogue.size,
     }
+    if env.obs_mode == "entity":
+        metadata["terrain_slots"] = env.entity_encoder.terrain_slots
+    return metadata
 
 
 def save_model(model: Any, path: Path, metadata: Mapping[str, Any]) -> Path:
@@ -138,6 +152,7 @@ def _callback_class() -> type:
             self.eval_every = train["eval_every"]
             self.snapshot_every = run.config["selfplay"]["snapshot_every"]
             self._next = {}
+            self.best: tuple[float, float] | None = None
 
         def _on_training_start(self) -> None:
             now = self.num_timesteps
@@ -151,6 +166,8 @@ def _callback_class() -> type:
                 self._snapshot()
             if self.eval_every and now == 0:  # the untrained baseline of the learning curve
                 evaluate_during_training(self.model, self.run, self.metadata, 0, self.logger)
+                if self.run.league:
+                    self._holdout()
 
         def _due(self, name: str, every: int) -> bool:
             due = self._next.get(name)
@@ -174,6 +191,8 @@ def _callback_class() -> type:
                 evaluate_during_training(
                     self.model, self.run, self.metadata, self.num_timesteps, self.logger
                 )
+                if self.run.league:
+                    self._holdout()
             if self.pool is not None and self._due("snapshot", self.snapshot_every):
                 self._snapshot()
             return True
@@ -181,9 +200,27 @@ def _callback_class() -> type:
         def _on_rollout_end(self) -> None:
             if self.pool is None:
                 return
+            if isinstance(self.pool, League):
+                # PFSP: the new weights from the latest results, for the next episodes.
+                for spec, weight in self.pool.weights().items():
+                    name = self.pool.short_name(spec)
+                    self.logger.record(f"league/weight/{name}", weight)
+                    self.logger.record(f"league/win_rate/{name}", self.pool.win_rate(spec)[0])
+                self.training_env.env_method("set_opponent", self.pool.pool())
             for name, (rate, games) in self.pool.win_rates().items():
                 self.logger.record(f"selfplay/win_rate/{name}", rate)
                 self.logger.record(f"selfplay/games/{name}", games)
+
+        def _holdout(self) -> None:
+            """Evaluate on the held-out missions and opponents; keep the best checkpoint."""
+            score = holdout_evaluation(self.model, self.run, self.metadata, self.num_timesteps)
+            if score is None:
+                return
+            self.logger.record("league/holdout_worst", score[0])
+            self.logger.record("league/holdout_mean", score[1])
+            if self.best is None or score > self.best:
+                self.best = score
+                save_model(self.model, self.run.out / BEST_NAME, self.metadata)
 
         def _snapshot(self) -> None:
             path = save_model(
@@ -251,6 +288,55 @@ def evaluate_during_training(
                     f"({result.wins}/{result.draws}/{result.losses} W/D/L of {result.games})"
                 )
     return results
+
+
+def holdout_evaluation(
+    model: Any, run: TrainRun, metadata: Mapping[str, Any], timesteps: int
+) -> tuple[float, float] | None:
+    """Play the live policy per colour on the held-out missions against the held-out
+    opponents (``league.holdout_*``); append to ``holdout.csv``; return its score
+    (:func:`riven_training.colours.holdout_score`), or None when nothing is configured."""
+    from riven_training.colours import action_shares, colour_table, holdout_score
+
+    league = run.config["league"]
+    if not league["holdout_missions"] or not league["holdout_opponents"]:
+        return None
+    if not league["holdout_games"]:
+        return None
+    subject = functools.partial(live_subject, model.policy, dict(metadata))
+    rows = colour_table(
+        league["holdout_missions"],
+        subject,
+        league["holdout_opponents"],
+        league["holdout_games"],
+        seed=run.seed + 2_000_000,
+        workers=run.eval_workers,
+        progress=run.progress_bar or run.eval_progress,
+    )
+    csv_path = run.out / "holdout.csv"
+    new_file = not csv_path.exists()
+    with csv_path.open("a", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        if new_file:
+            writer.writerow(
+                ["timesteps", "mission", "opponent", "colour", "games", "wins", "draws",
+                 "losses", "win_rate", "low", "high"]
+            )  # fmt: skip
+        for row in rows:
+            writer.writerow(
+                [timesteps, row.mission, row.opponent, row.colour, row.games, row.wins,
+                 row.draws, row.losses, f"{row.win_rate:.4f}", f"{row.low:.4f}",
+                 f"{row.high:.4f}"]
+            )  # fmt: skip
+    score = holdout_score(rows)
+    if run.log is not None:
+        shares = action_shares(rows)
+        mix = ", ".join(f"{k} {v:.0%}" for k, v in shares.items() if v >= 0.02)
+        run.log(
+            f"step {timesteps}: held-out worst {score[0]:.2f}, mean {score[1]:.2f} "
+            f"({len(rows)} cells x {league['holdout_games']} games); actions: {mix}"
+        )
+    return score
 
 
 def _policy_kwargs(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -390,6 +476,7 @@ def train(run: TrainRun) -> Path:
                 "envs": run.envs,
                 "seed": run.seed,
                 "self_play": run.self_play,
+                "league": run.league,
                 "resume": str(run.resume) if run.resume else None,
                 "config": run.config,
             },
@@ -398,16 +485,20 @@ def train(run: TrainRun) -> Path:
         encoding="utf-8",
     )
     selfplay = run.config["selfplay"]
-    pool = (
-        SelfPlayPool(
+    pool: SelfPlayPool | None = None
+    if run.league:
+        pool = League(
+            league_opponents(run.config["league"]["fixed"]),
+            run.config["league"],
+            selfplay["pool_size"],
+        )
+    elif run.self_play:
+        pool = SelfPlayPool(
             run.opponent,
             selfplay["pool_size"],
             selfplay["include_opponent"],
             selfplay["opponent_weight"],
         )
-        if run.self_play
-        else None
-    )
     with stop_signals_raise():
         vec_env = None
         try:
@@ -431,7 +522,7 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
     """Build or load the model, train it on ``vec_env`` and save ``final.safetensors``."""
     probe = make_env_fn(run.scenario, "random", run.config["env"])().unwrapped
     metadata = encoding_metadata(probe, run.scenario)
-    policy = "MultiInputPolicy" if run.config["env"]["obs_mode"] == "dict" else "MlpPolicy"
+    policy, policy_kwargs = policy_choice(run.config, probe)
     if run.resume is not None:
         model = _resumed_model(run, vec_env, policy)
         reset = False
@@ -443,7 +534,7 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
             device="cpu",
             verbose=0,
             tensorboard_log=str(run.out / "tb"),
-            policy_kwargs=_policy_kwargs(run.config["policy"]),
+            policy_kwargs=policy_kwargs,
             **run.config["ppo"],
         )
         reset = True
@@ -458,7 +549,24 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
     return save_model(model, run.out / FINAL_NAME, metadata)
 
 
-def _resumed_model(run: TrainRun, vec_env: Any, policy: str) -> Any:
+def policy_choice(config: Mapping[str, Any], probe: Any) -> tuple[Any, dict[str, Any]]:
+    """The policy (an SB3 alias or the EntityPolicy class) and its kwargs for ``config``.
+
+    ``probe`` is an environment of the run (the entity policy reads its catalogue).
+    """
+    if config["policy"]["kind"] == "entity":
+        from riven_agents.entity_policy import EntityPolicy, entity_policy_kwargs
+
+        return EntityPolicy, entity_policy_kwargs(probe, config["policy"])
+    policy = "MultiInputPolicy" if config["env"]["obs_mode"] == "dict" else "MlpPolicy"
+    return policy, _policy_kwargs(config["policy"])
+
+
+def _policy_name(policy: Any) -> str:
+    return policy if isinstance(policy, str) else policy.__name__
+
+
+def _resumed_model(run: TrainRun, vec_env: Any, policy: Any) -> Any:
     """The model to continue training: weights, optimizer state and timestep count restored.
 
     A policy file is rebuilt from its sidecar (no unpickling); the hyperparameters are the
@@ -471,6 +579,7 @@ def _resumed_model(run: TrainRun, vec_env: Any, policy: str) -> Any:
         load_policy_state,
         policy_kwargs_from_sidecar,
         read_sidecar,
+        with_aliases,
     )
     from riven_agents.ppo import pickle_warning, resolve_policy_file
 
@@ -489,10 +598,10 @@ def _resumed_model(run: TrainRun, vec_env: Any, policy: str) -> Any:
     from safetensors.torch import load_file
 
     doc = read_sidecar(path)
-    if doc.get("policy_class") != policy:
+    if doc.get("policy_class") != _policy_name(policy):
         raise RivenError(
             f"--resume {path}: a {doc.get('policy_class')} checkpoint, but env.obs_mode = "
-            f"{run.config['env']['obs_mode']!r} trains a {policy}"
+            f"{run.config['env']['obs_mode']!r} trains a {_policy_name(policy)}"
         )
     model = sb3_contrib.MaskablePPO(
         policy,
@@ -505,7 +614,7 @@ def _resumed_model(run: TrainRun, vec_env: Any, policy: str) -> Any:
         policy_kwargs=policy_kwargs_from_sidecar(doc),
         **run.config["ppo"],
     )
-    tensors = load_file(str(path), device="cpu")
+    tensors = with_aliases(load_file(str(path), device="cpu"), doc)
     load_policy_state(model.policy, tensors, str(path))
     load_optimizer_state(model.policy, tensors, doc, str(path))
     model.num_timesteps = int(doc.get("num_timesteps", 0))

@@ -292,6 +292,11 @@ class ActionCatalogue:
             )
         return decision
 
+    @property
+    def keys(self) -> tuple[Key, ...]:
+        """The key of every index, in index order (``("shoot", "enemy", 2)``...)."""
+        return self._keys
+
     def __repr__(self) -> str:
         return (
             f"ActionCatalogue(size={self.size}, models_per_side={self.layout.models_per_side}, "

@@ -43,7 +43,9 @@ SCALE_KEYS = (
     "objective_points",
     "base",
 )
-_SECTIONS = frozenset({"scales", "features", "raster", "destinations"})
+_SECTIONS = frozenset({"scales", "features", "raster", "destinations", "entity"})
+_ENTITY_KEYS = frozenset({"terrain_slots", "charge_paths"})
+_MAX_TERRAIN_SLOTS = 1024
 _FEATURE_KEYS = frozenset({"cover_vs_nearest_enemy"})
 _RASTER_KEYS = frozenset({"size"})
 _MAX_RASTER = 256
@@ -68,6 +70,9 @@ class EncodingConfig:
         raster_size: Cells per side of the optional table raster.
         destination_refs: Destination kind -> how its ref is read (one of ``REF_KINDS``),
             in file order (the catalogue's order).
+        terrain_slots: Rows of the entity observation's ``terrain`` block.
+        charge_paths: Whether the entity observation's ``charge_reach`` pair column plans
+            the charge path (exact) or compares the straight-line edge gap (faster).
         source: Where the data came from (for messages).
     """
 
@@ -75,6 +80,8 @@ class EncodingConfig:
     cover_vs_nearest_enemy: bool
     raster_size: int
     destination_refs: dict[str, str]
+    terrain_slots: int
+    charge_paths: bool
     source: str
 
     def scale(self, key: str) -> float:
@@ -146,11 +153,31 @@ def parse_encoding(raw: Mapping[str, Any], source: str) -> EncodingConfig:
         refs[kind] = ref
     if not refs:
         raise EncodingDataError(f"{source}: [destinations] names no destination kind")
+
+    entity = _section(raw, "entity", source)
+    _refuse_unknown(entity, _ENTITY_KEYS, f"{source}: [entity]")
+    slots = entity.get("terrain_slots")
+    if (
+        isinstance(slots, bool)
+        or not isinstance(slots, int)
+        or not 1 <= slots <= _MAX_TERRAIN_SLOTS
+    ):
+        raise EncodingDataError(
+            f"{source}: entity.terrain_slots = {slots!r}: expected an integer from 1 to "
+            f"{_MAX_TERRAIN_SLOTS}"
+        )
+    paths = entity.get("charge_paths")
+    if not isinstance(paths, bool):
+        raise EncodingDataError(
+            f"{source}: entity.charge_paths = {paths!r}: expected true or false"
+        )
     return EncodingConfig(
         scales=scales,
         cover_vs_nearest_enemy=cover,
         raster_size=size,
         destination_refs=refs,
+        terrain_slots=slots,
+        charge_paths=paths,
         source=source,
     )
 

@@ -9,7 +9,7 @@ value and what is allowed.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -147,6 +147,7 @@ class EnvParts:
     scenario: Any
     encoder: Any
     catalogue: Any
+    entity_encoder: Any = None
 
 
 def build_env_parts(
@@ -158,6 +159,8 @@ def build_env_parts(
     models_per_side: int | None,
     objectives: int | None,
     raster: bool = False,
+    entity: bool = False,
+    terrain_slots: int | None = None,
 ) -> EnvParts:
     """Load the env config, rules and scenario, and build the encoder and catalogue.
 
@@ -165,7 +168,6 @@ def build_env_parts(
     arguments the same way.
     """
     from riven_env.encoding import ActionCatalogue, ObservationEncoder
-    from riven_env.envs.gym_env import load_scenario_for
     from riven_env.game.setup import resolve_rules
 
     overrides = dict(settings or {})
@@ -174,15 +176,125 @@ def build_env_parts(
     config = load_env_config(overrides)
     rules = resolve_rules(None, rules_overrides)
     _refuse_choice_systems(rules)
-    loaded = load_scenario_for(scenario, rules)
+    loaded = resolve_mission(scenario, rules)
     sizes = {"rules": rules, "models_per_side": models_per_side, "objectives": objectives}
+    catalogue = ActionCatalogue(loaded, **sizes)
+    entity_encoder = None
+    if entity:
+        from riven_env.encoding.entity import EntityEncoder
+
+        entity_encoder = EntityEncoder(
+            loaded, terrain_slots=terrain_slots, actions=catalogue.size, **sizes
+        )
     return EnvParts(
         config=config,
         rules=rules,
         scenario=loaded,
         encoder=ObservationEncoder(loaded, raster=raster, **sizes),
-        catalogue=ActionCatalogue(loaded, **sizes),
+        catalogue=catalogue,
+        entity_encoder=entity_encoder,
     )
+
+
+#: Prefix of a mission spec that the scenario generator makes: ``generated:KIND:SEED`` or
+#: ``generated:KIND:SEED:MODELS`` (``riven_env.scenario.generator``).
+GENERATED_PREFIX = "generated:"
+
+
+def resolve_mission(spec: Any, rules: Any) -> Any:
+    """A loaded scenario from a mission spec: a bundled name, a path, ``generated:KIND:SEED``
+    (optionally ``:MODELS`` a side) or an already loaded Scenario.
+
+    Raises:
+        EnvConfigError: A malformed ``generated:`` spec (the message names it).
+        ScenarioError: The generator or the loader refuses the scenario.
+    """
+    from riven_env.envs.gym_env import load_scenario_for
+
+    if isinstance(spec, str) and spec.startswith(GENERATED_PREFIX):
+        from riven_env.scenario.generator import generate_scenario, to_toml
+        from riven_env.scenario.loader import load_scenario_text
+
+        parts = spec[len(GENERATED_PREFIX) :].split(":")
+        if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts[1:]):
+            raise EnvConfigError(
+                f"mission {spec!r}: expected generated:KIND:SEED or generated:KIND:SEED:MODELS "
+                "(KIND field, ruins or dungeon; SEED and MODELS whole numbers)"
+            )
+        models = int(parts[2]) if len(parts) == 3 else 5
+        doc = generate_scenario(parts[0], int(parts[1]), models_per_side=models, rules=rules)  # type: ignore[arg-type]
+        return load_scenario_text(to_toml(doc), spec, rules=rules)
+    return load_scenario_for(spec, rules)
+
+
+def mission_padding(scenarios: Sequence[Any]) -> tuple[int, int, int]:
+    """``(models_per_side, objectives, terrain pieces)`` that fit every scenario given."""
+    models = max(len(s.sides[side].models) for s in scenarios for side in ("blue", "red"))
+    objectives = max(max(1, len(s.objectives)) for s in scenarios)
+    terrain = max(len(s.table.pieces) for s in scenarios)
+    return models, objectives, terrain
+
+
+def build_missions(
+    scenario: Any,
+    *,
+    settings: Mapping[str, Any] | None,
+    illegal_action: str | None,
+    rules_overrides: Mapping[str, object] | None,
+    models_per_side: int | None,
+    objectives: int | None,
+    raster: bool = False,
+    entity: bool = False,
+    terrain_slots: int | None = None,
+) -> list[EnvParts]:
+    """:func:`build_env_parts` for one mission or each of a list, with one shared padding.
+
+    Raises:
+        EnvConfigError: An empty list, or missions whose action catalogues differ in size
+            (their rules differ).
+    """
+    specs = list(scenario) if isinstance(scenario, list | tuple) else [scenario]
+    if not specs:
+        raise EnvConfigError("scenario=[]: give at least one mission")
+    if len(specs) == 1 and not entity:
+        return [
+            build_env_parts(
+                specs[0],
+                settings=settings,
+                illegal_action=illegal_action,
+                rules_overrides=rules_overrides,
+                models_per_side=models_per_side,
+                objectives=objectives,
+                raster=raster,
+            )
+        ]
+    from riven_env.game.setup import resolve_rules
+
+    rules = resolve_rules(None, rules_overrides)
+    loaded = [resolve_mission(spec, rules) for spec in specs]
+    need_models, need_objectives, need_terrain = mission_padding(loaded)
+    parts = [
+        build_env_parts(
+            one,
+            settings=settings,
+            illegal_action=illegal_action,
+            rules_overrides=rules_overrides,
+            models_per_side=models_per_side or need_models,
+            objectives=objectives or need_objectives,
+            raster=raster,
+            entity=entity,
+            terrain_slots=terrain_slots,
+        )
+        for one in loaded
+    ]
+    sizes = {p.scenario.name: p.catalogue.size for p in parts}
+    if len(set(sizes.values())) > 1:
+        raise EnvConfigError(
+            f"missions {sizes} have action catalogues of different sizes (different rules); "
+            "one environment plays missions of one rules set"
+        )
+    del need_terrain  # each entity encoder checks its own table against terrain_slots
+    return parts
 
 
 def _refuse_choice_systems(rules: Any) -> None:

@@ -10,7 +10,13 @@ observation is a decision point of the learner.
   ``info["action_mask"]`` (int8, what ``action_space.sample(mask=...)`` takes).
 * Observations: :class:`~riven_env.encoding.ObservationEncoder` output, as a ``Dict`` (default)
   or one flat ``Box`` (``obs_mode="flat"``); ``raster=True`` adds a ``(C, R, R)`` image
-  (Dict mode only).
+  (Dict mode only). ``obs_mode="entity"`` (what ``riven/Skirmish-v1`` uses) is the
+  :class:`~riven_env.encoding.entity.EntityEncoder` Dict: the same blocks plus ``pairs``,
+  ``terrain`` and the ``action_mask``.
+* Missions: ``scenario`` may be a list of missions (bundled names, paths, loaded scenarios or
+  ``generated:KIND:SEED``); each episode draws one from the environment's random stream.
+  They share one padding (the largest side, objectives and terrain of the list), so one
+  policy plays them all.
 * Rewards (``riven_env/envs/data/env.toml``, overridable with ``settings=``): the result
   (win / loss / draw) on the last step, plus optional potential-based shaping.
 * ``terminated`` when the game ends with a result before the round limit; ``truncated`` when it
@@ -33,7 +39,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from riven_env.encoding.layout import SIDES, enemy_of
-from riven_env.envs.config import EnvConfig, build_env_parts, check_render_mode
+from riven_env.envs.config import EnvConfig, build_missions, check_render_mode
 from riven_env.envs.opponents import describe, episode_opponent
 from riven_env.envs.render import render_ansi, render_rgb
 from riven_env.envs.rewards import ended_by_round_limit, outcome_reward, potential
@@ -45,7 +51,7 @@ from riven_env.game.runner import agent_seeds
 DEFAULT_SCENARIO = "skirmish-5v5"
 DEFAULT_OPPONENT = "oracle"
 LEARNER_SIDES = (*SIDES, "random")
-OBS_MODES = ("dict", "flat")
+OBS_MODES = ("dict", "flat", "entity")
 # Game seeds drawn when reset() gets no seed stay below this (any int64 works for the game).
 _SEED_BOUND = 2**62
 # A scenario that ends before the learner's first decision is restarted with the next seed
@@ -116,7 +122,7 @@ class RivenSkirmishEnv(gym.Env):
         if raster and obs_mode != "dict":
             raise EnvArgumentError("raster=True needs obs_mode='dict' (the image is not flattened)")
         check_render_mode(render_mode, self.metadata["render_modes"])
-        parts = build_env_parts(
+        self.missions = build_missions(
             scenario,
             settings=settings,
             illegal_action=illegal_action,
@@ -124,19 +130,21 @@ class RivenSkirmishEnv(gym.Env):
             models_per_side=models_per_side,
             objectives=objectives,
             raster=raster,
+            entity=obs_mode == "entity",
         )
+        self._use_mission(0)
+        parts = self.missions[0]
         self.config: EnvConfig = parts.config
         self.rules = parts.rules
-        self.scenario = parts.scenario
-        self.encoder = parts.encoder
-        self.catalogue = parts.catalogue
         self.opponent = opponent
         self.learner_side_setting = learner_side
         self.obs_mode = obs_mode
         self.include_events = include_events
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(self.catalogue.size)
-        self.observation_space = observation_space(self.encoder, obs_mode)
+        self.observation_space = observation_space(
+            self.entity_encoder if obs_mode == "entity" else self.encoder, obs_mode
+        )
         self.state: GameState | None = None
         self.learner_side = "blue" if learner_side == "random" else learner_side
         self.game_seed: int | None = None
@@ -254,8 +262,19 @@ class RivenSkirmishEnv(gym.Env):
     def _draw_seed(self) -> int:
         return int(self.np_random.integers(0, _SEED_BOUND))
 
+    def _use_mission(self, k: int) -> None:
+        """Play mission ``k`` of :attr:`missions` from now on."""
+        parts = self.missions[k]
+        self.mission_index = k
+        self.scenario = parts.scenario
+        self.encoder = parts.encoder
+        self.catalogue = parts.catalogue
+        self.entity_encoder = parts.entity_encoder
+
     def _start_game(self, game_seed: int) -> list[dict]:
         self.game_seed = game_seed
+        if len(self.missions) > 1:
+            self._use_mission(int(self.np_random.integers(0, len(self.missions))))
         if self.learner_side_setting == "random":
             self.learner_side = SIDES[int(self.np_random.integers(0, 2))]
         else:
@@ -315,6 +334,8 @@ class RivenSkirmishEnv(gym.Env):
         side = self.learner_side
         if self.obs_mode == "flat":
             return self.encoder.encode_flat(self.state, side)
+        if self.obs_mode == "entity":
+            return self.entity_encoder.encode(self.state, side, self._mask)
         return self.encoder.encode(self.state, side)
 
     def _info(self, decision: str, events: list[dict], *, illegal: bool) -> dict[str, Any]:
@@ -324,6 +345,7 @@ class RivenSkirmishEnv(gym.Env):
             "learner_side": self.learner_side,
             "opponent": self._opponent_name,
             "illegal_action": illegal,
+            "mission": self.scenario.name,
         }
         if self.include_events:
             info["events"] = events

@@ -20,7 +20,8 @@ def box(entry: dict) -> spaces.Box:
 
 
 def observation_space(encoder: ObservationEncoder, mode: str) -> spaces.Space:
-    """The observation space of ``mode``: ``"dict"`` (a Dict of Boxes) or ``"flat"`` (a Box)."""
+    """The observation space of ``mode``: ``"dict"`` or ``"entity"`` (a Dict of Boxes, from
+    an ObservationEncoder or an EntityEncoder) or ``"flat"`` (a Box)."""
     spec = encoder.space_spec()
     if mode == "flat":
         return spaces.Box(low=-1.0, high=1.0, shape=(encoder.flat_size,), dtype=np.float32)
