@@ -9,4 +9,6 @@ NB_MODULE(_native, module) {
   module.doc() = "RIVEN Lab native core (C++20), the compiled twin of the Python engine.";
   module.attr("ABI_VERSION") = 1;
   riven::bindings::bind_rules(module);
+  riven::bindings::bind_game(module);
+  riven::bindings::bind_encoding(module);
 }
