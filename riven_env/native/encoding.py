@@ -176,34 +176,55 @@ class NativeEncoder:
         return out
 
 
+_VOCABULARIES: dict[int, tuple[Any, dict, dict, dict]] = {}
+_VOCABULARY_LIMIT = 64
+
+
+def _vocabulary(static: Any) -> tuple[dict, dict, dict]:
+    """``(kinds, destination kinds, options)`` name -> id of a ``GameStatic`` (remembered: its
+    fields are copied into Python lists on every read)."""
+    found = _VOCABULARIES.get(id(static))
+    if found is None or found[0] is not static:
+        kinds_list = list(load().DECISION_POINT_KINDS) + list(static.actions)
+        kinds: dict[str, int] = {}
+        for k, name in enumerate(kinds_list):
+            kinds.setdefault(name, k)
+        if len(_VOCABULARIES) >= _VOCABULARY_LIMIT:
+            _VOCABULARIES.clear()
+        found = _VOCABULARIES[id(static)] = (
+            static,
+            kinds,
+            {name: k for k, name in enumerate(static.destination_kinds)},
+            {name: k for k, name in enumerate(static.options)},
+        )
+    return found[1], found[2], found[3]
+
+
 def native_decision(decision: Decision, static: Any) -> Any:
     """The core ``Decision`` of a Python one (ids into the game's static vocabularies).
 
     Raises:
         CatalogueError: A kind, option or destination kind that the game's vocabulary lacks.
     """
-    native = load()
-    kinds = native.DECISION_POINT_KINDS
-    kind = decision.kind
-    if kind in kinds:
-        kind_id = kinds.index(kind)
-    elif kind in static.actions:
-        kind_id = len(kinds) + static.actions.index(kind)
-    else:
-        raise CatalogueError(f"decision {decision}: kind {kind!r} is not in the game's vocabulary")
+    kinds, destinations, options = _vocabulary(static)
+    kind_id = kinds.get(decision.kind)
+    if kind_id is None:
+        raise CatalogueError(
+            f"decision {decision}: kind {decision.kind!r} is not in the game's vocabulary"
+        )
     dest_kind = dest_ref = -1
     if decision.destination is not None:
         name, ref = decision.destination
-        if name not in static.destination_kinds:
+        dest_kind = destinations.get(name, -1)
+        if dest_kind < 0:
             raise CatalogueError(f"decision {decision}: destination kind {name!r} is unknown")
-        dest_kind = static.destination_kinds.index(name)
         dest_ref = -1 if ref is None else int(ref)
     option = -1
     if decision.option is not None:
-        if decision.option not in static.options:
+        option = options.get(decision.option, -1)
+        if option < 0:
             raise CatalogueError(f"decision {decision}: option {decision.option!r} is unknown")
-        option = static.options.index(decision.option)
-    return native.Decision(
+    return load().Decision(
         kind_id,
         -1 if decision.model is None else decision.model,
         -1 if decision.dice is None else decision.dice,
