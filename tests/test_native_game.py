@@ -169,3 +169,25 @@ def test_strings_ints_and_numpy_scalars_are_written_as_python_does() -> None:
 def test_a_value_without_json_form_is_refused() -> None:
     with pytest.raises(NativeStateError, match="set"):
         dumps_event({"type": "x", "bad": {1, 2}})
+
+
+@pytest.mark.parametrize("mission", ["skirmish-5v5", "dungeon-crawl", "solo-hero-horde"])
+def test_a_game_continued_from_the_native_state_plays_on_identically(mission: str) -> None:
+    from riven_agents.registry import make_agent
+
+    from riven_env.game.events import dumps_event as write
+    from riven_env.game.runner import play
+    from riven_env.native.game import from_native
+
+    states, _ = game(mission, "oracle", "random", 2)
+    for k in range(1, len(states) - 1, max(1, len(states) // 6)):
+        original = states[k].copy()
+        restored = from_native(to_native(original), like=states[0])
+        assert python_view(restored) == python_view(original)
+        runs = []
+        for state in (original, restored):
+            agents = {
+                side: make_agent("oracle", side, [5, n]) for n, side in enumerate(("blue", "red"))
+            }
+            runs.append([write(e) for e in play(state, agents)])
+        assert runs[0] == runs[1], (mission, k)

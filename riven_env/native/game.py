@@ -4,7 +4,9 @@
 game, into the core's flat ``GameState``: the immutable part (model ids, sides, profiles,
 objectives, the vocabularies of names) goes once per game into a shared ``GameStatic``
 (:func:`native_static`, remembered per scenario, rules and table), the mutable part field by
-field. :func:`python_view` and :func:`native_view` give both as the same plain dict, so that a
+field. :func:`from_native` brings a native state back as a Python ``GameState`` (a copy of a
+state of the same game with every mutable field replaced), so that Python agents and the Python
+engine can continue from a position the core reached. :func:`python_view` and :func:`native_view` give both as the same plain dict, so that a
 test compares every field of the two; :func:`dumps_event` is the native event writer.
 
 What the native state does not hold is refused with :class:`NativeStateError` naming it: a
@@ -29,15 +31,16 @@ from riven_env.game.decisions import (
 from riven_env.game.model_state import ACTIVE, DOWN, EXTRACTED, FLED, OUT
 from riven_env.game.state import SIDES
 from riven_env.native import load
-from riven_env.native.random import native_stream, numpy_state
+from riven_env.native.random import native_stream, numpy_state, to_generator
 from riven_env.rules import action_specs, condition_specs
-from riven_env.rules.results import BANDS, TestRoll
+from riven_env.rules.results import BANDS, Modifier, TestRoll
 from riven_env.table.destinations import DESTINATION_KINDS
 
 __all__ = [
     "NativeStateError",
     "dumps_event",
     "dumps_events",
+    "from_native",
     "native_static",
     "native_view",
     "python_view",
@@ -499,6 +502,81 @@ def native_view(native_state: Any) -> dict[str, Any]:
         "seq": native_state.seq,
         "rng": numpy_state(native_state.rng),
     }
+
+
+def from_native(native_state: Any, like: Any) -> Any:
+    """A Python ``GameState`` equal to ``native_state``: a copy of ``like`` (any state of the same
+    game: the scenario, rules and table are shared) with every mutable field taken from the core.
+
+    Raises:
+        NativeStateError: ``native_state`` is not of ``like``'s game (another static part).
+    """
+    st = native_state.statics
+    if list(st.model_ids) != [m.id for m in like.models]:
+        raise NativeStateError(
+            "from_native: the native state's models "
+            f"{list(st.model_ids)} are not those of the Python game {[m.id for m in like.models]}"
+        )
+    view = native_view(native_state)
+    state = like.copy()
+    for i, (model, fields) in enumerate(zip(state.models, view["models"], strict=True)):
+        state.bases.centers[i, 0] = fields["x"]
+        state.bases.centers[i, 1] = fields["y"]
+        state.bases.radii[i] = fields["radius"]
+        state.bases.on_table[i] = fields["on_table"]
+        for name in (
+            "wounds", "status", "stable", "strain", "activated", "aim_bonus", "hunkered",
+            "moved_or_attacked", "rested", "focused", "charged", "wounds_max",
+        ):  # fmt: skip
+            setattr(model, name, fields[name])
+        model.conditions = dict(fields["conditions"])
+        model.resources = dict(fields["resources"])
+    state.last_position = {
+        i: fields["last_position"]
+        for i, fields in enumerate(view["models"])
+        if fields["last_position"] is not None
+    }
+    state.momentum = dict(view["momentum"])
+    state.points = dict(view["points"])
+    for name in (
+        "round", "side", "turn_index", "in_turn", "phase", "active_model", "last_activated",
+        "actions_left", "turn_passes_after", "decider", "over", "winner", "end_reason", "seq",
+    ):  # fmt: skip
+        setattr(state, name, view[name])
+    state.taken_actions = list(view["taken_actions"])
+    state.system_state = dict(view["system_state"])
+    state.looted = set(view["looted"])
+    state.half_strength_tested = set(view["half_strength_tested"])
+    pending = view["pending"]
+    if pending is None:
+        state.pending = None
+    else:
+        roll = pending["roll"]
+        state.pending = (
+            TestRoll(
+                kind=roll["kind"],
+                attribute=roll["attribute"],
+                attribute_value=roll["attribute_value"],
+                modifiers=tuple(Modifier(source, value) for source, value in roll["modifiers"]),
+                tn=roll["tn"],
+                dice=tuple(roll["dice"]),
+                rolled_result=roll["rolled_result"],
+                result=roll["result"],
+                spends=tuple(roll["spends"]),
+                momentum_spent=roll["momentum_spent"],
+                strain_taken=roll["strain_taken"],
+                critical_momentum=roll["critical_momentum"],
+            ),
+            pending["model"],
+            dict(pending["context"]),
+        )
+    state.rng = to_generator(native_state.rng)
+    # Derived caches of the copy describe ``like``'s position, not this one.
+    state._legal = None
+    state.positions_changed()
+    state._memo_key = None
+    state._memo = {}
+    return state
 
 
 def dumps_event(event: Mapping[str, Any]) -> str:
