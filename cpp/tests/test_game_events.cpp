@@ -1,5 +1,6 @@
 // The event writer: Python's json.dumps(clean_event(e), separators=(",", ":"),
 // ensure_ascii=False) byte for byte (reference strings from CPython 3.11).
+#include <memory>
 #include <string>
 
 #include "check.hpp"
@@ -38,5 +39,21 @@ int main() {
               "\"text\":\"a\\\"b\\\\c\\nd\\u0001 \xc3\xa9\",\"big\":1180591620717411303424}");
   RIVEN_CHECK(riven::game::dumps_events({event, JsonValue::object()}) ==
               riven::game::dumps_event(event) + "\n{}\n");
+
+  // EventLog::emit writes GameState.emit's header and advances seq; drain empties the log.
+  auto st = std::make_shared<riven::game::GameStatic>();
+  st->owners = {"blue", "red"};
+  riven::game::GameState state = riven::game::GameState::initial(st, 0);
+  riven::game::EventLog log;
+  log.emit(state, "round_start");
+  state.in_turn = true;
+  state.side = 1;
+  log.emit(state, "turn_start").set("side", JsonValue::string("red")).set("round", JsonValue::integer(1));
+  RIVEN_CHECK(state.seq == 2);
+  const auto events = log.drain();
+  RIVEN_CHECK(log.events().empty() && events.size() == 2);
+  RIVEN_CHECK(riven::game::dumps_events(events) ==
+              "{\"type\":\"round_start\",\"seq\":0,\"round\":1,\"side\":null}\n"
+              "{\"type\":\"turn_start\",\"seq\":1,\"round\":1,\"side\":\"red\"}\n");
   return RIVEN_TEST_RESULT();
 }

@@ -294,10 +294,14 @@ ObservationEncoder::NearestResult ObservationEncoder::nearest(const GameState& s
 namespace {
 std::vector<double> centre_gaps(const GameState& state) {
   const std::size_t n = state.model_count();
-  std::vector<double> gaps(n * n);
+  // hypot(-dx, -dy) == hypot(dx, dy) exactly (xi - xj is exactly -(xj - xi)), so each pair is
+  // computed once; the diagonal is hypot(0, 0) = 0.
+  std::vector<double> gaps(n * n, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      gaps[i * n + j] = std::hypot(state.models[i].x - state.models[j].x, state.models[i].y - state.models[j].y);
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double d = std::hypot(state.models[i].x - state.models[j].x, state.models[i].y - state.models[j].y);
+      gaps[i * n + j] = d;
+      gaps[j * n + i] = d;
     }
   }
   return gaps;

@@ -257,6 +257,23 @@ void JsonValue::write(std::string& out) const {
   }
 }
 
+JsonValue& EventLog::emit(GameState& state, std::string_view type) {
+  JsonValue event = JsonValue::object();
+  event.set("type", JsonValue::string(std::string(type)));
+  event.set("seq", JsonValue::integer(state.seq));
+  event.set("round", JsonValue::integer(state.round));
+  event.set("side", state.in_turn ? JsonValue::string(std::string(kSideNames[state.side])) : JsonValue::null());
+  ++state.seq;
+  events_.push_back(std::move(event));
+  return events_.back();
+}
+
+std::vector<JsonValue> EventLog::drain() {
+  std::vector<JsonValue> out;
+  out.swap(events_);
+  return out;
+}
+
 std::string dumps_event(const JsonValue& event) {
   std::string out;
   event.write(out);

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "riven/game/state.hpp"
+
 namespace riven::game {
 
 inline constexpr int kFloatDigits = 4;  // riven_env/game/events.py FLOAT_DIGITS
@@ -63,6 +65,23 @@ std::string python_float_repr(double value);
 std::string json_float(double value);
 /// Append json.dumps(text, ensure_ascii=False) (quotes included) to `out`.
 void write_json_string(std::string_view text, std::string& out);
+
+/// The events a game records between two drains (GameState._new_events and emit): kept beside
+/// the state, not in it, so that copying a state copies no events (Python's copy() starts its
+/// copy with none).
+class EventLog {
+ public:
+  /// GameState.emit: a new event {"type", "seq", "round", "side"} (side null between turns),
+  /// the state's seq advanced; the caller sets the event's own fields on the returned object
+  /// (a field named like a header one replaces it in place, as the Python dict does).
+  JsonValue& emit(GameState& state, std::string_view type);
+  /// GameState.drain_events: the events since the last drain, and forget them.
+  std::vector<JsonValue> drain();
+  [[nodiscard]] const std::vector<JsonValue>& events() const { return events_; }
+
+ private:
+  std::vector<JsonValue> events_;
+};
 
 /// One JSON line of an event (no trailing newline): dumps_event(event).
 std::string dumps_event(const JsonValue& event);
