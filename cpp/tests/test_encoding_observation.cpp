@@ -105,6 +105,29 @@ int main() {
   }
   RIVEN_CHECK(refused);
 
+  // A state of another game of the scenario (red first) reads its own first side; a state of
+  // another scenario is refused.
+  auto red_first = std::make_shared<GameStatic>(*st);
+  red_first->first_side = 1;
+  GameState other = state;
+  other.statics = red_first;
+  std::vector<float> other_out(encoder.flat_size());
+  encoder.encode(other, 0, sight, other_out);
+  const std::size_t own_side_first = 2 * width + encoder.objective_features().size() + 7;
+  RIVEN_CHECK(encoder.global_features()[own_side_first - 2 * width - encoder.objective_features().size()] ==
+              "own_side_first");
+  RIVEN_CHECK(blue[own_side_first] == 1.0F && other_out[own_side_first] == 0.0F);
+  auto renamed = std::make_shared<GameStatic>(*st);
+  renamed->model_ids = {"blue-9", "red-9"};
+  other.statics = renamed;
+  bool other_scenario_refused = false;
+  try {
+    encoder.encode(other, 0, sight, other_out);
+  } catch (const std::invalid_argument&) {
+    other_scenario_refused = true;
+  }
+  RIVEN_CHECK(other_scenario_refused);
+
   riven::encoding::CatalogueSpec cat_spec;
   cat_spec.models_per_side = 1;
   cat_spec.objectives = 1;

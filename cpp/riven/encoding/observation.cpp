@@ -248,9 +248,26 @@ std::size_t ObservationEncoder::raster_size_bytes() const {
 }
 
 void ObservationEncoder::check_state(const GameState& state) const {
-  require(state.statics != nullptr && (state.statics == statics_ || state.model_count() == statics_->model_count()),
-          "observation encoder: the state is of another scenario (" + std::to_string(state.model_count()) +
-              " models, the encoder's has " + std::to_string(statics_->model_count()) + ")");
+  // The encoder's constants hold for any game of its scenario: the same models on the same sides
+  // with the same profiles, the same objectives and table (first side and round limit are read
+  // from the state's own static part).
+  require(state.statics != nullptr, "observation encoder: the state has no static part");
+  if (state.statics == statics_) {
+    return;
+  }
+  const GameStatic& other = *state.statics;
+  const GameStatic& mine = *statics_;
+  bool same = other.model_sides == mine.model_sides && other.model_ids == mine.model_ids &&
+              other.objectives.size() == mine.objectives.size() && other.table_width == mine.table_width &&
+              other.table_height == mine.table_height && other.conditions == mine.conditions &&
+              other.actions == mine.actions && state.model_count() == mine.model_count();
+  for (std::size_t i = 0; same && i < mine.model_count(); ++i) {
+    same = other.profiles[static_cast<std::size_t>(other.model_profile[i])].name ==
+           mine.profiles[static_cast<std::size_t>(mine.model_profile[i])].name;
+  }
+  require(same, "observation encoder: the state is of another scenario than the encoder's (" +
+                    std::to_string(state.model_count()) + " models, the encoder's has " +
+                    std::to_string(mine.model_count()) + ")");
 }
 
 ObservationEncoder::NearestResult ObservationEncoder::nearest(const GameState& state,
@@ -325,6 +342,7 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
   const int phase = phase_column(state.phase);
   require(phase >= 0, "observation encoder: no phase column for phase 'choice'");
   const GameStatic& st = *statics_;
+  const GameStatic& game_info = state.info();  // first side and round limit of this game
   const Scales& sc = spec_.scales;
   const auto s_side = static_cast<std::size_t>(side);
   const auto& offsets = offsets_[s_side];
@@ -445,12 +463,12 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
   // The global block (ObservationEncoder._global_vector), float64 values stored as float32.
   float* g = flat + split_objectives_;
   const int enemy = 1 - side;
-  const int limit = std::max(1, st.round_limit);
+  const int limit = std::max(1, game_info.round_limit);
   g[0] = f32(static_cast<double>(state.round) / limit);
   g[1] = f32(static_cast<double>(std::max(0, limit - state.round)) / limit);
   g[gcol_phase_ + static_cast<std::size_t>(phase)] = 1.0F;
   g[gcol_own_turn_] = !state.over && state.side == side ? 1.0F : 0.0F;
-  g[gcol_own_turn_ + 1] = st.first_side == side ? 1.0F : 0.0F;
+  g[gcol_own_turn_ + 1] = game_info.first_side == side ? 1.0F : 0.0F;
   g[gcol_own_turn_ + 2] = f32(state.turn_index);
   g[gcol_own_turn_ + 3] = f32(static_cast<double>(state.actions_left) / spec_.max_dice);
   g[gcol_own_turn_ + 4] = state.turn_passes_after ? 1.0F : 0.0F;
