@@ -7,5 +7,7 @@ namespace riven::bindings {
 
 void bind_rules(nanobind::module_& module);
 void bind_table(nanobind::module_& module);
+void bind_game(nanobind::module_& module);
+void bind_encoding(nanobind::module_& module);
 
 }  // namespace riven::bindings

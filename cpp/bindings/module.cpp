@@ -10,4 +10,6 @@ NB_MODULE(_native, module) {
   module.attr("ABI_VERSION") = 1;
   riven::bindings::bind_rules(module);
   riven::bindings::bind_table(module);
+  riven::bindings::bind_game(module);
+  riven::bindings::bind_encoding(module);
 }

@@ -1,0 +1,128 @@
+// The observation encoder: riven_env/encoding/observation.py's ObservationEncoder over the native
+// GameState, value for value.
+//
+// The flat float32 vector is the models block (2S x F_m, own slots first), the objectives block
+// (K x F_o) and the global block (F_g), every value clipped to [-1, 1]; the optional raster is
+// (C, R, R) uint8 (riven_env/encoding/raster.py). The arithmetic is the Python encoder's: float64
+// for the situation (positions, gaps, objective control, the global entries) rounded once to
+// float32 on storing, float32 divisions for the dynamic model columns, the same libm hypot.
+//
+// Line of sight and cover from each model's nearest active enemy are table queries: the caller
+// hands them in per model (SightCode) after asking nearest_enemies() which pairs they are for,
+// so that the encoder runs with the table's queries of either engine.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "riven/game/state.hpp"
+
+namespace riven::encoding {
+
+/// The encoding scales (encoding.toml [scales]).
+struct Scales {
+  double attribute = 5.0;
+  double mettle = 6.0;
+  double wounds = 5.0;
+  double move = 10.0;
+  double weapon_range = 36.0;
+  double weapon_modifier = 3.0;
+  double engaged = 3.0;
+  double points = 10.0;
+  double test_margin = 8.0;
+  double objective_points = 5.0;
+  double base = 2.0;
+};
+
+/// Everything the encoder reads besides the state (the Python encoder's constructor arguments,
+/// resolved: encoding config, rules values, layout sizes).
+struct EncoderSpec {
+  int models_per_side = 0;
+  int objectives = 1;
+  Scales scales;
+  bool cover_vs_nearest_enemy = true;
+  bool raster = false;
+  int raster_size = 48;
+  int max_dice = 3;
+  int momentum_cap = 1;
+  double strain_per_wit = 2.0;
+  int max_spends = 1;
+  double contact_tolerance = 0.0;
+  std::vector<std::string> objective_kinds{"hold", "loot", "extract"};
+  std::vector<std::string> keyword_features{"leader", "hero"};
+};
+
+/// Sight from a model's nearest active enemy: not seen (or no such enemy), or seen with a cover.
+enum class SightCode : std::int8_t { NotSeen = -1, CoverNone = 0, CoverSoft = 1, CoverHard = 2 };
+
+inline constexpr int kRasterChannels = 11;  // raster.py RASTER_CHANNELS
+inline constexpr int kTerrainChannels = 5;
+
+class ObservationEncoder {
+ public:
+  /// `terrain`: the (5, R, R) 0/1 terrain layers of the table (raster.py terrain_layers), needed
+  /// only with spec.raster. Throws std::invalid_argument on a spec that does not fit.
+  ObservationEncoder(EncoderSpec spec, std::shared_ptr<const game::GameStatic> statics,
+                     std::vector<float> terrain = {});
+
+  [[nodiscard]] const std::vector<std::string>& model_features() const { return model_features_; }
+  [[nodiscard]] const std::vector<std::string>& objective_features() const { return objective_features_; }
+  [[nodiscard]] const std::vector<std::string>& global_features() const { return global_features_; }
+  [[nodiscard]] std::size_t flat_size() const { return flat_size_; }
+  [[nodiscard]] std::size_t raster_size_bytes() const;
+  [[nodiscard]] const EncoderSpec& spec() const { return spec_; }
+
+  /// Each model's nearest active enemy (-1: none, or the model is off the table): the shooters
+  /// whose sight the cover columns need, pair (nearest[i], i).
+  [[nodiscard]] std::vector<int> nearest_enemies(const game::GameState& state) const;
+
+  /// Encode `state` for `side` (0 blue, 1 red) into `out` (flat_size floats). `sight` has one
+  /// code per model (ignored without cover_vs_nearest_enemy). Throws std::invalid_argument on a
+  /// state of another game or a phase the encoder has no column for.
+  void encode(const game::GameState& state, int side, std::span<const SightCode> sight, std::span<float> out) const;
+  /// The raster of `state` for `side` into `out` (raster_size_bytes() bytes).
+  void encode_raster(const game::GameState& state, int side, std::span<std::uint8_t> out) const;
+
+ private:
+  struct NearestResult {
+    std::vector<int> enemy;
+    std::vector<double> gap;
+    std::vector<int> engaged;
+  };
+  void check_state(const game::GameState& state) const;
+  NearestResult nearest(const game::GameState& state, const std::vector<double>& gaps) const;
+  void disc(std::vector<std::uint8_t>& layer, double x, double y, double r) const;
+
+  EncoderSpec spec_;
+  std::shared_ptr<const game::GameStatic> statics_;
+  std::vector<float> terrain_;
+  std::vector<std::string> model_features_;
+  std::vector<std::string> objective_features_;
+  std::vector<std::string> global_features_;
+  std::size_t model_width_ = 0;
+  std::size_t objective_width_ = 0;
+  std::size_t split_models_ = 0;
+  std::size_t split_objectives_ = 0;
+  std::size_t flat_size_ = 0;
+  // Column indices.
+  std::size_t col_status_ = 0, col_x_ = 0, col_dx_ = 0, col_nearest_ = 0, col_wounds_ = 0, col_condition_ = 0,
+              col_activated_ = 0, col_seen_ = 0, col_cover_ = 0, col_profile_ = 0;
+  std::size_t ocol_kind_ = 0, ocol_points_ = 0, ocol_looted_ = 0, ocol_within_ = 0;
+  std::size_t gcol_phase_ = 0, gcol_own_turn_ = 0, gcol_taken_ = 0, gcol_pending_ = 0;
+  std::vector<int> action_column_;  // GameStatic::actions id -> encoder action column, -1 ("end")
+  std::size_t action_count_ = 0;
+  // Constants per side: the flat template and each model's row offset.
+  std::array<std::vector<float>, 2> templates_;
+  std::array<std::vector<std::size_t>, 2> offsets_;
+  std::vector<float> full_wounds_;
+  std::vector<float> strain_max_;
+  std::size_t objective_count_ = 0;  // objectives encoded: min(scenario's, K)
+  std::vector<double> grid_x_;       // raster cell centres
+  std::vector<double> grid_y_;
+};
+
+}  // namespace riven::encoding

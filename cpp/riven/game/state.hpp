@@ -1,0 +1,272 @@
+// The native game state: the data layout of riven_env/game/state.py's GameState, flat and
+// value-semantic so that search can copy it thousands of times.
+//
+// Layout: everything that never changes in a game (model ids, sides, profiles, objectives, the
+// table size, the vocabularies of names) lives in one immutable GameStatic shared by every copy
+// (a shared_ptr: copying a state bumps a reference count). Everything that changes lives in the
+// GameState itself: one trivially copyable Model record per model (position, base, wounds,
+// status, Conditions in gain order, resources, activation flags, last position), a small vector
+// of Momentum pools, the scalars of the turn sequence, the pending roll as a fixed-size record,
+// and the random stream. A copy is therefore a handful of memcpy-like vector copies and no
+// per-model heap allocation.
+//
+// Strings of the Python state become ids into the static vocabularies (actions, Conditions,
+// options, destination kinds, owners, oracle profiles); the few open-ended strings of a pending
+// roll (modifier sources, spends) are InlineName values stored in place.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "riven/rules/pcg64.hpp"
+
+namespace riven::game {
+
+inline constexpr int kSides = 2;  // 0 blue, 1 red (riven_env.game.state.SIDES order)
+inline constexpr std::size_t kMaxConditions = 16;
+inline constexpr std::size_t kMaxResources = 4;
+inline constexpr std::size_t kMaxTakenActions = 16;
+inline constexpr std::size_t kMaxModifiers = 12;
+inline constexpr std::size_t kMaxSpends = 12;
+inline constexpr std::size_t kMaxObjectives = 64;  // looted is a 64-bit mask
+inline constexpr std::size_t kNameCapacity = 31;
+
+enum class Status : std::uint8_t { Active = 0, Down = 1, Out = 2, Fled = 3, Extracted = 4 };
+enum class Phase : std::uint8_t { Activate = 0, Action = 1, Spend = 2, Choice = 3, Over = 4 };
+enum class Band : std::uint8_t { Miss = 0, Partial = 1, Hit = 2, Critical = 3 };
+
+inline constexpr std::array<std::string_view, 5> kStatusNames{"active", "down", "out", "fled", "extracted"};
+inline constexpr std::array<std::string_view, 5> kPhaseNames{"activate", "action", "spend", "choice", "over"};
+inline constexpr std::array<std::string_view, 4> kBandNames{"miss", "partial", "hit", "critical"};
+inline constexpr std::array<std::string_view, 2> kSideNames{"blue", "red"};
+
+/// A short string stored in place (no heap): open-ended names of a pending roll.
+class InlineName {
+ public:
+  InlineName() = default;
+  /// Throws std::invalid_argument when `text` is longer than kNameCapacity bytes.
+  explicit InlineName(std::string_view text);
+  [[nodiscard]] std::string_view view() const { return {chars_.data(), length_}; }
+  [[nodiscard]] bool empty() const { return length_ == 0; }
+  friend bool operator==(const InlineName& a, const InlineName& b) { return a.view() == b.view(); }
+
+ private:
+  std::array<char, kNameCapacity> chars_{};
+  std::uint8_t length_ = 0;
+};
+
+/// Index of `name` in `names`, or -1.
+int find_name(const std::vector<std::string>& names, std::string_view name);
+
+// ------------------------------------------------------------------ immutable part
+/// A model profile's numbers (riven_env/rules/profiles.py ModelProfile).
+struct Profile {
+  std::string name;
+  int might = 0;
+  int agility = 0;
+  int wit = 0;
+  int resolve = 0;
+  int mettle = 0;
+  int wounds = 0;
+  double move = 0.0;
+  double base_diameter = 0.0;
+  bool has_melee = false;
+  int melee_modifier = 0;
+  bool has_ranged = false;
+  double ranged_range = 0.0;
+  int ranged_modifier = 0;
+  std::vector<std::string> keywords;  // sorted
+};
+
+/// An objective of the scenario (riven_env/scenario/schema.py Objective).
+struct Objective {
+  std::string name;
+  double x = 0.0;
+  double y = 0.0;
+  double radius = 0.0;
+  std::string kind;
+  int points = 0;
+};
+
+/// What never changes in a game, shared by every copy of its states.
+struct GameStatic {
+  // Models, by model index.
+  std::vector<std::string> model_ids;
+  std::vector<std::uint8_t> model_sides;    // 0 blue, 1 red
+  std::vector<std::int32_t> model_profile;  // index into profiles
+  std::vector<std::int32_t> model_oracle;   // index into oracle_names, -1 for None
+  std::vector<Profile> profiles;
+  std::vector<std::string> oracle_names;
+  std::vector<Objective> objectives;
+  double table_width = 0.0;
+  double table_height = 0.0;
+  int round_limit = 0;
+  std::uint8_t first_side = 0;
+  // Momentum pools: owner names (a side, or a hero's id) and each side's owner index.
+  std::vector<std::string> owners;
+  std::array<std::int32_t, kSides> side_owner{0, 1};
+  // Vocabularies (rules order): actions of the rules data, Conditions, resources of the
+  // resolution system, decision options (spend/allocate/choose), destination kinds.
+  std::vector<std::string> actions;
+  std::vector<std::string> conditions;
+  std::vector<std::string> resources;
+  std::vector<std::string> options;
+  std::vector<std::string> destination_kinds;
+  std::vector<std::string> system_keys;  // names of the per-model system state entries
+  std::string setting;
+
+  [[nodiscard]] std::size_t model_count() const { return model_ids.size(); }
+  /// Throws std::invalid_argument when the vectors disagree in length or a limit is passed.
+  void validate() const;
+};
+
+// ------------------------------------------------------------------ mutable part
+/// One Condition held: its id (GameStatic::conditions) and activations begun since gained.
+struct ConditionSlot {
+  std::int16_t id = 0;
+  std::int16_t count = 0;
+};
+
+/// One model's mutable state (ModelState plus its base); trivially copyable.
+struct Model {
+  double x = 0.0;
+  double y = 0.0;
+  double radius = 0.0;
+  double last_x = 0.0;  // last_position[i] when has_last_position
+  double last_y = 0.0;
+  std::int32_t wounds = 0;
+  std::int32_t strain = 0;
+  std::int32_t aim_bonus = 0;
+  std::int32_t wounds_max = 0;
+  Status status = Status::Active;
+  bool on_table = true;
+  bool stable = false;
+  bool activated = false;
+  bool hunkered = false;
+  bool moved_or_attacked = false;
+  bool rested = false;
+  bool focused = false;
+  bool charged = false;
+  bool has_last_position = false;
+  std::uint8_t condition_count = 0;
+  std::uint8_t resource_mask = 0;  // bit r: resources[r] present
+  std::array<ConditionSlot, kMaxConditions> conditions{};  // in gain order
+  std::array<std::int32_t, kMaxResources> resources{};
+
+  [[nodiscard]] bool is_active() const { return status == Status::Active; }
+  [[nodiscard]] bool is_down() const { return status == Status::Down; }
+  [[nodiscard]] bool is_on_table_status() const { return status == Status::Active || status == Status::Down; }
+  /// The slot of Condition `id`, or -1.
+  [[nodiscard]] int condition_slot(int id) const;
+  [[nodiscard]] bool has_condition(int id) const { return condition_slot(id) >= 0; }
+  /// Gain Condition `id` (count 0) at the end of the gain order; no-op when held.
+  void gain_condition(int id);
+  /// Lose Condition `id`, keeping the order of the others; no-op when not held.
+  void lose_condition(int id);
+};
+
+/// A named modifier of a roll (riven_env/rules/results.py Modifier).
+struct Modifier {
+  InlineName source;
+  std::int32_t value = 0;
+};
+
+/// A 2d6 test rolled but not finalised (results.py TestRoll), stored in place.
+struct TestRoll {
+  InlineName kind;
+  InlineName attribute;
+  std::int32_t attribute_value = 0;
+  std::uint8_t modifier_count = 0;
+  std::array<Modifier, kMaxModifiers> modifiers{};
+  std::int32_t tn = 0;
+  std::array<std::int32_t, 2> dice{};
+  Band rolled_result = Band::Miss;
+  Band result = Band::Miss;
+  std::uint8_t spend_count = 0;
+  std::array<InlineName, kMaxSpends> spends{};
+  std::int32_t momentum_spent = 0;
+  std::int32_t strain_taken = 0;
+  std::int32_t critical_momentum = 0;
+
+  [[nodiscard]] int total() const;
+  [[nodiscard]] int margin() const { return total() - tn; }
+};
+
+/// The context of a pending roll (the dict of GameState.pending[2]): what action rolled it and
+/// what it was aimed at. Absent keys are -1.
+struct PendingContext {
+  std::int16_t action = -1;  // GameStatic::actions
+  std::int16_t target = -1;
+  std::int16_t objective = -1;
+  InlineName cover;  // empty: no "cover" key
+  bool has_destination = false;
+  std::int16_t destination_kind = -1;  // GameStatic::destination_kinds
+  std::int32_t destination_ref = -1;   // -1: None
+};
+
+/// GameState.pending: the roll, the rolling model and the context.
+struct Pending {
+  TestRoll roll;
+  std::int32_t model = -1;
+  PendingContext context;
+};
+
+/// One entry of GameState.system_state: (key name, model) -> value.
+struct SystemEntry {
+  std::int16_t key = 0;  // GameStatic::system_keys
+  std::int16_t model = 0;
+  std::int32_t value = 0;
+  friend bool operator==(const SystemEntry&, const SystemEntry&) = default;
+};
+
+/// A game in progress: the mutable state plus the shared static part.
+struct GameState {
+  std::shared_ptr<const GameStatic> statics;
+  std::vector<Model> models;
+  std::vector<std::int32_t> momentum;  // by owner (GameStatic::owners)
+  std::array<std::int32_t, kSides> points{};
+  std::int32_t round = 1;
+  std::uint8_t side = 0;
+  std::uint8_t turn_index = 0;
+  bool in_turn = false;
+  Phase phase = Phase::Activate;
+  std::int32_t active_model = -1;
+  std::int32_t last_activated = -1;
+  std::int32_t actions_left = 0;
+  bool turn_passes_after = false;
+  std::uint8_t taken_count = 0;
+  std::array<std::int16_t, kMaxTakenActions> taken_actions{};  // GameStatic::actions
+  std::optional<Pending> pending;
+  std::int8_t decider = -1;  // -1: None
+  std::vector<SystemEntry> system_state;
+  std::uint64_t looted = 0;                 // bit k: objective k looted
+  std::uint8_t half_strength_tested = 0;    // bit s: side s tested
+  bool over = false;
+  std::int8_t winner = -1;  // -1: None
+  InlineName end_reason;    // empty: None
+  std::int64_t seq = 0;
+  rules::Pcg64 rng;
+
+  /// A state at the start of a game: every model active at its position, Momentum at `momentum_start`.
+  static GameState initial(std::shared_ptr<const GameStatic> statics, std::int32_t momentum_start);
+
+  [[nodiscard]] const GameStatic& info() const { return *statics; }
+  [[nodiscard]] std::size_t model_count() const { return models.size(); }
+  [[nodiscard]] int model_side(std::size_t i) const { return statics->model_sides[i]; }
+  [[nodiscard]] int momentum_of(int side_index) const;
+  [[nodiscard]] bool is_looted(std::size_t k) const { return k < 64 && ((looted >> k) & 1U) != 0; }
+  /// GameState.current_side: -1 when over; the decider; the chooser's side on a pending spend.
+  [[nodiscard]] int current_side() const;
+  /// Bytes owned by this state (the object plus its own heap blocks; the static part excluded).
+  [[nodiscard]] std::size_t owned_bytes() const;
+  /// Throws std::invalid_argument when the state does not fit its static part.
+  void validate() const;
+};
+
+}  // namespace riven::game

@@ -1,0 +1,599 @@
+"""The Python side of the native game state (``cpp/riven/game``): export, view and event writer.
+
+:func:`to_native` exports a Python :class:`~riven_env.game.state.GameState`, at any point of a
+game, into the core's flat ``GameState``: the immutable part (model ids, sides, profiles,
+objectives, the vocabularies of names) goes once per game into a shared ``GameStatic``
+(:func:`native_static`, remembered per scenario, rules and table), the mutable part field by
+field. :func:`from_native` brings a native state back as a Python ``GameState`` (a copy of a
+state of the same game with every mutable field replaced), so that Python agents and the Python
+engine can continue from a position the core reached. :func:`python_view` and :func:`native_view` give both as the same plain dict, so that a
+test compares every field of the two; :func:`dumps_event` is the native event writer.
+
+What the native state does not hold is refused with :class:`NativeStateError` naming it: a
+pending record of another resolution system than RIVEN's 2d6 ``TestRoll``, a random stream that
+is not numpy's PCG64, names longer than the core's inline names (31 bytes).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+from riven_env.errors import RivenError
+from riven_env.game.decisions import (
+    PHASE_ACTION,
+    PHASE_ACTIVATE,
+    PHASE_CHOICE,
+    PHASE_OVER,
+    PHASE_SPEND,
+)
+from riven_env.game.model_state import ACTIVE, DOWN, EXTRACTED, FLED, OUT
+from riven_env.game.state import SIDES
+from riven_env.native import load
+from riven_env.native.random import native_stream, numpy_state, to_generator
+from riven_env.rules import action_specs, condition_specs
+from riven_env.rules.results import BANDS, Modifier, TestRoll
+from riven_env.table.destinations import DESTINATION_KINDS
+
+__all__ = [
+    "NativeStateError",
+    "dumps_event",
+    "dumps_events",
+    "from_native",
+    "native_static",
+    "native_view",
+    "python_view",
+    "to_native",
+]
+
+STATUSES = (ACTIVE, DOWN, OUT, FLED, EXTRACTED)
+"""Status order of ``riven::game::Status``."""
+PHASES = (PHASE_ACTIVATE, PHASE_ACTION, PHASE_SPEND, PHASE_CHOICE, PHASE_OVER)
+"""Phase order of ``riven::game::Phase``."""
+CONTEXT_KEYS = frozenset({"action", "target", "objective", "cover", "destination"})
+"""Keys a pending roll's context may hold (``riven::game::PendingContext``)."""
+
+# GameStatic per (scenario, rules, table, first side, extra names): a game's states share one.
+_STATICS: dict[tuple[int, int, int, tuple], tuple[Any, Any]] = {}
+_STATICS_LIMIT = 64
+
+
+class NativeStateError(RivenError):
+    """A Python game state holds something the native state cannot (the message says what)."""
+
+
+def _encoding_kinds(rules: Any) -> list[str]:
+    from riven_env.encoding.config import load_encoding_config
+
+    return list(load_encoding_config().destination_refs)
+
+
+def _resource_names(state: Any) -> tuple[str, ...]:
+    names: dict[str, None] = {}
+    for model in state.models:
+        for name in state.resolution.starting_resources(model.profile):
+            names[name] = None
+        for name in model.resources:
+            names[name] = None
+    return tuple(names)
+
+
+def _system_keys(state: Any) -> tuple[str, ...]:
+    names: dict[str, None] = {}
+    for key in state.system_state:
+        if not (isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str)):
+            raise NativeStateError(
+                f"system_state key {key!r}: the native state holds (name, model index) keys only"
+            )
+        names[key[0]] = None
+    return tuple(names)
+
+
+def native_static(state: Any) -> Any:
+    """The core ``GameStatic`` of ``state``'s game (built once, shared by its states).
+
+    Raises:
+        NativeStateError: The scenario passes a limit of the core (names, Conditions).
+    """
+    resources = _resource_names(state)
+    system_keys = _system_keys(state)
+    key = (
+        id(state.scenario),
+        id(state.rules),
+        id(state.table),
+        (state.first_side, resources, system_keys),
+    )
+    found = _STATICS.get(key)
+    if found is not None and found[0]() is state.scenario:
+        return found[1]
+    native = load()
+    st = native.GameStatic()
+    profiles: dict[int, int] = {}
+    profile_list = []
+    oracles: dict[str, int] = {}
+    model_profile = []
+    model_oracle = []
+    for model in state.models:
+        p = model.profile
+        if id(p) not in profiles:
+            profiles[id(p)] = len(profile_list)
+            profile_list.append(_profile(native, p))
+        model_profile.append(profiles[id(p)])
+        if model.oracle is None:
+            model_oracle.append(-1)
+        else:
+            model_oracle.append(oracles.setdefault(model.oracle, len(oracles)))
+    st.model_ids = [m.id for m in state.models]
+    st.model_sides = [SIDES.index(m.side) for m in state.models]
+    st.model_profile = model_profile
+    st.model_oracle = model_oracle
+    st.profiles = profile_list
+    st.oracle_names = list(oracles)
+    objectives = []
+    for o in state.objectives:
+        obj = native.GameObjective()
+        obj.name, obj.x, obj.y, obj.radius = o.name, float(o.x), float(o.y), float(o.radius)
+        obj.kind, obj.points = o.kind, int(o.points)
+        objectives.append(obj)
+    st.objectives = objectives
+    st.table_width = float(state.table.width)
+    st.table_height = float(state.table.height)
+    st.round_limit = int(state.round_limit)
+    st.first_side = SIDES.index(state.first_side)
+    owners = list(dict.fromkeys(state.momentum_owner[s] for s in SIDES))
+    st.owners = owners
+    st.side_owner = [owners.index(state.momentum_owner[s]) for s in SIDES]
+    st.actions = list(action_specs(state.rules))
+    st.conditions = list(condition_specs(state.rules))
+    st.resources = list(resources)
+    options = [option for _, option in state.resolution.choice_vocabulary()]
+    st.options = list(dict.fromkeys([*options, "accept"]))
+    st.destination_kinds = list(
+        dict.fromkeys([*DESTINATION_KINDS, *_encoding_kinds(state.rules), "objective"])
+    )
+    st.system_keys = list(system_keys)
+    st.setting = str(state.setting)
+    try:
+        st.validate()
+    except ValueError as error:
+        raise NativeStateError(f"scenario {state.scenario.name!r}: {error}") from None
+    if len(_STATICS) >= _STATICS_LIMIT:
+        _STATICS.clear()
+    _STATICS[key] = (weakref.ref(state.scenario), st)
+    return st
+
+
+def _profile(native: Any, p: Any) -> Any:
+    out = native.GameProfile()
+    out.name = p.name
+    out.might, out.agility, out.wit, out.resolve = p.might, p.agility, p.wit, p.resolve
+    out.mettle, out.wounds = p.mettle, p.wounds
+    out.move, out.base_diameter = float(p.move), float(p.base_diameter)
+    out.has_melee = p.melee is not None
+    out.melee_modifier = p.melee.modifier if p.melee is not None else 0
+    out.has_ranged = p.ranged is not None
+    out.ranged_range = float(p.ranged.range) if p.ranged is not None else 0.0
+    out.ranged_modifier = p.ranged.modifier if p.ranged is not None else 0
+    out.keywords = sorted(p.keywords)
+    return out
+
+
+def _index(names: list[str], name: str, what: str) -> int:
+    try:
+        return names.index(name)
+    except ValueError:
+        raise NativeStateError(f"{what} {name!r} is not in the game's vocabulary {names}") from None
+
+
+def _context_tuple(context: Mapping[str, Any], st: Any) -> tuple:
+    unknown = sorted(set(context) - CONTEXT_KEYS)
+    if unknown:
+        raise NativeStateError(
+            f"pending context keys {unknown}: the native state holds {sorted(CONTEXT_KEYS)}"
+        )
+    action = context.get("action")
+    destination = context.get("destination")
+    return (
+        -1 if action is None else _index(st.actions, action, "pending action"),
+        int(context.get("target", -1)),
+        int(context.get("objective", -1)),
+        str(context.get("cover", "")),
+        destination is not None,
+        -1
+        if destination is None
+        else _index(st.destination_kinds, destination[0], "destination kind"),
+        -1 if destination is None or destination[1] is None else int(destination[1]),
+    )
+
+
+def _pending_tuple(pending: tuple, st: Any) -> tuple:
+    roll, i, context = pending
+    if type(roll) is not TestRoll:
+        raise NativeStateError(
+            f"pending record {type(roll).__name__}: the native state holds RIVEN's TestRoll only"
+        )
+    return (
+        roll.kind,
+        roll.attribute,
+        int(roll.attribute_value),
+        [(m.source, int(m.value)) for m in roll.modifiers],
+        int(roll.tn),
+        (int(roll.dice[0]), int(roll.dice[1])),
+        BANDS.index(roll.rolled_result),
+        BANDS.index(roll.result),
+        list(roll.spends),
+        int(roll.momentum_spent),
+        int(roll.strain_taken),
+        int(roll.critical_momentum),
+        int(i),
+        _context_tuple(context, st),
+    )
+
+
+def to_native(state: Any) -> Any:
+    """The core ``GameState`` equal to ``state`` in every field (``state`` is left untouched).
+
+    Raises:
+        NativeStateError: ``state`` holds what the native state cannot (see the module doc).
+    """
+    native = load()
+    st = native_static(state)
+    out = native.GameState(st, 0)
+    conditions = st.conditions
+    resources = st.resources
+    centers = state.bases.centers.tolist()
+    radii = state.bases.radii.tolist()
+    on_table = state.bases.on_table.tolist()
+    try:
+        for i, m in enumerate(state.models):
+            last = state.last_position.get(i)
+            out.set_model(
+                i,
+                (
+                    centers[i][0],
+                    centers[i][1],
+                    radii[i],
+                    m.wounds,
+                    STATUSES.index(m.status),
+                    on_table[i],
+                    m.strain,
+                    m.stable,
+                    m.aim_bonus,
+                    m.activated,
+                    m.hunkered,
+                    m.moved_or_attacked,
+                    m.rested,
+                    m.focused,
+                    m.charged,
+                    m.wounds_max,
+                    [(_index(conditions, c, "Condition"), n) for c, n in m.conditions.items()],
+                    [(_index(resources, r, "resource"), v) for r, v in m.resources.items()],
+                    None if last is None else (float(last[0]), float(last[1])),
+                ),
+            )
+        out.momentum = [state.momentum[owner] for owner in st.owners]
+        out.points = [state.points[s] for s in SIDES]
+        out.round = state.round
+        out.side = SIDES.index(state.side)
+        out.turn_index = state.turn_index
+        out.in_turn = state.in_turn
+        out.phase = PHASES.index(state.phase)
+        out.active_model = -1 if state.active_model is None else state.active_model
+        out.last_activated = -1 if state.last_activated is None else state.last_activated
+        out.actions_left = state.actions_left
+        out.turn_passes_after = state.turn_passes_after
+        out.taken_actions = [_index(st.actions, a, "taken action") for a in state.taken_actions]
+        out.pending = None if state.pending is None else _pending_tuple(state.pending, st)
+        out.decider = -1 if state.decider is None else SIDES.index(state.decider)
+        out.system_state = [
+            (st.system_keys.index(k[0]), int(k[1]), int(v)) for k, v in state.system_state.items()
+        ]
+        out.looted = sum(1 << k for k in state.looted)
+        out.half_strength_tested = sum(1 << SIDES.index(s) for s in state.half_strength_tested)
+        out.over = state.over
+        out.winner = -1 if state.winner is None else SIDES.index(state.winner)
+        out.end_reason = state.end_reason
+        out.seq = state.seq
+        out.rng = native_stream(state.rng)
+        out.validate()
+    except ValueError as error:  # the core's std::invalid_argument
+        raise NativeStateError(f"cannot export the game state: {error}") from None
+    except RivenError as error:
+        if isinstance(error, NativeStateError):
+            raise
+        raise NativeStateError(f"cannot export the game state: {error}") from None
+    return out
+
+
+def python_view(state: Any) -> dict[str, Any]:
+    """Every field of a Python ``GameState`` that the native state holds, as plain values."""
+    centers = state.bases.centers.tolist()
+    radii = state.bases.radii.tolist()
+    on_table = state.bases.on_table.tolist()
+    models = []
+    for i, m in enumerate(state.models):
+        last = state.last_position.get(i)
+        models.append(
+            {
+                "id": m.id,
+                "side": m.side,
+                "profile": m.profile.name,
+                "oracle": m.oracle,
+                "x": centers[i][0],
+                "y": centers[i][1],
+                "radius": radii[i],
+                "on_table": on_table[i],
+                "wounds": m.wounds,
+                "status": m.status,
+                "stable": m.stable,
+                "strain": m.strain,
+                "conditions": list(m.conditions.items()),
+                "activated": m.activated,
+                "aim_bonus": m.aim_bonus,
+                "hunkered": m.hunkered,
+                "moved_or_attacked": m.moved_or_attacked,
+                "rested": m.rested,
+                "focused": m.focused,
+                "charged": m.charged,
+                "resources": dict(m.resources),
+                "wounds_max": m.wounds_max,
+                "last_position": None if last is None else (float(last[0]), float(last[1])),
+            }
+        )
+    pending = None
+    if state.pending is not None:
+        roll, i, context = state.pending
+        pending = {
+            "roll": {
+                "kind": roll.kind,
+                "attribute": roll.attribute,
+                "attribute_value": roll.attribute_value,
+                "modifiers": [(m.source, m.value) for m in roll.modifiers],
+                "tn": roll.tn,
+                "dice": tuple(roll.dice),
+                "rolled_result": roll.rolled_result,
+                "result": roll.result,
+                "spends": list(roll.spends),
+                "momentum_spent": roll.momentum_spent,
+                "strain_taken": roll.strain_taken,
+                "critical_momentum": roll.critical_momentum,
+                "margin": roll.margin,
+            },
+            "model": i,
+            "context": {k: (tuple(v) if k == "destination" else v) for k, v in context.items()},
+        }
+    return {
+        "models": models,
+        "momentum": dict(state.momentum),
+        "points": dict(state.points),
+        "round": state.round,
+        "round_limit": state.round_limit,
+        "first_side": state.first_side,
+        "side": state.side,
+        "turn_index": state.turn_index,
+        "in_turn": state.in_turn,
+        "phase": state.phase,
+        "active_model": state.active_model,
+        "last_activated": state.last_activated,
+        "actions_left": state.actions_left,
+        "turn_passes_after": state.turn_passes_after,
+        "taken_actions": list(state.taken_actions),
+        "pending": pending,
+        "decider": state.decider,
+        "current_side": state.current_side,
+        "system_state": dict(state.system_state),
+        "looted": sorted(state.looted),
+        "half_strength_tested": sorted(state.half_strength_tested),
+        "over": state.over,
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "seq": state.seq,
+        "rng": state.rng.bit_generator.state,
+    }
+
+
+def native_view(native_state: Any) -> dict[str, Any]:
+    """:func:`python_view` of a core ``GameState`` (the same keys and value types)."""
+    st = native_state.statics
+    profiles = st.profiles
+    oracles = st.oracle_names
+    conditions = st.conditions
+    resources = st.resources
+    models = []
+    for i, (model_id, side, profile, oracle) in enumerate(
+        zip(st.model_ids, st.model_sides, st.model_profile, st.model_oracle, strict=True)
+    ):
+        f = native_state.model(i)
+        models.append(
+            {
+                "id": model_id,
+                "side": SIDES[side],
+                "profile": profiles[profile].name,
+                "oracle": None if oracle < 0 else oracles[oracle],
+                "x": f[0],
+                "y": f[1],
+                "radius": f[2],
+                "on_table": f[5],
+                "wounds": f[3],
+                "status": STATUSES[f[4]],
+                "stable": f[7],
+                "strain": f[6],
+                "conditions": [(conditions[c], n) for c, n in f[16]],
+                "activated": f[9],
+                "aim_bonus": f[8],
+                "hunkered": f[10],
+                "moved_or_attacked": f[11],
+                "rested": f[12],
+                "focused": f[13],
+                "charged": f[14],
+                "resources": {resources[r]: v for r, v in f[17]},
+                "wounds_max": f[15],
+                "last_position": f[18],
+            }
+        )
+    pending = None
+    raw = native_state.pending
+    if raw is not None:
+        (kind, attribute, value, mods, tn, dice, rolled, result, spends) = raw[:9]
+        momentum_spent, strain_taken, critical, model, ctx = raw[9:]
+        action, target, objective, cover, has_dest, dest_kind, dest_ref = ctx
+        context: dict[str, Any] = {}
+        if action >= 0:
+            context["action"] = st.actions[action]
+        if has_dest:
+            context["destination"] = (
+                st.destination_kinds[dest_kind],
+                None if dest_ref < 0 else dest_ref,
+            )
+        if target >= 0:
+            context["target"] = target
+        if objective >= 0:
+            context["objective"] = objective
+        if cover:
+            context["cover"] = cover
+        total = sum(dice) + value + sum(v for _, v in mods)
+        pending = {
+            "roll": {
+                "kind": kind,
+                "attribute": attribute,
+                "attribute_value": value,
+                "modifiers": [tuple(m) for m in mods],
+                "tn": tn,
+                "dice": tuple(dice),
+                "rolled_result": BANDS[rolled],
+                "result": BANDS[result],
+                "spends": list(spends),
+                "momentum_spent": momentum_spent,
+                "strain_taken": strain_taken,
+                "critical_momentum": critical,
+                "margin": total - tn,
+            },
+            "model": model,
+            "context": context,
+        }
+    current = native_state.current_side()
+    half = native_state.half_strength_tested
+    return {
+        "models": models,
+        "momentum": dict(zip(st.owners, native_state.momentum, strict=True)),
+        "points": dict(zip(SIDES, native_state.points, strict=True)),
+        "round": native_state.round,
+        "round_limit": st.round_limit,
+        "first_side": SIDES[st.first_side],
+        "side": SIDES[native_state.side],
+        "turn_index": native_state.turn_index,
+        "in_turn": native_state.in_turn,
+        "phase": PHASES[native_state.phase],
+        "active_model": None if native_state.active_model < 0 else native_state.active_model,
+        "last_activated": None if native_state.last_activated < 0 else native_state.last_activated,
+        "actions_left": native_state.actions_left,
+        "turn_passes_after": native_state.turn_passes_after,
+        "taken_actions": [st.actions[a] for a in native_state.taken_actions],
+        "pending": pending,
+        "decider": None if native_state.decider < 0 else SIDES[native_state.decider],
+        "current_side": None if current < 0 else SIDES[current],
+        "system_state": {(st.system_keys[k], m): v for k, m, v in native_state.system_state},
+        "looted": [k for k in range(64) if (native_state.looted >> k) & 1],
+        "half_strength_tested": [s for k, s in enumerate(SIDES) if (half >> k) & 1],
+        "over": native_state.over,
+        "winner": None if native_state.winner < 0 else SIDES[native_state.winner],
+        "end_reason": native_state.end_reason,
+        "seq": native_state.seq,
+        "rng": numpy_state(native_state.rng),
+    }
+
+
+def from_native(native_state: Any, like: Any) -> Any:
+    """A Python ``GameState`` equal to ``native_state``: a copy of ``like`` (any state of the same
+    game: the scenario, rules and table are shared) with every mutable field taken from the core.
+
+    Raises:
+        NativeStateError: ``native_state`` is not of ``like``'s game (another static part).
+    """
+    st = native_state.statics
+    if list(st.model_ids) != [m.id for m in like.models]:
+        raise NativeStateError(
+            "from_native: the native state's models "
+            f"{list(st.model_ids)} are not those of the Python game {[m.id for m in like.models]}"
+        )
+    view = native_view(native_state)
+    state = like.copy()
+    for i, (model, fields) in enumerate(zip(state.models, view["models"], strict=True)):
+        state.bases.centers[i, 0] = fields["x"]
+        state.bases.centers[i, 1] = fields["y"]
+        state.bases.radii[i] = fields["radius"]
+        state.bases.on_table[i] = fields["on_table"]
+        for name in (
+            "wounds", "status", "stable", "strain", "activated", "aim_bonus", "hunkered",
+            "moved_or_attacked", "rested", "focused", "charged", "wounds_max",
+        ):  # fmt: skip
+            setattr(model, name, fields[name])
+        model.conditions = dict(fields["conditions"])
+        model.resources = dict(fields["resources"])
+    state.last_position = {
+        i: fields["last_position"]
+        for i, fields in enumerate(view["models"])
+        if fields["last_position"] is not None
+    }
+    state.momentum = dict(view["momentum"])
+    state.points = dict(view["points"])
+    for name in (
+        "round", "side", "turn_index", "in_turn", "phase", "active_model", "last_activated",
+        "actions_left", "turn_passes_after", "decider", "over", "winner", "end_reason", "seq",
+    ):  # fmt: skip
+        setattr(state, name, view[name])
+    state.taken_actions = list(view["taken_actions"])
+    state.system_state = dict(view["system_state"])
+    state.looted = set(view["looted"])
+    state.half_strength_tested = set(view["half_strength_tested"])
+    pending = view["pending"]
+    if pending is None:
+        state.pending = None
+    else:
+        roll = pending["roll"]
+        state.pending = (
+            TestRoll(
+                kind=roll["kind"],
+                attribute=roll["attribute"],
+                attribute_value=roll["attribute_value"],
+                modifiers=tuple(Modifier(source, value) for source, value in roll["modifiers"]),
+                tn=roll["tn"],
+                dice=tuple(roll["dice"]),
+                rolled_result=roll["rolled_result"],
+                result=roll["result"],
+                spends=tuple(roll["spends"]),
+                momentum_spent=roll["momentum_spent"],
+                strain_taken=roll["strain_taken"],
+                critical_momentum=roll["critical_momentum"],
+            ),
+            pending["model"],
+            dict(pending["context"]),
+        )
+    state.rng = to_generator(native_state.rng)
+    # Derived caches of the copy describe ``like``'s position, not this one.
+    state._legal = None
+    state.positions_changed()
+    state._memo_key = None
+    state._memo = {}
+    return state
+
+
+def dumps_event(event: Mapping[str, Any]) -> str:
+    """:func:`riven_env.game.events.dumps_event` by the native writer (the same bytes).
+
+    Raises:
+        NativeStateError: A value has no JSON form (the message names its type).
+    """
+    try:
+        return load().dumps_event(event)
+    except ValueError as error:
+        raise NativeStateError(f"event {event.get('type')!r}: {error}") from None
+
+
+def dumps_events(events: list[Mapping[str, Any]]) -> str:
+    """The JSON Lines text of ``events`` (as ``write_jsonl`` writes them) by the native writer."""
+    try:
+        return load().dumps_events(events)
+    except ValueError as error:
+        raise NativeStateError(f"events: {error}") from None

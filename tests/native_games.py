@@ -1,0 +1,52 @@
+"""States and event logs of real seeded games, shared by the native equivalence tests.
+
+Every bundled mission is played by oracle, random and greedy pairings with fixed seeds; the
+state after every decision is kept (a copy), so a test compares the two engines on positions
+that real play reaches: spends pending, models Down and Out, Conditions held, games over.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from riven_env.game.runner import agent_seeds, play
+from riven_env.game.setup import new_game
+from riven_env.scenario import list_bundled
+
+# (blue, red, seed) per mission; greedy copies the state, so it plays the small missions only.
+PAIRINGS = (("oracle", "oracle", 0), ("random", "random", 1), ("oracle", "random", 2))
+GREEDY_MISSIONS = ("duel-1v1", "skirmish-5v5")
+
+
+def missions() -> list[str]:
+    """Every bundled mission's name."""
+    return [info.name for info in list_bundled()]
+
+
+@functools.lru_cache(maxsize=64)
+def game(mission: str, blue: str, red: str, seed: int) -> tuple[list[Any], list[dict]]:
+    """``(states, events)`` of one seeded game: the start and the state after every decision."""
+    from riven_agents.registry import make_agent
+
+    state = new_game(mission, seed)
+    seeds = agent_seeds(seed)
+    agents = {
+        side: make_agent(spec, side, seeds[side]) for side, spec in (("blue", blue), ("red", red))
+    }
+    states = [state.copy()]
+    events = play(state, agents, on_decision=lambda s: states.append(s.copy()))
+    return states, events
+
+
+def cases(mission: str) -> list[tuple[str, str, int]]:
+    """The pairings played on ``mission``."""
+    found = list(PAIRINGS)
+    if mission in GREEDY_MISSIONS:
+        found.append(("greedy", "oracle", 3))
+    return found
+
+
+def mission_states(mission: str) -> list[Any]:
+    """Every sampled state of every game of ``mission``."""
+    return [s for case in cases(mission) for s in game(mission, *case)[0]]
