@@ -25,8 +25,7 @@ systems: Invictus, New World, The Riddle of Steel).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -314,41 +313,61 @@ def _weapon(name: str, kind: str, reach: float, modifier: int, traits: frozenset
 # ---------------------------------------------------------------- streams and errors
 
 
-@contextmanager
-def _stream(rng: Any) -> Iterator[Any]:
-    """The core stream for ``rng``, and ``rng`` brought to where the core left it afterwards."""
-    native = load()
-    if isinstance(rng, (native.Pcg64, native.ScriptedDice)):
-        yield rng
-        return
-    if isinstance(rng, np.random.Generator):
-        stream = native_stream(rng)
-        try:
-            yield stream
-        finally:
-            rng.bit_generator.state = numpy_state(stream)
-        return
-    # The rule tests' stand-ins: ScriptedRng (tests/test_rules_engine.py) keeps its faces in
-    # ``faces``, FixedDice (tests/conftest.py) in ``queue`` with a ``dealt`` record.
-    faces = getattr(rng, "faces", getattr(rng, "queue", None))
-    if isinstance(faces, list):
-        scripted = native.ScriptedDice([int(f) for f in faces])
-        try:
-            yield scripted
-        finally:
-            dealt = getattr(rng, "dealt", None)
-            if isinstance(dealt, list):
-                dealt.extend(faces[: scripted.used])
-            del faces[: scripted.used]
-        return
-    raise TypeError(
-        f"rng: expected a numpy Generator, a native Pcg64 or scripted faces, got {type(rng).__name__}"
-    )
+class _stream:  # noqa: N801 (used as a function: ``with _stream(rng) as stream``)
+    """The core stream for ``rng``, and ``rng`` brought to where the core left it afterwards.
+
+    A class rather than a generator context manager: it runs on every call, and the core's own
+    streams pass straight through.
+    """
+
+    __slots__ = ("_faces", "_rng", "_stream")
+
+    def __init__(self, rng: Any) -> None:
+        self._rng = rng
+        self._stream: Any = None
+        self._faces: list[int] | None = None
+
+    def __enter__(self) -> Any:
+        rng, native = self._rng, _core()
+        if type(rng) is native.Pcg64 or type(rng) is native.ScriptedDice:
+            return rng
+        if isinstance(rng, np.random.Generator):
+            self._stream = native_stream(rng)
+            return self._stream
+        # The rule tests' stand-ins: ScriptedRng (tests/test_rules_engine.py) keeps its faces
+        # in ``faces``, FixedDice (tests/conftest.py) in ``queue`` with a ``dealt`` record.
+        faces = getattr(rng, "faces", getattr(rng, "queue", None))
+        if isinstance(faces, list):
+            self._faces = faces
+            self._stream = native.ScriptedDice([int(f) for f in faces])
+            return self._stream
+        raise TypeError(
+            "rng: expected a numpy Generator, a native Pcg64 or scripted faces, "
+            f"got {type(rng).__name__}"
+        )
+
+    def __exit__(self, *_: object) -> None:
+        if self._stream is None:
+            return
+        if self._faces is None:
+            self._rng.bit_generator.state = numpy_state(self._stream)
+            return
+        used = self._stream.used
+        dealt = getattr(self._rng, "dealt", None)
+        if isinstance(dealt, list):
+            dealt.extend(self._faces[:used])
+        del self._faces[:used]
+
+
+@functools.cache
+def _core() -> Any:
+    """The extension module (looked up once; :func:`riven_env.native.load` explains a failure)."""
+    return load()
 
 
 def _call(function: Callable[..., _T], *args: Any) -> _T:
     """Call the core, turning its errors into the project's (the message is the core's)."""
-    native = load()
+    native = _core()
     try:
         return function(*args)
     except native.RulesDataError as error:
@@ -383,8 +402,8 @@ def classify_activation(
     config = native_rules(rules)
     dice = [int(v) for v in dice_values]
     try:
-        return _activation(_call(load().classify_activation, dice, mettle, config))
-    except load().IllegalAction:
+        return _activation(_call(_core().classify_activation, dice, mettle, config))
+    except _core().IllegalAction:
         raise IllegalActionError(
             f"activation with {len(dice)} dice",
             legal=range(1, config.activation.max_dice + 1),
@@ -397,8 +416,8 @@ def roll_activation(mettle: int, dice: int, rng: Any, rules: RulesConfig) -> Act
     config = native_rules(rules)
     with _stream(rng) as stream:
         try:
-            return _activation(_call(load().roll_activation, mettle, dice, stream, config))
-        except load().IllegalAction:
+            return _activation(_call(_core().roll_activation, mettle, dice, stream, config))
+        except _core().IllegalAction:
             raise IllegalActionError(
                 f"activate with {dice} dice",
                 legal=range(1, config.activation.max_dice + 1),
@@ -409,21 +428,26 @@ def roll_activation(mettle: int, dice: int, rng: Any, rules: RulesConfig) -> Act
 # ---------------------------------------------------------------- 2d6 tests
 
 
-def _roll(values: tuple[Any, ...]) -> TestRoll:
+def _roll(values: tuple[Any, ...], modifiers: tuple[Modifier, ...] | None = None) -> TestRoll:
+    """A TestRoll from the core's tuple.
+
+    ``modifiers``: the caller's own Modifier records, which the core hands back unchanged
+    (building them again would cost more than the roll itself).
+    """
     kind, attribute, value, mods, tn, dice, rolled, result, spends, spent, taken, crit = values
     return TestRoll(
-        kind=kind,
-        attribute=attribute,
-        attribute_value=value,
-        modifiers=_modifiers(mods),
-        tn=tn,
-        dice=tuple(dice),
-        rolled_result=rolled,
-        result=result,
-        spends=tuple(spends),
-        momentum_spent=spent,
-        strain_taken=taken,
-        critical_momentum=crit,
+        kind,
+        attribute,
+        value,
+        _modifiers(mods) if modifiers is None else modifiers,
+        tn,
+        tuple(dice),
+        rolled,
+        result,
+        tuple(spends),
+        spent,
+        taken,
+        crit,
     )
 
 
@@ -446,12 +470,12 @@ def _roll_tuple(roll: TestRoll) -> tuple[Any, ...]:
 
 def band_for_margin(margin: int, rules: RulesConfig) -> str:
     """See :func:`riven_env.rules.tests_2d6.band_for_margin`."""
-    return str(load().band_for_margin(margin, native_rules(rules)))
+    return str(_core().band_for_margin(margin, native_rules(rules)))
 
 
 def difficulty_tn(name: str, rules: RulesConfig) -> int:
     """See :func:`riven_env.rules.tests_2d6.difficulty_tn`."""
-    return int(_call(load().difficulty_tn, name, native_rules(rules)))
+    return int(_call(_core().difficulty_tn, name, native_rules(rules)))
 
 
 def make_test_roll(
@@ -464,7 +488,7 @@ def make_test_roll(
     rules: RulesConfig,
 ) -> TestRoll:
     """See :func:`riven_env.rules.tests_2d6.make_test_roll`."""
-    native = load()
+    native = _core()
     return _roll(
         native.make_test_roll(
             kind,
@@ -489,10 +513,12 @@ def roll_test(
 ) -> TestRoll:
     """See :func:`riven_env.rules.tests_2d6.roll_test`."""
     config = native_rules(rules)
+    mods = tuple(modifiers)
     with _stream(rng) as stream:
-        return _roll(
-            load().roll_test(kind, attribute, attribute_value, tn, _mods(modifiers), stream, config)
+        values = _core().roll_test(
+            kind, attribute, attribute_value, tn, _mods(mods), stream, config
         )
+    return _roll(values, mods)
 
 
 def spend_options(
@@ -500,18 +526,20 @@ def spend_options(
 ) -> list[str]:
     """See :func:`riven_env.rules.tests_2d6.spend_options`."""
     return list(
-        load().spend_options(_roll_tuple(roll), momentum, strain, strain_max, native_rules(rules))
+        _core().spend_options(_roll_tuple(roll), momentum, strain, strain_max, native_rules(rules))
     )
 
 
 def apply_spend(roll: TestRoll, option: str, rng: Any, rules: RulesConfig) -> TestRoll:
     """See :func:`riven_env.rules.tests_2d6.apply_spend`."""
-    native = load()
+    native = _core()
     config = native_rules(rules)
     values = _roll_tuple(roll)
     with _stream(rng) as stream:
         try:
-            return _roll(_call(native.apply_spend, values, option, stream, config))
+            return _roll(
+                _call(native.apply_spend, values, option, stream, config), tuple(roll.modifiers)
+            )
         except native.IllegalAction:
             allowed = list(native.structural_options(values, config))
             raise IllegalActionError(
@@ -521,31 +549,36 @@ def apply_spend(roll: TestRoll, option: str, rng: Any, rules: RulesConfig) -> Te
 
 def finalise(roll: TestRoll) -> TestResult:
     """See :func:`riven_env.rules.tests_2d6.finalise`."""
-    values = load().finalise(_roll_tuple(roll))
-    kind, attribute, value, mods, tn, dice, total, result, rolled, spends, spent, taken, gained = (
+    values = _core().finalise(_roll_tuple(roll))
+    kind, attribute, value, _, tn, dice, total, result, rolled, spends, spent, taken, gained = (
         values
     )
     return TestResult(
-        kind=kind,
-        attribute=attribute,
-        attribute_value=value,
-        modifiers=_modifiers(mods),
-        tn=tn,
-        dice=tuple(dice),
-        total=total,
-        result=result,
-        rolled_result=rolled,
-        spends=tuple(spends),
-        momentum_spent=spent,
-        strain_taken=taken,
-        momentum_gained=gained,
+        kind,
+        attribute,
+        value,
+        tuple(roll.modifiers),  # handed back unchanged by the core
+        tn,
+        tuple(dice),
+        total,
+        result,
+        rolled,
+        tuple(spends),
+        spent,
+        taken,
+        gained,
     )
 
 
 # ---------------------------------------------------------------- melee
 
 
-def _melee(values: tuple[Any, ...]) -> MeleeResult:
+def _melee(
+    values: tuple[Any, ...],
+    attacker_modifiers: tuple[Modifier, ...] | None = None,
+    defender_modifiers: tuple[Modifier, ...] | None = None,
+) -> MeleeResult:
+    """A MeleeResult from the core's tuple (the caller's modifiers, handed back unchanged)."""
     (
         a_dice,
         d_dice,
@@ -563,8 +596,8 @@ def _melee(values: tuple[Any, ...]) -> MeleeResult:
     return MeleeResult(
         attacker_dice=tuple(a_dice),
         defender_dice=tuple(d_dice),
-        attacker_modifiers=_modifiers(a_mods),
-        defender_modifiers=_modifiers(d_mods),
+        attacker_modifiers=_modifiers(a_mods) if attacker_modifiers is None else attacker_modifiers,
+        defender_modifiers=_modifiers(d_mods) if defender_modifiers is None else defender_modifiers,
         attacker_total=a_total,
         defender_total=d_total,
         outcome=outcome,
@@ -587,7 +620,7 @@ def melee_modifiers(
 ) -> list[Modifier]:
     """See :func:`riven_env.rules.melee.melee_modifiers`."""
     pairs = _call(
-        load().melee_modifiers,
+        _core().melee_modifiers,
         native_weapon(weapon),
         charge_strike,
         enemies_in_contact,
@@ -602,7 +635,7 @@ def classify_melee(
     attacker_total: int, defender_total: int, rules: RulesConfig
 ) -> tuple[str, str | None]:
     """See :func:`riven_env.rules.melee.classify_melee`."""
-    outcome, winner = load().classify_melee(attacker_total, defender_total, native_rules(rules))
+    outcome, winner = _core().classify_melee(attacker_total, defender_total, native_rules(rules))
     return str(outcome), winner
 
 
@@ -617,7 +650,7 @@ def melee_from_dice(
 ) -> MeleeResult:
     """See :func:`riven_env.rules.melee.melee_from_dice`."""
     return _melee(
-        load().melee_from_dice(
+        _core().melee_from_dice(
             (int(attacker_dice[0]), int(attacker_dice[1])),
             (int(defender_dice[0]), int(defender_dice[1])),
             attacker_might,
@@ -639,17 +672,12 @@ def resolve_melee(
 ) -> MeleeResult:
     """See :func:`riven_env.rules.melee.resolve_melee`."""
     config = native_rules(rules)
+    attacker, defender = tuple(attacker_modifiers), tuple(defender_modifiers)
     with _stream(rng) as stream:
-        return _melee(
-            load().resolve_melee(
-                attacker_might,
-                defender_might,
-                _mods(attacker_modifiers),
-                _mods(defender_modifiers),
-                stream,
-                config,
-            )
+        values = _core().resolve_melee(
+            attacker_might, defender_might, _mods(attacker), _mods(defender), stream, config
         )
+    return _melee(values, attacker, defender)
 
 
 # ---------------------------------------------------------------- shooting
@@ -657,7 +685,7 @@ def resolve_melee(
 
 def shot_tn(cover: str, rules: RulesConfig) -> int:
     """See :func:`riven_env.rules.shooting.shot_tn`."""
-    return int(_call(load().shot_tn, cover, native_rules(rules)))
+    return int(_call(_core().shot_tn, cover, native_rules(rules)))
 
 
 def effective_cover(
@@ -666,7 +694,7 @@ def effective_cover(
     """See :func:`riven_env.rules.shooting.effective_cover`."""
     return str(
         _call(
-            load().effective_cover,
+            _core().effective_cover,
             cover,
             _conditions(target_conditions),
             native_weapon(weapon),
@@ -680,7 +708,7 @@ def shot_modifiers(
 ) -> list[Modifier]:
     """See :func:`riven_env.rules.shooting.shot_modifiers`."""
     pairs = _call(
-        load().shot_modifiers,
+        _core().shot_modifiers,
         native_weapon(weapon),
         _conditions(shooter_conditions),
         native_rules(rules),
@@ -690,20 +718,20 @@ def shot_modifiers(
 
 def in_range(weapon: Weapon, distance: float) -> bool:
     """See :func:`riven_env.rules.shooting.in_range`."""
-    return bool(load().in_range(native_weapon(weapon), float(distance)))
+    return bool(_core().in_range(native_weapon(weapon), float(distance)))
 
 
 def may_shoot_into_melee(shooter_adjacent_to_friend_in_it: bool, rules: RulesConfig) -> bool:
     """See :func:`riven_env.rules.shooting.may_shoot_into_melee`."""
-    return bool(load().may_shoot_into_melee(shooter_adjacent_to_friend_in_it, native_rules(rules)))
+    return bool(_core().may_shoot_into_melee(shooter_adjacent_to_friend_in_it, native_rules(rules)))
 
 
 def shot_effect(result_band: str, rules: RulesConfig) -> ShotEffect:
     """See :func:`riven_env.rules.shooting.shot_effect`."""
     config = native_rules(rules)
     try:
-        wounds, push, exposed, complication = load().shot_effect(result_band, config)
-    except load().RulesDataError:
+        wounds, push, exposed, complication = _core().shot_effect(result_band, config)
+    except _core().RulesDataError:
         raise RulesDataError(
             f"shot band {result_band!r}: expected one of miss, partial, hit, critical"
         ) from None
@@ -722,45 +750,45 @@ def shot_result(test: TestResult, cover: str, rules: RulesConfig) -> ShotResult:
 
 def out_check_from_die(mettle: int, die: int) -> OutCheckResult:
     """See :func:`riven_env.rules.casualties.out_check_from_die`."""
-    return OutCheckResult(*load().out_check_from_die(mettle, die))
+    return OutCheckResult(*_core().out_check_from_die(mettle, die))
 
 
 def roll_out_check(mettle: int, rng: Any, rules: RulesConfig) -> OutCheckResult:
     """See :func:`riven_env.rules.casualties.roll_out_check`."""
     config = native_rules(rules)
     with _stream(rng) as stream:
-        return OutCheckResult(*load().roll_out_check(mettle, stream, config))
+        return OutCheckResult(*_core().roll_out_check(mettle, stream, config))
 
 
 def stabilise_range(rules: RulesConfig) -> float:
     """See :func:`riven_env.rules.casualties.stabilise_range`."""
-    return float(load().stabilise_range(native_rules(rules)))
+    return float(_core().stabilise_range(native_rules(rules)))
 
 
 def roll_wound_check(mettle: int, rng: Any, rules: RulesConfig) -> tuple[int, bool]:
     """See :func:`riven_env.rules.casualties.roll_wound_check`."""
     config = native_rules(rules)
     with _stream(rng) as stream:
-        die, wounded = load().roll_wound_check(mettle, stream, config)
+        die, wounded = _core().roll_wound_check(mettle, stream, config)
     return int(die), bool(wounded)
 
 
 def flee_distance(flee_dice: tuple[int, ...], rules: RulesConfig) -> float:
     """See :func:`riven_env.rules.morale.flee_distance`."""
-    return float(load().flee_distance([int(d) for d in flee_dice], native_rules(rules)))
+    return float(_core().flee_distance([int(d) for d in flee_dice], native_rules(rules)))
 
 
 def enabled_morale_triggers(rules: RulesConfig) -> list[MoraleTrigger]:
     """See :func:`riven_env.rules.morale.enabled_morale_triggers` (names from the core)."""
     triggers = morale_triggers(rules)
-    return [triggers[name] for name in load().enabled_morale_trigger_names(native_rules(rules))]
+    return [triggers[name] for name in _core().enabled_morale_trigger_names(native_rules(rules))]
 
 
 def roll_morale(mettle: int, rng: Any, rules: RulesConfig) -> MoraleResult:
     """See :func:`riven_env.rules.morale.roll_morale`."""
     config = native_rules(rules)
     with _stream(rng) as stream:
-        return MoraleResult(*load().roll_morale(mettle, stream, config))
+        return MoraleResult(*_core().roll_morale(mettle, stream, config))
 
 
 # ---------------------------------------------------------------- Momentum and Strain
@@ -768,47 +796,47 @@ def roll_morale(mettle: int, rng: Any, rules: RulesConfig) -> MoraleResult:
 
 def momentum_gain(source: str, rules: RulesConfig) -> int:
     """See :func:`riven_env.rules.momentum.momentum_gain`."""
-    return int(_call(load().momentum_gain, source, native_rules(rules)))
+    return int(_call(_core().momentum_gain, source, native_rules(rules)))
 
 
 def momentum_cost(spend: str, rules: RulesConfig) -> int:
     """See :func:`riven_env.rules.momentum.momentum_cost`."""
-    return int(_call(load().momentum_cost, spend, native_rules(rules)))
+    return int(_call(_core().momentum_cost, spend, native_rules(rules)))
 
 
 def add_momentum(pool: int, amount: int, rules: RulesConfig) -> int:
     """See :func:`riven_env.rules.momentum.add_momentum`."""
-    return int(load().add_momentum(pool, amount, native_rules(rules)))
+    return int(_core().add_momentum(pool, amount, native_rules(rules)))
 
 
 def can_afford(pool: int, spend: str, rules: RulesConfig) -> bool:
     """See :func:`riven_env.rules.momentum.can_afford`."""
-    return bool(_call(load().can_afford, pool, spend, native_rules(rules)))
+    return bool(_call(_core().can_afford, pool, spend, native_rules(rules)))
 
 
 def momentum_pool_owner(solo_hero: bool, rules: RulesConfig) -> str:
     """See :func:`riven_env.rules.momentum.momentum_pool_owner`."""
-    return str(load().momentum_pool_owner(solo_hero, native_rules(rules)))
+    return str(_core().momentum_pool_owner(solo_hero, native_rules(rules)))
 
 
 def starting_momentum(rules: RulesConfig) -> int:
     """See :func:`riven_env.rules.momentum.starting_momentum`."""
-    return int(load().starting_momentum(native_rules(rules)))
+    return int(_core().starting_momentum(native_rules(rules)))
 
 
 def strain_max(wit: int, rules: RulesConfig) -> int:
     """See :func:`riven_env.rules.strain.strain_max`."""
-    return int(load().strain_max(wit, native_rules(rules)))
+    return int(_core().strain_max(wit, native_rules(rules)))
 
 
 def strain_gain_amount(source: str, rules: RulesConfig) -> int:
     """See :func:`riven_env.rules.strain.strain_gain_amount`."""
-    return int(_call(load().strain_gain_amount, source, native_rules(rules)))
+    return int(_call(_core().strain_gain_amount, source, native_rules(rules)))
 
 
 def overflow_condition(face: int, rules: RulesConfig) -> str:
     """See :func:`riven_env.rules.strain.overflow_condition`."""
-    return str(_call(load().overflow_condition, face, native_rules(rules)))
+    return str(_call(_core().overflow_condition, face, native_rules(rules)))
 
 
 def gain_strain(
@@ -817,17 +845,19 @@ def gain_strain(
     """See :func:`riven_env.rules.strain.gain_strain`."""
     config = native_rules(rules)
     with _stream(rng) as stream:
-        return StrainChange(*_call(load().gain_strain, current, amount, strain_max, stream, config))
+        return StrainChange(
+            *_call(_core().gain_strain, current, amount, strain_max, stream, config)
+        )
 
 
 def rest_strain(current: int, rules: RulesConfig) -> StrainChange:
     """See :func:`riven_env.rules.strain.rest_strain`."""
-    return StrainChange(*load().rest_strain(current, native_rules(rules)))
+    return StrainChange(*_core().rest_strain(current, native_rules(rules)))
 
 
 def can_take_strain(current: int, amount: int, strain_max: int, rules: RulesConfig) -> bool:
     """See :func:`riven_env.rules.strain.can_take_strain`."""
-    return bool(load().can_take_strain(current, amount, strain_max, native_rules(rules)))
+    return bool(_core().can_take_strain(current, amount, strain_max, native_rules(rules)))
 
 
 # ---------------------------------------------------------------- Conditions and complications
@@ -835,14 +865,14 @@ def can_take_strain(current: int, amount: int, strain_max: int, rules: RulesConf
 
 def condition_modifiers(conditions: Iterable[str], kind: str, rules: RulesConfig) -> list[Modifier]:
     """See :func:`riven_env.rules.conditions.condition_modifiers`."""
-    pairs = _call(load().condition_modifiers, _conditions(conditions), kind, native_rules(rules))
+    pairs = _call(_core().condition_modifiers, _conditions(conditions), kind, native_rules(rules))
     return list(_modifiers(pairs))
 
 
 def condition_limits(conditions: Iterable[str], rules: RulesConfig) -> ConditionLimits:
     """See :func:`riven_env.rules.conditions.condition_limits`."""
     max_actions, max_dice, move_penalty, forbids, steps, ignores, wound_check = _call(
-        load().condition_limits, _conditions(conditions), native_rules(rules)
+        _core().condition_limits, _conditions(conditions), native_rules(rules)
     )
     return ConditionLimits(
         max_actions=max_actions,
@@ -858,14 +888,14 @@ def condition_limits(conditions: Iterable[str], rules: RulesConfig) -> Condition
 def conditions_removed_by(action: str, conditions: Iterable[str], rules: RulesConfig) -> list[str]:
     """See :func:`riven_env.rules.conditions.conditions_removed_by`."""
     return list(
-        _call(load().conditions_removed_by, action, _conditions(conditions), native_rules(rules))
+        _call(_core().conditions_removed_by, action, _conditions(conditions), native_rules(rules))
     )
 
 
 def conditions_expiring(when: str, conditions: Iterable[str], rules: RulesConfig) -> list[str]:
     """See :func:`riven_env.rules.conditions.conditions_expiring`."""
     return list(
-        _call(load().conditions_expiring, when, _conditions(conditions), native_rules(rules))
+        _call(_core().conditions_expiring, when, _conditions(conditions), native_rules(rules))
     )
 
 
@@ -886,7 +916,7 @@ def roll_complication(rng: Any, rules: RulesConfig) -> Complication:
     """See :func:`riven_env.rules.complications.roll_complication`."""
     config = native_rules(rules)
     with _stream(rng) as stream:
-        return _complication(load().roll_complication(stream, config))
+        return _complication(_core().roll_complication(stream, config))
 
 
 # ---------------------------------------------------------------- the resolution seam
