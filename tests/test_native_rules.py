@@ -275,6 +275,7 @@ def test_the_native_struct_is_built_once_per_config() -> None:
 
 
 def test_only_riven_is_native_behind_the_seam() -> None:
+    assert tuple(N.load().ported_systems()) == N.NATIVE_SYSTEMS
     assert isinstance(N.native_resolution(load_rules()), N.NativeRivenResolution)
     for system in ("invictus", "new-world", "riddle-of-steel"):
         with pytest.raises(NativeUnavailableError, match=f"'{system}'.*not in the native core"):
@@ -614,3 +615,58 @@ def test_the_native_seam_answers_as_riven_resolution(rules: RulesConfig) -> None
         pair.same(lambda rng: python.roll_morale(4, rng), lambda r: native.roll_morale(4, r))
     for band in P.BANDS:
         assert native.shot_effect(band) == python.shot_effect(band)
+
+
+# ---------------------------------------------------------------- whole games through the seam
+
+
+def _event_log(monkeypatch: pytest.MonkeyPatch, engine: str, case: tuple[Any, ...]) -> list[str]:
+    from riven_env.game import state as game_state
+    from riven_env.game.events import dumps_event
+    from riven_env.game.runner import play_game
+
+    with monkeypatch.context() as patch:
+        if engine == "native":
+            # The game builds its seam with get_resolution: hand it the core's RIVEN engine.
+            patch.setattr(game_state, "get_resolution", lambda _, rules: N.native_resolution(rules))
+        scenario, blue, red, seed, overrides = case
+        seams: set[str] = set()
+        events = play_game(
+            scenario,
+            blue,
+            red,
+            seed,
+            overrides=overrides,
+            on_decision=lambda state: seams.add(type(state.resolution).__name__),
+        )
+    expected = "NativeRivenResolution" if engine == "native" else "RivenResolution"
+    assert seams == {expected}
+    return [dumps_event(event) for event in events]
+
+
+GAMES = [
+    ("skirmish-5v5", "oracle", "oracle", 0, None),
+    ("skirmish-5v5", "random", "random", 1, None),
+    ("ruins", "oracle", "random", 2, None),
+    ("ranged-vs-melee", "oracle", "oracle", 3, None),
+    ("open-field", "random", "oracle", 4, None),
+    ("solo-hero-horde", "oracle", "oracle", 7, None),
+    ("scifi-derelict", "random", "random", 8, None),
+    ("skirmish-5v5", "oracle", "oracle", 5, {"turnover": "sbh", "bonus_mode": "replace"}),
+    (
+        "skirmish-5v5",
+        "random",
+        "random",
+        6,
+        {"flight_route": "around", "spend_may_overflow": False},
+    ),
+]
+
+
+@pytest.mark.parametrize("case", GAMES, ids=[f"{c[0]}-{c[1]}-{c[2]}-{c[3]}" for c in GAMES])
+def test_whole_games_on_the_native_seam_log_the_same_events(
+    monkeypatch: pytest.MonkeyPatch, case: tuple[Any, ...]
+) -> None:
+    python = _event_log(monkeypatch, "python", case)
+    native = _event_log(monkeypatch, "native", case)
+    assert len(native) == len(python) and native == python

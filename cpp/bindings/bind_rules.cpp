@@ -30,6 +30,7 @@
 #include "riven/rules/momentum.hpp"
 #include "riven/rules/morale.hpp"
 #include "riven/rules/pcg64.hpp"
+#include "riven/rules/resolution.hpp"
 #include "riven/rules/results.hpp"
 #include "riven/rules/shooting.hpp"
 #include "riven/rules/strain.hpp"
@@ -482,7 +483,7 @@ void bind_rules(nb::module_& module) {
     return melee_out(melee_from_dice(attacker_dice, defender_dice, attacker_might, defender_might,
                                      mods_in(attacker_mods), mods_in(defender_mods), rules));
   });
-  module.def("shot_tn", &shot_tn);
+  module.def("shot_tn", [](const std::string& cover, const RulesConfig& rules) { return shot_tn(cover, rules); });
   module.def("effective_cover", [](const std::string& cover, const std::vector<std::string>& conditions,
                                    const std::optional<Weapon>& weapon, const RulesConfig& rules) {
     return effective_cover(cover, conditions, weapon_ptr(weapon), rules);
@@ -525,6 +526,7 @@ void bind_rules(nb::module_& module) {
   });
   module.def("conditions_removed_by", &conditions_removed_by);
   module.def("conditions_expiring", &conditions_expiring);
+  module.def("ported_systems", &ported_systems, "The meta.resolution names the core's seam has.");
   module.def("complication_entry",
              [](int face, const RulesConfig& rules) { return complication_out(complication_entry(face, rules)); });
 }

@@ -104,7 +104,8 @@ __all__ = [
 ]
 
 NATIVE_SYSTEMS: tuple[str, ...] = ("riven",)
-"""Resolution systems (``meta.resolution``) whose dice engine the core has."""
+"""Resolution systems (``meta.resolution``) whose dice engine the core has (the core's own
+``ported_systems()``, cpp/riven/rules/resolution.hpp; a test keeps the two equal)."""
 
 _T = TypeVar("_T")
 
