@@ -73,6 +73,20 @@ def _custom_rules() -> RulesConfig:
     return RulesConfig(raw=raw, source="custom-rules.toml")
 
 
+def _d8_rules() -> RulesConfig:
+    """Eight-sided dice and five activation dice (SBH, three failures pass the turn)."""
+    base = load_rules(
+        overrides={"activation.max_dice": 5, "sbh_failures_to_pass": 3, "turnover": "sbh"}
+    )
+    raw = copy.deepcopy(base.raw)
+    raw["dice"]["faces"] = 8
+    raw["strain"]["overflow_table"].update({"7": "dazed", "8": "prone"})
+    table = raw["complications"]["table"]
+    table.update({"7": dict(table["2"]), "8": dict(table["3"])})
+    validate_rules(raw, "d8-rules.toml")
+    return RulesConfig(raw=raw, source="d8-rules.toml")
+
+
 VARIANTS: dict[str, RulesConfig] = {
     "bundled": load_rules(),
     "sbh": load_rules(overrides={"activation.turnover": "sbh"}),
@@ -132,6 +146,7 @@ VARIANTS: dict[str, RulesConfig] = {
         }
     ),
     "custom": _custom_rules(),
+    "d8": _d8_rules(),
 }
 RULE_IDS = list(VARIANTS)
 
