@@ -1,4 +1,8 @@
-"""Dice mechanics: activation, 2d6 bands and spends, melee, shooting, Down/Out, morale, Strain."""
+"""Dice mechanics: activation, 2d6 bands and spends, melee, shooting, Down/Out, morale, Strain.
+
+Every test runs twice: on the Python engine and on the native core (tests/rules_engines.py
+swaps the rule functions below for their twins in riven_env.native.rules).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from rules_engines import ENGINES, use_engine
 
 from riven_env.errors import IllegalActionError
 from riven_env.rules import (
@@ -27,6 +32,7 @@ from riven_env.rules import (
     melee_from_dice,
     melee_modifiers,
     out_check_from_die,
+    resolve_melee,
     rest_strain,
     roll_activation,
     roll_complication,
@@ -42,6 +48,22 @@ from riven_env.rules.profiles import Weapon
 
 RULES = load_rules()
 SBH = load_rules(overrides={"activation.turnover": "sbh"})
+
+#: The rule functions each test calls, run on both engines.
+PORTED = (
+    "apply_spend", "band_for_margin", "classify_activation", "classify_melee", "difficulty_tn",
+    "effective_cover", "finalise", "gain_strain", "make_test_roll", "may_shoot_into_melee",
+    "melee_from_dice", "melee_modifiers", "out_check_from_die", "resolve_melee", "rest_strain",
+    "roll_activation", "roll_complication", "roll_morale", "roll_out_check", "roll_test",
+    "shot_effect", "shot_modifiers", "shot_tn", "spend_options",
+)  # fmt: skip
+
+
+@pytest.fixture(autouse=True, params=ENGINES)
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test on the Python engine, then on the native core."""
+    use_engine(request.param, globals(), PORTED, monkeypatch)
+    return str(request.param)
 
 
 class ScriptedRng:
@@ -445,8 +467,6 @@ def _session(seed: int) -> str:
     if options:
         pending = apply_spend(pending, options[0], rng, RULES)
     records.append(finalise(pending))
-    from riven_env.rules import resolve_melee
-
     records.append(resolve_melee(3, 2, [Modifier("charge", 2)], [], rng, RULES))
     return json.dumps([r.to_dict() for r in records], sort_keys=True)
 

@@ -6,6 +6,9 @@ the nearest edge, the Momentum bonus action as an extra action, the charge bonus
 its own strike, what an engaged model may do, the friend-lost radius edge to edge, Momentum
 from a melee critical and from objectives, no Condition resist test, and the event-log
 schema. Rules reference: ``docs/rules-reference.md``.
+
+Every game here runs twice: with the Python dice engine and with the native core behind the
+resolution seam (tests/rules_engines.py).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from game_events import act, activate, of_type, one
+from rules_engines import ENGINES, use_native_resolution
 
 from riven_env.errors import RulesDataError
 from riven_env.game import Decision
@@ -25,6 +29,18 @@ from riven_env.rules import load_rules
 ROOT = Path(__file__).resolve().parents[1]
 END = Decision("end")
 FAR = [("red", "brawler", f"f{k}", (2 + 2 * k, 2)) for k in range(3, 6)]  # far from r1, r2
+
+
+@pytest.fixture(params=ENGINES)
+def mini_game(request, mini_game):
+    """conftest's ``mini_game``, its dice engine the Python one or the native core."""
+    if request.param == "python":
+        return mini_game
+
+    def build(*args, **kwargs):
+        return use_native_resolution(mini_game(*args, **kwargs))
+
+    return build
 
 
 def red_loses_r1(mini_game, script_dice, red, *faces, overrides=None, terrain=""):

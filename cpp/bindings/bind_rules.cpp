@@ -1,13 +1,40 @@
+// Bindings of riven::rules: the numpy-exact stream, the RulesConfig struct that
+// riven_env/native/rules.py fills, and the resolution functions.
+//
+// Results cross as plain tuples laid out as the fields of the Python dataclasses in
+// riven_env/rules/results.py (bands, spends and outcomes by name), so the Python wrapper builds
+// the very records the Python engine returns. Every rolling function is bound twice: on Pcg64 (the
+// game's stream) and on ScriptedDice (the rule tests' scripted faces).
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "bindings.hpp"
+#include "riven/rules/activation.hpp"
+#include "riven/rules/casualties.hpp"
+#include "riven/rules/complications.hpp"
+#include "riven/rules/conditions.hpp"
+#include "riven/rules/config.hpp"
 #include "riven/rules/dice.hpp"
+#include "riven/rules/errors.hpp"
+#include "riven/rules/melee.hpp"
+#include "riven/rules/momentum.hpp"
+#include "riven/rules/morale.hpp"
 #include "riven/rules/pcg64.hpp"
+#include "riven/rules/resolution.hpp"
+#include "riven/rules/results.hpp"
+#include "riven/rules/shooting.hpp"
+#include "riven/rules/strain.hpp"
+#include "riven/rules/tests_2d6.hpp"
 
 namespace nb = nanobind;
 
@@ -15,9 +42,7 @@ namespace riven::bindings {
 
 namespace {
 
-using rules::Pcg64;
-using rules::Pcg64State;
-using rules::uint128;
+using namespace riven::rules;
 
 // 128-bit words cross the boundary as (high, low) pairs of 64-bit ints; riven_env/native/random.py
 // joins and splits them against numpy's state dictionary.
@@ -32,9 +57,370 @@ StateWords state_words(const Pcg64& rng) {
           s.has_uint32,                               s.uinteger};
 }
 
+// ------------------------------------------------------------------ names <-> enums
+
+template <class Enum, std::size_t N>
+Enum enum_from(const std::string& value, const char* const (&names)[N], const char* key) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (value == names[i]) return static_cast<Enum>(i);
+  }
+  throw RulesDataError(std::string(key) + " = '" + value + "': not a value the native core knows");
+}
+
+const char* const kTurnovers[] = {"raw", "sbh"};
+const char* const kRoutes[] = {"straight", "around"};
+const char* const kBonusModes[] = {"extra", "replace"};
+const char* const kCoverEffects[] = {"", "none", "+1"};
+const char* const kSystems[] = {"riven", "invictus", "new-world", "riddle-of-steel"};
+
+Spend spend_from(const std::string& name) {
+  if (name == "reroll:0") return Spend::Reroll0;
+  if (name == "reroll:1") return Spend::Reroll1;
+  if (name == "boost") return Spend::Boost;
+  if (name == "strain") return Spend::Strain;
+  throw IllegalAction(name + " (not a spend)");
+}
+
+// ------------------------------------------------------------------ results as tuples
+
+using Mods = std::vector<std::pair<std::string, int>>;
+
+Mods mods_out(const std::vector<Modifier>& modifiers) {
+  Mods out;
+  out.reserve(modifiers.size());
+  for (const auto& m : modifiers) out.emplace_back(m.source, m.value);
+  return out;
+}
+
+std::vector<Modifier> mods_in(const Mods& modifiers) {
+  std::vector<Modifier> out;
+  out.reserve(modifiers.size());
+  for (const auto& [source, value] : modifiers) out.push_back(Modifier{source, value});
+  return out;
+}
+
+std::vector<std::string> spends_out(const std::vector<Spend>& spends) {
+  std::vector<std::string> out;
+  out.reserve(spends.size());
+  for (const Spend s : spends) out.emplace_back(spend_name(s));
+  return out;
+}
+
+nb::tuple activation_out(const ActivationResult& r) {
+  return nb::make_tuple(r.mettle, nb::tuple(nb::cast(r.dice)), r.successes, r.actions, r.turn_passes, r.rule);
+}
+
+using RollTuple = std::tuple<std::string, std::string, int, Mods, int, std::array<int, 2>, std::string, std::string,
+                             std::vector<std::string>, int, int, int>;
+
+nb::tuple roll_out(const TestRoll& r) {
+  return nb::make_tuple(r.kind, r.attribute, r.attribute_value, mods_out(r.modifiers), r.tn,
+                        nb::make_tuple(r.dice[0], r.dice[1]), std::string(band_name(r.rolled_result)),
+                        std::string(band_name(r.result)), spends_out(r.spends), r.momentum_spent, r.strain_taken,
+                        r.critical_momentum);
+}
+
+TestRoll roll_in(const RollTuple& t) {
+  TestRoll r;
+  r.kind = std::get<0>(t);
+  r.attribute = std::get<1>(t);
+  r.attribute_value = std::get<2>(t);
+  r.modifiers = mods_in(std::get<3>(t));
+  r.tn = std::get<4>(t);
+  r.dice = std::get<5>(t);
+  r.rolled_result = band_from_name(std::get<6>(t));
+  r.result = band_from_name(std::get<7>(t));
+  for (const auto& s : std::get<8>(t)) r.spends.push_back(spend_from(s));
+  r.momentum_spent = std::get<9>(t);
+  r.strain_taken = std::get<10>(t);
+  r.critical_momentum = std::get<11>(t);
+  return r;
+}
+
+nb::tuple result_out(const TestResult& r) {
+  return nb::make_tuple(r.kind, r.attribute, r.attribute_value, mods_out(r.modifiers), r.tn,
+                        nb::make_tuple(r.dice[0], r.dice[1]), r.total, std::string(band_name(r.result)),
+                        std::string(band_name(r.rolled_result)), spends_out(r.spends), r.momentum_spent,
+                        r.strain_taken, r.momentum_gained);
+}
+
+nb::tuple melee_out(const MeleeResult& r) {
+  nb::object winner = r.winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(r.winner)));
+  return nb::make_tuple(nb::make_tuple(r.attacker_dice[0], r.attacker_dice[1]),
+                        nb::make_tuple(r.defender_dice[0], r.defender_dice[1]), mods_out(r.attacker_modifiers),
+                        mods_out(r.defender_modifiers), r.attacker_total, r.defender_total,
+                        std::string(melee_outcome_name(r.outcome)), winner, r.wounds, r.dazed, r.recoil_distance,
+                        r.condition);
+}
+
+nb::tuple effect_out(const ShotEffect& e) {
+  return nb::make_tuple(e.wounds, e.push_distance, e.shooter_exposed, e.complication);
+}
+
+nb::tuple morale_out(const MoraleResult& r) {
+  return nb::make_tuple(r.mettle, r.die, r.passed, r.flee_distance, nb::tuple(nb::cast(r.flee_dice)));
+}
+
+nb::tuple out_check_out(const OutCheckResult& r) { return nb::make_tuple(r.mettle, r.die, r.out); }
+
+nb::tuple strain_out(const StrainChange& c) {
+  return nb::make_tuple(c.old_value, c.new_value, c.overflow, c.roll, c.condition_gained);
+}
+
+nb::tuple complication_out(const Complication& c) {
+  nb::dict flavour;
+  for (const auto& [setting, text] : c.flavour) flavour[nb::cast(setting)] = nb::cast(text);
+  return nb::make_tuple(c.roll, c.name, c.text, c.effect, c.amount, c.condition, flavour);
+}
+
+nb::tuple limits_out(const ConditionLimits& l) {
+  return nb::make_tuple(l.max_actions, l.max_dice, l.move_penalty, l.forbids, l.cover_steps, l.ignores_cover,
+                        l.end_of_turn_wound_check);
+}
+
+const Weapon* weapon_ptr(const std::optional<Weapon>& weapon) { return weapon ? &*weapon : nullptr; }
+
+// ------------------------------------------------------------------ rolling functions, per stream
+
+template <class Rng>
+void def_rolls(nb::module_& m) {
+  m.def(
+      "roll_dice", [](Rng& rng, int count, int faces) { return roll_dice(rng, count, faces); }, nb::arg("rng"),
+      nb::arg("count"), nb::arg("faces") = kDefaultFaces);
+  m.def("roll_activation", [](int mettle, int dice, Rng& rng, const RulesConfig& rules) {
+    return activation_out(roll_activation(mettle, dice, rng, rules));
+  });
+  m.def("roll_test", [](const std::string& kind, const std::string& attribute, int value, int tn, const Mods& mods,
+                        Rng& rng, const RulesConfig& rules) {
+    return roll_out(roll_test(kind, attribute, value, tn, mods_in(mods), rng, rules));
+  });
+  m.def("apply_spend", [](const RollTuple& roll, const std::string& option, Rng& rng, const RulesConfig& rules) {
+    return roll_out(apply_spend(roll_in(roll), spend_from(option), rng, rules));
+  });
+  m.def("resolve_melee", [](int attacker_might, int defender_might, const Mods& attacker_mods,
+                            const Mods& defender_mods, Rng& rng, const RulesConfig& rules) {
+    return melee_out(
+        resolve_melee(attacker_might, defender_might, mods_in(attacker_mods), mods_in(defender_mods), rng, rules));
+  });
+  m.def("roll_morale",
+        [](int mettle, Rng& rng, const RulesConfig& rules) { return morale_out(roll_morale(mettle, rng, rules)); });
+  m.def("roll_out_check", [](int mettle, Rng& rng, const RulesConfig& rules) {
+    return out_check_out(roll_out_check(mettle, rng, rules));
+  });
+  m.def("roll_wound_check",
+        [](int mettle, Rng& rng, const RulesConfig& rules) { return roll_wound_check(mettle, rng, rules); });
+  m.def("gain_strain", [](int current, int amount, int track_max, Rng& rng, const RulesConfig& rules) {
+    return strain_out(gain_strain(current, amount, track_max, rng, rules));
+  });
+  m.def("roll_complication",
+        [](Rng& rng, const RulesConfig& rules) { return complication_out(roll_complication(rng, rules)); });
+  // The benchmark's "native per call" figures: the roll alone, no tuple built for Python.
+  m.def("bench_activation", [](int mettle, int dice, Rng& rng, const RulesConfig& rules, int calls) {
+    int actions = 0;
+    for (int i = 0; i < calls; ++i) actions += roll_activation(mettle, dice, rng, rules).actions;
+    return actions;
+  });
+  m.def("bench_test", [](int value, int tn, const Mods& mods, Rng& rng, const RulesConfig& rules, int calls) {
+    const std::vector<Modifier> modifiers = mods_in(mods);
+    int total = 0;
+    for (int i = 0; i < calls; ++i) {
+      total += band_tier(finalise(roll_test("rally", "resolve", value, tn, modifiers, rng, rules)).result);
+    }
+    return total;
+  });
+  m.def("bench_melee", [](int attacker_might, int defender_might, const Mods& attacker_mods, const Mods& defender_mods,
+                          Rng& rng, const RulesConfig& rules, int calls) {
+    const std::vector<Modifier> a = mods_in(attacker_mods);
+    const std::vector<Modifier> d = mods_in(defender_mods);
+    int wounds = 0;
+    for (int i = 0; i < calls; ++i) wounds += resolve_melee(attacker_might, defender_might, a, d, rng, rules).wounds;
+    return wounds;
+  });
+  m.def("bench_shot", [](int agility, const std::string& cover, const std::vector<std::string>& target_conditions,
+                         const std::vector<std::string>& shooter_conditions, const std::optional<Weapon>& weapon,
+                         Rng& rng, const RulesConfig& rules, int calls) {
+    int wounds = 0;
+    for (int i = 0; i < calls; ++i) {
+      const std::string& resolved = effective_cover(cover, target_conditions, weapon_ptr(weapon), rules);
+      const auto modifiers = shot_modifiers(weapon_ptr(weapon), shooter_conditions, rules);
+      const TestRoll roll = roll_test("shot", "agility", agility, shot_tn(resolved, rules), modifiers, rng, rules);
+      wounds += shot_result(finalise(roll), resolved, rules).effect.wounds;
+    }
+    return wounds;
+  });
+}
+
+// A string property over an enum field, for RulesConfig's variant keys.
+#define RIVEN_ENUM_PROP(cls, field, names, key)                                               \
+  def_prop_rw(                                                                               \
+      #field, [](const cls& self) { return std::string(names[static_cast<int>(self.field)]); }, \
+      [](cls& self, const std::string& value) { self.field = enum_from<decltype(self.field)>(value, names, key); })
+
+void bind_config(nb::module_& m) {
+  nb::class_<ActivationRules>(m, "ActivationRules")
+      .def(nb::init<>())
+      .def_rw("max_dice", &ActivationRules::max_dice)
+      .RIVEN_ENUM_PROP(ActivationRules, turnover, kTurnovers, "activation.turnover")
+      .def_rw("sbh_failures_to_pass", &ActivationRules::sbh_failures_to_pass)
+      .def_rw("sbh_no_success_passes", &ActivationRules::sbh_no_success_passes);
+  nb::class_<TestRules>(m, "TestRules")
+      .def(nb::init<>())
+      .def_rw("dice", &TestRules::dice)
+      .def_rw("default_difficulty", &TestRules::default_difficulty)
+      .def_rw("partial_strain", &TestRules::partial_strain)
+      .def_rw("miss_max", &TestRules::miss_max)
+      .def_rw("partial_max", &TestRules::partial_max)
+      .def_rw("hit_max", &TestRules::hit_max)
+      .def_rw("difficulty", &TestRules::difficulty);
+  nb::class_<MeleeRules>(m, "MeleeRules")
+      .def(nb::init<>())
+      .def_rw("charge_bonus", &MeleeRules::charge_bonus)
+      .def_rw("outnumbered_penalty", &MeleeRules::outnumbered_penalty)
+      .def_rw("wound_margin", &MeleeRules::wound_margin)
+      .def_rw("recoil_distance", &MeleeRules::recoil_distance)
+      .def_rw("critical_ratio", &MeleeRules::critical_ratio)
+      .def_rw("wound_wounds", &MeleeRules::wound_wounds)
+      .def_rw("critical_wounds", &MeleeRules::critical_wounds)
+      .def_rw("critical_condition", &MeleeRules::critical_condition)
+      .def_rw("critical_loser_floor", &MeleeRules::critical_loser_floor);
+  nb::class_<ShotEffect>(m, "ShotEffect")
+      .def(nb::init<>())
+      .def_rw("wounds", &ShotEffect::wounds)
+      .def_rw("push_distance", &ShotEffect::push_distance)
+      .def_rw("shooter_exposed", &ShotEffect::shooter_exposed)
+      .def_rw("complication", &ShotEffect::complication);
+  nb::class_<ShootingRules>(m, "ShootingRules")
+      .def(nb::init<>())
+      .def_rw("attribute", &ShootingRules::attribute)
+      .def_rw("cover_order", &ShootingRules::cover_order)
+      .def_rw("cover_tn", &ShootingRules::cover_tn)
+      .def_rw("into_melee_needs_adjacent_friend", &ShootingRules::into_melee_needs_adjacent_friend)
+      .def_rw("exposed_condition", &ShootingRules::exposed_condition)
+      .def(
+          "set_effect",
+          [](ShootingRules& self, const std::string& band, int wounds, double push, bool exposed, bool complication) {
+            self.effects[static_cast<std::size_t>(band_from_name(band))] = ShotEffect{wounds, push, exposed, complication};
+          },
+          "shooting.effects.BAND");
+  nb::class_<CasualtyRules>(m, "CasualtyRules")
+      .def(nb::init<>())
+      .def_rw("out_check_dice", &CasualtyRules::out_check_dice)
+      .def_rw("stabilise_cost", &CasualtyRules::stabilise_cost);
+  nb::class_<MoraleTrigger>(m, "MoraleTrigger")
+      .def(nb::init<>())
+      .def_rw("name", &MoraleTrigger::name)
+      .def_rw("enabled", &MoraleTrigger::enabled)
+      .def_rw("description", &MoraleTrigger::description)
+      .def_rw("radius", &MoraleTrigger::radius)
+      .def_rw("fraction", &MoraleTrigger::fraction)
+      .def_rw("keyword", &MoraleTrigger::keyword);
+  nb::class_<MoraleRules>(m, "MoraleRules")
+      .def(nb::init<>())
+      .def_rw("test_dice", &MoraleRules::test_dice)
+      .def_rw("flee_dice", &MoraleRules::flee_dice)
+      .def_rw("flee_base", &MoraleRules::flee_base)
+      .RIVEN_ENUM_PROP(MoraleRules, flight_route, kRoutes, "morale.flight_route")
+      .def_rw("triggers", &MoraleRules::triggers);
+  nb::class_<EngagementRules>(m, "EngagementRules")
+      .def(nb::init<>())
+      .def_rw("forbids", &EngagementRules::forbids);
+  nb::class_<MomentumRules>(m, "MomentumRules")
+      .def(nb::init<>())
+      .def_rw("pool", &MomentumRules::pool)
+      .def_rw("solo_hero_pool", &MomentumRules::solo_hero_pool)
+      .def_rw("start", &MomentumRules::start)
+      .def_rw("cap", &MomentumRules::cap)
+      .def_rw("max_rerolls_per_test", &MomentumRules::max_rerolls_per_test)
+      .def_rw("max_boosts_per_test", &MomentumRules::max_boosts_per_test)
+      .def_prop_rw(
+          "boost_ceiling", [](const MomentumRules& self) { return std::string(band_name(self.boost_ceiling)); },
+          [](MomentumRules& self, const std::string& value) { self.boost_ceiling = band_from_name(value); })
+      .RIVEN_ENUM_PROP(MomentumRules, bonus_mode, kBonusModes, "momentum.bonus_mode")
+      .def_rw("gain", &MomentumRules::gain)
+      .def_rw("cost", &MomentumRules::cost);
+  nb::class_<StrainRules>(m, "StrainRules")
+      .def(nb::init<>())
+      .def_rw("track_per_wit", &StrainRules::track_per_wit)
+      .def_rw("spend_cost", &StrainRules::spend_cost)
+      .def_rw("spend_may_overflow", &StrainRules::spend_may_overflow)
+      .def_rw("rest_removes", &StrainRules::rest_removes)
+      .def_rw("gain", &StrainRules::gain)
+      .def_rw("overflow_table", &StrainRules::overflow_table);
+  nb::class_<ConditionSpec>(m, "ConditionSpec")
+      .def(nb::init<>())
+      .def_rw("name", &ConditionSpec::name)
+      .def_rw("description", &ConditionSpec::description)
+      .def_rw("test_modifier", &ConditionSpec::test_modifier)
+      .def_rw("melee_modifier", &ConditionSpec::melee_modifier)
+      .def_rw("shot_modifier", &ConditionSpec::shot_modifier)
+      .def_rw("move_penalty", &ConditionSpec::move_penalty)
+      .def_rw("max_actions", &ConditionSpec::max_actions)
+      .def_rw("max_dice", &ConditionSpec::max_dice)
+      .def_rw("forbids", &ConditionSpec::forbids)
+      .RIVEN_ENUM_PROP(ConditionSpec, cover_against_shots, kCoverEffects, "conditions.*.cover_against_shots")
+      .def_rw("end_of_turn_wound_check", &ConditionSpec::end_of_turn_wound_check)
+      .def_rw("expires", &ConditionSpec::expires)
+      .def_rw("removed_by", &ConditionSpec::removed_by);
+  nb::class_<Complication>(m, "Complication")
+      .def(nb::init<>())
+      .def_rw("roll", &Complication::roll)
+      .def_rw("name", &Complication::name)
+      .def_rw("text", &Complication::text)
+      .def_rw("effect", &Complication::effect)
+      .def_rw("amount", &Complication::amount)
+      .def_rw("condition", &Complication::condition)
+      .def_rw("flavour", &Complication::flavour);
+  nb::class_<WeaponTrait>(m, "WeaponTrait")
+      .def(nb::init<>())
+      .def_rw("name", &WeaponTrait::name)
+      .def_rw("description", &WeaponTrait::description)
+      .def_rw("melee_modifier", &WeaponTrait::melee_modifier)
+      .def_rw("charge_modifier", &WeaponTrait::charge_modifier)
+      .def_rw("defend_modifier", &WeaponTrait::defend_modifier)
+      .def_rw("shot_modifier", &WeaponTrait::shot_modifier)
+      .def_rw("cover_steps", &WeaponTrait::cover_steps);
+  nb::class_<Weapon>(m, "Weapon")
+      .def(nb::init<>())
+      .def_rw("name", &Weapon::name)
+      .def_rw("kind", &Weapon::kind)
+      .def_rw("range", &Weapon::range)
+      .def_rw("modifier", &Weapon::modifier)
+      .def_rw("traits", &Weapon::traits);
+  nb::class_<RulesConfig>(m, "RulesConfig", "The rules data the core reads (filled by riven_env/native/rules.py).")
+      .def(nb::init<>())
+      .def_rw("source", &RulesConfig::source)
+      .def_rw("fingerprint", &RulesConfig::fingerprint)
+      .def_prop_rw(
+          "system", [](const RulesConfig& self) { return self.system_name; },
+          [](RulesConfig& self, const std::string& value) {
+            self.system = enum_from<System>(value, kSystems, "meta.resolution");
+            self.system_name = value;
+          })
+      .def_rw("dice_faces", &RulesConfig::dice_faces)
+      .def_rw("activation", &RulesConfig::activation)
+      .def_rw("test", &RulesConfig::test)
+      .def_rw("melee", &RulesConfig::melee)
+      .def_rw("shooting", &RulesConfig::shooting)
+      .def_rw("casualties", &RulesConfig::casualties)
+      .def_rw("morale", &RulesConfig::morale)
+      .def_rw("engagement", &RulesConfig::engagement)
+      .def_rw("momentum", &RulesConfig::momentum)
+      .def_rw("strain", &RulesConfig::strain)
+      .def_rw("conditions", &RulesConfig::conditions)
+      .def_rw("complications", &RulesConfig::complications)
+      .def_rw("weapon_traits", &RulesConfig::weapon_traits)
+      .def_rw("distances", &RulesConfig::distances)
+      .def_ro("prepared", &RulesConfig::prepared)
+      .def("prepare", &RulesConfig::prepare);
+}
+
 }  // namespace
 
 void bind_rules(nb::module_& module) {
+  nb::exception<IllegalAction>(module, "IllegalAction", PyExc_ValueError);
+  nb::exception<RulesDataError>(module, "RulesDataError", PyExc_ValueError);
+  nb::exception<ProfileError>(module, "ProfileError", PyExc_ValueError);
+
   nb::class_<Pcg64>(module, "Pcg64", "numpy's PCG64 and Generator.integers, bit for bit.")
       .def(
           "__init__",
@@ -52,9 +438,97 @@ void bind_rules(nb::module_& module) {
            "Generator.integers(low, high) for ranges up to 2**32.")
       .def("__copy__", [](const Pcg64& rng) { return Pcg64(rng); });
 
-  module.def(
-      "roll_dice", [](Pcg64& rng, int count, int faces) { return rules::roll_dice(rng, count, faces); },
-      nb::arg("rng"), nb::arg("count"), nb::arg("faces") = rules::kDefaultFaces);
+  nb::class_<ScriptedDice>(module, "ScriptedDice", "Scripted die faces handed out in order (rule tests).")
+      .def(nb::init<std::vector<int>>(), nb::arg("faces"))
+      .def("integers", &ScriptedDice::integers, nb::arg("low"), nb::arg("high"))
+      .def_prop_ro("used", &ScriptedDice::used);
+
+  bind_config(module);
+  def_rolls<Pcg64>(module);
+  def_rolls<ScriptedDice>(module);
+
+  // ---------------------------------------------------------------- pure functions
+  module.def("classify_activation", [](const std::vector<int>& dice, int mettle, const RulesConfig& rules) {
+    return activation_out(classify_activation(dice, mettle, rules));
+  });
+  module.def("band_for_margin", [](int margin, const RulesConfig& rules) {
+    return std::string(band_name(band_for_margin(margin, rules)));
+  });
+  module.def("difficulty_tn", &difficulty_tn);
+  module.def("make_test_roll", [](const std::string& kind, const std::string& attribute, int value, int tn,
+                                  const Mods& mods, std::array<int, 2> dice, const RulesConfig& rules) {
+    return roll_out(make_test_roll(kind, attribute, value, tn, mods_in(mods), dice, rules));
+  });
+  module.def("structural_options", [](const RollTuple& roll, const RulesConfig& rules) {
+    return spends_out(structural_options(roll_in(roll), rules));
+  });
+  module.def("spend_options", [](const RollTuple& roll, int momentum, int strain, int strain_max,
+                                 const RulesConfig& rules) {
+    return spends_out(spend_options(roll_in(roll), momentum, strain, strain_max, rules));
+  });
+  module.def("finalise", [](const RollTuple& roll) { return result_out(finalise(roll_in(roll))); });
+  module.def("melee_modifiers", [](const std::optional<Weapon>& weapon, bool charge_strike, int enemies_in_contact,
+                                   const std::vector<std::string>& conditions, bool defending,
+                                   const RulesConfig& rules) {
+    return mods_out(melee_modifiers(weapon_ptr(weapon), charge_strike, enemies_in_contact, conditions, defending, rules));
+  });
+  module.def("classify_melee", [](int attacker_total, int defender_total, const RulesConfig& rules) {
+    const auto [outcome, winner] = classify_melee(attacker_total, defender_total, rules);
+    nb::object who = winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(winner)));
+    return nb::make_tuple(std::string(melee_outcome_name(outcome)), who);
+  });
+  module.def("melee_from_dice", [](std::array<int, 2> attacker_dice, std::array<int, 2> defender_dice,
+                                   int attacker_might, int defender_might, const Mods& attacker_mods,
+                                   const Mods& defender_mods, const RulesConfig& rules) {
+    return melee_out(melee_from_dice(attacker_dice, defender_dice, attacker_might, defender_might,
+                                     mods_in(attacker_mods), mods_in(defender_mods), rules));
+  });
+  module.def("shot_tn", [](const std::string& cover, const RulesConfig& rules) { return shot_tn(cover, rules); });
+  module.def("effective_cover", [](const std::string& cover, const std::vector<std::string>& conditions,
+                                   const std::optional<Weapon>& weapon, const RulesConfig& rules) {
+    return effective_cover(cover, conditions, weapon_ptr(weapon), rules);
+  });
+  module.def("shot_modifiers", [](const std::optional<Weapon>& weapon, const std::vector<std::string>& conditions,
+                                  const RulesConfig& rules) {
+    return mods_out(shot_modifiers(weapon_ptr(weapon), conditions, rules));
+  });
+  module.def("in_range", &in_range);
+  module.def("may_shoot_into_melee", &may_shoot_into_melee);
+  module.def("shot_effect", [](const std::string& band, const RulesConfig& rules) {
+    return effect_out(shot_effect(band_from_name(band), rules));
+  });
+  module.def("out_check_from_die",
+             [](int mettle, int die) { return out_check_out(out_check_from_die(mettle, die)); });
+  module.def("stabilise_range", &stabilise_range);
+  module.def("flee_distance", &flee_distance);
+  module.def("enabled_morale_trigger_names", [](const RulesConfig& rules) {
+    std::vector<std::string> names;
+    for (const auto& trigger : enabled_morale_triggers(rules)) names.push_back(trigger.name);
+    return names;
+  });
+  module.def("momentum_gain", &momentum_gain);
+  module.def("momentum_cost", &momentum_cost);
+  module.def("add_momentum", &add_momentum);
+  module.def("can_afford", &can_afford);
+  module.def("momentum_pool_owner", &momentum_pool_owner);
+  module.def("starting_momentum", &starting_momentum);
+  module.def("strain_max", &strain_max);
+  module.def("strain_gain_amount", &strain_gain_amount);
+  module.def("overflow_condition", &overflow_condition);
+  module.def("rest_strain", [](int current, const RulesConfig& rules) { return strain_out(rest_strain(current, rules)); });
+  module.def("can_take_strain", &can_take_strain);
+  module.def("condition_modifiers", [](const std::vector<std::string>& conditions, const std::string& kind,
+                                       const RulesConfig& rules) {
+    return mods_out(condition_modifiers(conditions, modifier_kind_from_name(kind), rules));
+  });
+  module.def("condition_limits", [](const std::vector<std::string>& conditions, const RulesConfig& rules) {
+    return limits_out(condition_limits(conditions, rules));
+  });
+  module.def("conditions_removed_by", &conditions_removed_by);
+  module.def("conditions_expiring", &conditions_expiring);
+  module.def("ported_systems", &ported_systems, "The meta.resolution names the core's seam has.");
+  module.def("complication_entry",
+             [](int face, const RulesConfig& rules) { return complication_out(complication_entry(face, rules)); });
 }
 
 }  // namespace riven::bindings

@@ -1,0 +1,217 @@
+// The rules data the native core reads: a plain struct filled once per RulesConfig.
+//
+// The core does not parse TOML. riven_env/native/rules.py reads a validated Python RulesConfig
+// (riven_env/rules/config.py) and fills this struct, key by key, with every value and table the
+// Python engine reads (docs/rules-reference.md names each key); prepare() then derives the
+// lookups the hot paths use and checks the few invariants the code relies on. Field names follow
+// the TOML keys: `momentum.gain.critical` is `momentum.gain` entry "critical".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace riven::rules {
+
+/// The four bands of a 2d6 test, worst to best; the value is the tier.
+enum class Band : std::uint8_t { Miss = 0, Partial = 1, Hit = 2, Critical = 3 };
+inline constexpr int kBandCount = 4;
+
+/// `activation.turnover`.
+enum class Turnover : std::uint8_t { Raw, Sbh };
+/// `morale.flight_route`.
+enum class FlightRoute : std::uint8_t { Straight, Around };
+/// `momentum.bonus_mode`.
+enum class BonusMode : std::uint8_t { Extra, Replace };
+/// A Condition's `cover_against_shots`: "" | "none" | "+1".
+enum class CoverEffect : std::uint8_t { Unchanged, Ignore, Better };
+/// `meta.resolution`: the dice engine behind the resolution seam.
+enum class System : std::uint8_t { Riven, Invictus, NewWorld, RiddleOfSteel };
+
+using NamedInt = std::pair<std::string, int>;
+using NamedText = std::pair<std::string, std::string>;
+
+struct ActivationRules {
+  int max_dice = 3;
+  Turnover turnover = Turnover::Raw;
+  int sbh_failures_to_pass = 2;
+  bool sbh_no_success_passes = true;
+};
+
+struct TestRules {
+  int dice = 2;
+  std::string default_difficulty = "standard";
+  int partial_strain = 1;
+  int miss_max = -3;     // test.bands.miss_max
+  int partial_max = 0;   // test.bands.partial_max
+  int hit_max = 3;       // test.bands.hit_max
+  std::vector<NamedInt> difficulty;  // test.difficulty, in data order
+};
+
+struct MeleeRules {
+  int charge_bonus = 2;
+  int outnumbered_penalty = 1;
+  int wound_margin = 5;
+  double recoil_distance = 2.0;
+  int critical_ratio = 2;
+  int wound_wounds = 1;
+  int critical_wounds = 1;
+  std::string critical_condition = "dazed";
+  int critical_loser_floor = 1;
+};
+
+struct ShotEffect {
+  int wounds = 0;
+  double push_distance = 0.0;
+  bool shooter_exposed = false;
+  bool complication = false;
+  bool operator==(const ShotEffect&) const = default;
+};
+
+struct ShootingRules {
+  std::string attribute = "agility";
+  std::vector<std::string> cover_order;  // worst to best
+  std::vector<NamedInt> cover_tn;        // shooting.cover_tn, in data order
+  bool into_melee_needs_adjacent_friend = true;
+  std::string exposed_condition = "exposed";
+  std::array<ShotEffect, kBandCount> effects{};  // shooting.effects.BAND, by tier
+};
+
+struct CasualtyRules {
+  int out_check_dice = 1;
+  int stabilise_cost = 1;
+};
+
+struct MoraleTrigger {
+  std::string name;
+  bool enabled = false;
+  std::string description;
+  double radius = 0.0;    // friend_lost
+  double fraction = 0.0;  // half_strength
+  std::string keyword;    // leader_out, terror_charge
+  bool operator==(const MoraleTrigger&) const = default;
+};
+
+struct MoraleRules {
+  int test_dice = 1;
+  int flee_dice = 1;
+  double flee_base = 3.0;
+  FlightRoute flight_route = FlightRoute::Straight;
+  std::vector<MoraleTrigger> triggers;  // in MORALE_TRIGGERS order
+};
+
+struct EngagementRules {
+  std::vector<std::string> forbids;
+};
+
+struct MomentumRules {
+  std::string pool = "side";
+  std::string solo_hero_pool = "model";
+  int start = 0;
+  int cap = 6;
+  int max_rerolls_per_test = 1;
+  int max_boosts_per_test = 1;
+  Band boost_ceiling = Band::Hit;
+  BonusMode bonus_mode = BonusMode::Extra;
+  std::vector<NamedInt> gain;  // momentum.gain, in data order
+  std::vector<NamedInt> cost;  // momentum.cost, in data order
+  // Derived by RulesConfig::prepare() from gain / cost.
+  int gain_critical = 0;
+  int gain_melee_critical = 0;
+  int gain_objective = 0;
+  int gain_objective_held = 0;
+  int gain_focus = 0;
+  int cost_reroll = 0;
+  int cost_boost = 0;
+  int cost_bonus_action = 0;
+};
+
+struct StrainRules {
+  int track_per_wit = 2;
+  int spend_cost = 2;
+  bool spend_may_overflow = true;
+  int rest_removes = 4;
+  std::vector<NamedInt> gain;               // strain.gain, in data order
+  std::vector<std::string> overflow_table;  // strain.overflow_table, face 1 first
+};
+
+struct ConditionSpec {
+  std::string name;
+  std::string description;
+  int test_modifier = 0;
+  int melee_modifier = 0;
+  int shot_modifier = 0;
+  double move_penalty = 0.0;
+  int max_actions = 0;
+  int max_dice = 0;
+  std::vector<std::string> forbids;  // sorted
+  CoverEffect cover_against_shots = CoverEffect::Unchanged;
+  bool end_of_turn_wound_check = false;
+  std::string expires;
+  std::vector<std::string> removed_by;  // sorted
+};
+
+struct Complication {
+  int roll = 0;
+  std::string name;
+  std::string text;
+  std::string effect;
+  int amount = 0;
+  std::string condition;
+  std::vector<NamedText> flavour;  // setting -> text, in data order
+  bool operator==(const Complication&) const = default;
+};
+
+struct WeaponTrait {
+  std::string name;
+  std::string description;
+  int melee_modifier = 0;
+  int charge_modifier = 0;
+  int defend_modifier = 0;
+  int shot_modifier = 0;
+  int cover_steps = 0;
+};
+
+/// A melee or ranged weapon as the rules read it (profiles.py's Weapon without display names).
+struct Weapon {
+  std::string name;
+  std::string kind = "melee";
+  double range = 0.0;
+  int modifier = 0;
+  std::vector<std::string> traits;  // sorted
+};
+
+struct RulesConfig {
+  std::string source;       // the TOML file, for messages
+  std::string fingerprint;  // the Python RulesConfig's fingerprint (the cache key)
+  System system = System::Riven;
+  std::string system_name = "riven";
+  int dice_faces = 6;
+  ActivationRules activation;
+  TestRules test;
+  MeleeRules melee;
+  ShootingRules shooting;
+  CasualtyRules casualties;
+  MoraleRules morale;
+  EngagementRules engagement;
+  MomentumRules momentum;
+  StrainRules strain;
+  std::vector<ConditionSpec> conditions;        // sorted by name
+  std::vector<Complication> complications;      // face 1 first
+  std::vector<WeaponTrait> weapon_traits;       // sorted by name
+  std::vector<std::pair<std::string, double>> distances;  // distances.* plain values, data order
+  bool prepared = false;
+
+  /// Derive the hot-path lookups and check the invariants the core relies on.
+  ///
+  /// Throws std::invalid_argument naming the key when the struct is incomplete (a table that
+  /// does not cover every die face, a missing Momentum cost, unsorted Conditions).
+  void prepare();
+
+  /// distances.NAME (throws std::invalid_argument when there is no such key).
+  [[nodiscard]] double distance(const std::string& name) const;
+};
+
+}  // namespace riven::rules

@@ -1,0 +1,22 @@
+#include "riven/rules/resolution.hpp"
+
+namespace riven::rules {
+
+std::vector<std::string> ported_systems() { return {"riven"}; }
+
+ResolutionSystem make_resolution(std::shared_ptr<const RulesConfig> rules) {
+  if (!rules) throw std::invalid_argument("make_resolution: no rules");
+  if (!rules->prepared) throw std::invalid_argument("make_resolution: the rules were not prepared");
+  switch (rules->system) {
+    case System::Riven:
+      return RivenSystem(std::move(rules));
+    case System::Invictus:
+    case System::NewWorld:
+    case System::RiddleOfSteel:
+      break;
+  }
+  throw NotPorted("resolution system '" + rules->system_name +
+                  "' (meta.resolution) is not in the native core yet; native systems: riven");
+}
+
+}  // namespace riven::rules

@@ -1,0 +1,145 @@
+// The resolution seam in the core: the dice engine the game loop calls for every roll, selected
+// by the rules' `meta.resolution` (riven_env/rules/resolution.py's ResolutionSystem protocol).
+//
+// A ResolutionSystem is a std::variant over the systems the core has, so the game loop calls
+// one function (roll_activation(system, ...), roll_test(system, ...)) and std::visit picks the
+// engine with no virtual call in the hot loop. Today the core has RIVEN's engine only;
+// Invictus, New World and The Riddle of Steel are still Python (riven_env/rules/systems/), and
+// make_resolution refuses them with NotPorted, so a caller falls back to the Python engine.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "riven/rules/activation.hpp"
+#include "riven/rules/casualties.hpp"
+#include "riven/rules/complications.hpp"
+#include "riven/rules/config.hpp"
+#include "riven/rules/melee.hpp"
+#include "riven/rules/morale.hpp"
+#include "riven/rules/shooting.hpp"
+#include "riven/rules/tests_2d6.hpp"
+
+namespace riven::rules {
+
+/// A resolution system the rules name but the core does not have yet.
+class NotPorted : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// RIVEN v0.1's dice engine (riven_env/rules/resolution.py's RivenResolution).
+class RivenSystem {
+ public:
+  explicit RivenSystem(std::shared_ptr<const RulesConfig> rules) : rules_(std::move(rules)) {}
+
+  [[nodiscard]] const RulesConfig& rules() const { return *rules_; }
+  [[nodiscard]] static constexpr System system() { return System::Riven; }
+
+  template <class Rng>
+  ActivationResult roll_activation(int mettle, int dice, Rng& rng) const {
+    return rules::roll_activation(mettle, dice, rng, *rules_);
+  }
+  template <class Rng>
+  TestRoll roll_test(const std::string& kind, const std::string& attribute, int value, int tn,
+                     const std::vector<Modifier>& modifiers, Rng& rng) const {
+    return rules::roll_test(kind, attribute, value, tn, modifiers, rng, *rules_);
+  }
+  [[nodiscard]] std::vector<Spend> spend_options(const TestRoll& roll, int momentum, int strain,
+                                                 int strain_max) const {
+    return rules::spend_options(roll, momentum, strain, strain_max, *rules_);
+  }
+  template <class Rng>
+  TestRoll apply_spend(const TestRoll& roll, Spend option, Rng& rng) const {
+    return rules::apply_spend(roll, option, rng, *rules_);
+  }
+  [[nodiscard]] TestResult finalise(const TestRoll& roll) const { return rules::finalise(roll); }
+  template <class Rng>
+  MeleeResult resolve_melee(int attacker_might, int defender_might, const std::vector<Modifier>& attacker_modifiers,
+                            const std::vector<Modifier>& defender_modifiers, Rng& rng) const {
+    return rules::resolve_melee(attacker_might, defender_might, attacker_modifiers, defender_modifiers, rng, *rules_);
+  }
+  [[nodiscard]] int shot_tn(const std::string& cover) const { return rules::shot_tn(cover, *rules_); }
+  [[nodiscard]] const ShotEffect& shot_effect(Band band) const { return rules::shot_effect(band, *rules_); }
+  template <class Rng>
+  MoraleResult roll_morale(int mettle, Rng& rng) const {
+    return rules::roll_morale(mettle, rng, *rules_);
+  }
+  template <class Rng>
+  OutCheckResult roll_out_check(int mettle, Rng& rng) const {
+    return rules::roll_out_check(mettle, rng, *rules_);
+  }
+  template <class Rng>
+  const Complication& roll_complication(Rng& rng) const {
+    return rules::roll_complication(rng, *rules_);
+  }
+
+ private:
+  std::shared_ptr<const RulesConfig> rules_;
+};
+
+/// Every system the core has; a new one is one more alternative (and one more name below).
+using ResolutionSystem = std::variant<RivenSystem>;
+
+/// The `meta.resolution` names the core has, in the variant's order.
+std::vector<std::string> ported_systems();
+
+/// The engine the rules select (throws NotPorted for a system the core does not have yet).
+ResolutionSystem make_resolution(std::shared_ptr<const RulesConfig> rules);
+
+template <class Rng>
+ActivationResult roll_activation(const ResolutionSystem& system, int mettle, int dice, Rng& rng) {
+  return std::visit([&](const auto& engine) { return engine.roll_activation(mettle, dice, rng); }, system);
+}
+template <class Rng>
+TestRoll roll_test(const ResolutionSystem& system, const std::string& kind, const std::string& attribute, int value,
+                   int tn, const std::vector<Modifier>& modifiers, Rng& rng) {
+  return std::visit(
+      [&](const auto& engine) { return engine.roll_test(kind, attribute, value, tn, modifiers, rng); }, system);
+}
+template <class Rng>
+TestRoll apply_spend(const ResolutionSystem& system, const TestRoll& roll, Spend option, Rng& rng) {
+  return std::visit([&](const auto& engine) { return engine.apply_spend(roll, option, rng); }, system);
+}
+template <class Rng>
+MeleeResult resolve_melee(const ResolutionSystem& system, int attacker_might, int defender_might,
+                          const std::vector<Modifier>& attacker_modifiers,
+                          const std::vector<Modifier>& defender_modifiers, Rng& rng) {
+  return std::visit(
+      [&](const auto& engine) {
+        return engine.resolve_melee(attacker_might, defender_might, attacker_modifiers, defender_modifiers, rng);
+      },
+      system);
+}
+template <class Rng>
+MoraleResult roll_morale(const ResolutionSystem& system, int mettle, Rng& rng) {
+  return std::visit([&](const auto& engine) { return engine.roll_morale(mettle, rng); }, system);
+}
+template <class Rng>
+OutCheckResult roll_out_check(const ResolutionSystem& system, int mettle, Rng& rng) {
+  return std::visit([&](const auto& engine) { return engine.roll_out_check(mettle, rng); }, system);
+}
+template <class Rng>
+const Complication& roll_complication(const ResolutionSystem& system, Rng& rng) {
+  return std::visit([&](const auto& engine) -> const Complication& { return engine.roll_complication(rng); },
+                    system);
+}
+inline std::vector<Spend> spend_options(const ResolutionSystem& system, const TestRoll& roll, int momentum,
+                                        int strain, int strain_max) {
+  return std::visit([&](const auto& engine) { return engine.spend_options(roll, momentum, strain, strain_max); },
+                    system);
+}
+inline TestResult finalise(const ResolutionSystem& system, const TestRoll& roll) {
+  return std::visit([&](const auto& engine) { return engine.finalise(roll); }, system);
+}
+inline int shot_tn(const ResolutionSystem& system, const std::string& cover) {
+  return std::visit([&](const auto& engine) { return engine.shot_tn(cover); }, system);
+}
+inline const ShotEffect& shot_effect(const ResolutionSystem& system, Band band) {
+  return std::visit([&](const auto& engine) -> const ShotEffect& { return engine.shot_effect(band); }, system);
+}
+
+}  // namespace riven::rules

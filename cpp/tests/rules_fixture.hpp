@@ -1,0 +1,84 @@
+// The bundled rules (riven_env/rules/data/riven-v0.1.toml) as the native struct, for the C++
+// tests, which run without Python. In play riven_env/native/rules.py fills the struct from the
+// validated TOML; tests/test_native_rules.py checks that every key arrives. The numbers below
+// copy the bundled file: when it changes, these tests' expectations change with it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "riven/rules/config.hpp"
+
+namespace riven::testing {
+
+inline rules::ConditionSpec condition(std::string name, int test, int melee, int shot, double move, int actions,
+                                      int dice, std::vector<std::string> forbids, rules::CoverEffect cover,
+                                      bool wound_check, std::string expires, std::vector<std::string> removed_by) {
+  rules::ConditionSpec spec;
+  spec.name = std::move(name);
+  spec.test_modifier = test;
+  spec.melee_modifier = melee;
+  spec.shot_modifier = shot;
+  spec.move_penalty = move;
+  spec.max_actions = actions;
+  spec.max_dice = dice;
+  spec.forbids = std::move(forbids);
+  spec.cover_against_shots = cover;
+  spec.end_of_turn_wound_check = wound_check;
+  spec.expires = std::move(expires);
+  spec.removed_by = std::move(removed_by);
+  return spec;
+}
+
+inline rules::RulesConfig riven_v01() {
+  using rules::CoverEffect;
+  rules::RulesConfig config;
+  config.source = "riven-v0.1.toml";
+  config.test.difficulty = {{"easy", 6}, {"standard", 8}, {"hard", 10}, {"brutal", 12}};
+  config.shooting.cover_order = {"none", "soft", "hard"};
+  config.shooting.cover_tn = {{"none", 8}, {"soft", 10}, {"hard", 12}};
+  config.shooting.effects = {rules::ShotEffect{0, 0.0, false, true}, rules::ShotEffect{1, 0.0, true, false},
+                             rules::ShotEffect{1, 0.0, false, false}, rules::ShotEffect{1, 3.0, false, false}};
+  config.morale.triggers = {{"friend_lost", true, "", 6.0, 0.0, ""},
+                            {"leader_out", true, "", 0.0, 0.0, "leader"},
+                            {"half_strength", true, "", 0.0, 0.5, ""},
+                            {"recoiled", true, "", 0.0, 0.0, ""},
+                            {"terror_charge", true, "", 0.0, 0.0, "terror"}};
+  config.momentum.gain = {{"critical", 1}, {"melee_critical", 1}, {"objective", 1}, {"objective_held", 0}, {"focus", 1}};
+  config.momentum.cost = {{"reroll", 1}, {"boost", 2}, {"bonus_action", 2}};
+  config.strain.gain = {{"max_dice_activation", 1}, {"wound", 1}, {"recoiled", 1}};
+  config.strain.overflow_table = {"dazed", "shaken", "exhausted", "prone", "pinned", "bleeding"};
+  config.conditions = {
+      condition("aiming", 0, 0, 1, 0.0, 0, 0, {}, CoverEffect::Unchanged, false, "end_of_activation", {"shoot"}),
+      condition("bleeding", 0, 0, 0, 0.0, 0, 0, {}, CoverEffect::Unchanged, true, "never", {"rest"}),
+      condition("dazed", 0, -1, 0, 0.0, 1, 0, {}, CoverEffect::Unchanged, false, "end_of_next_activation", {"rally"}),
+      condition("exhausted", 0, 0, 0, 1.0, 0, 2, {}, CoverEffect::Unchanged, false, "never", {"rest"}),
+      condition("exposed", 0, 0, 0, 0.0, 0, 0, {}, CoverEffect::Ignore, false, "end_of_next_activation", {}),
+      condition("hunkered", 0, 0, 0, 0.0, 0, 0, {}, CoverEffect::Better, false, "start_of_next_activation", {}),
+      condition("pinned", 0, 0, -1, 0.0, 0, 0, {"charge", "move"}, CoverEffect::Unchanged, false,
+                "end_of_next_activation", {"rally"}),
+      condition("prone", 0, -2, 0, 2.0, 0, 0, {}, CoverEffect::Better, false, "never", {"move"}),
+      condition("shaken", -1, -1, -1, 0.0, 0, 0, {"charge"}, CoverEffect::Unchanged, false, "never", {"rally"}),
+  };
+  const char* const effects[] = {"condition", "strain", "end_activation", "enemy_momentum", "lose_momentum", "exposed"};
+  const int amounts[] = {0, 1, 0, 1, 1, 0};
+  for (int face = 1; face <= 6; ++face) {
+    rules::Complication entry;
+    entry.roll = face;
+    entry.name = "entry " + std::to_string(face);
+    entry.effect = effects[face - 1];
+    entry.amount = amounts[face - 1];
+    entry.condition = face == 1 ? "prone" : "";
+    config.complications.push_back(entry);
+  }
+  config.weapon_traits = {{"accurate", "", 0, 0, 0, 1, 0}, {"heavy", "", 1, 0, 0, 0, 0},
+                          {"impact", "", 0, 1, 0, 0, 0},   {"piercing", "", 0, 0, 0, 0, 1},
+                          {"shield", "", 0, 0, 1, 0, 0},   {"unwieldy", "", 0, 0, 0, -1, 0}};
+  config.distances = {{"move", 5.0}, {"charge_reach_factor", 1.0}, {"disengage_move_factor", 0.5},
+                      {"base", 1.0}, {"stabilise_range", 3.0},     {"rally_range", 3.0},
+                      {"objective_radius", 2.0}};
+  config.prepare();
+  return config;
+}
+
+}  // namespace riven::testing
