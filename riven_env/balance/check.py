@@ -14,6 +14,7 @@ from typing import Any
 
 from riven_env.balance.mirror import MirrorEstimate, play_mirror
 from riven_env.balance.objective import BalanceError, balance_settings, verdict
+from riven_env.playtest.config import DEFAULT_PLAYER
 from riven_env.playtest.db import ResultsDB
 from riven_env.scenario.balance import BalanceSpec
 
@@ -70,6 +71,7 @@ def check_balance(
     tolerance: float | None = None,
     interval: float | None = None,
     progress: bool = True,
+    player: str = DEFAULT_PLAYER,
 ) -> CheckResult:
     """Play the mirror and judge the declared balance.
 
@@ -84,6 +86,7 @@ def check_balance(
         tolerance: Override of the file's tolerance (a small-sample check may widen it).
         interval: Override of the file's interval bound.
         progress: Show progress bars.
+        player: The game function of the playtests (a test double in tests).
 
     Raises:
         BalanceError: The mission declares no ``[balance]``, or the overrides are bad.
@@ -127,6 +130,7 @@ def check_balance(
             ray_address=ray_address,
             progress=progress,
             label="check",
+            player=player,
         )
     return CheckResult(
         scenario=str(path),

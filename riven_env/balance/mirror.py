@@ -33,7 +33,7 @@ from riven_env.analytics.rosters import (
     swapped_scenario,
     write_derived,
 )
-from riven_env.playtest.config import PlaytestConfig
+from riven_env.playtest.config import DEFAULT_PLAYER, PlaytestConfig
 from riven_env.playtest.db import ResultsDB
 from riven_env.playtest.results import rate_json
 from riven_env.playtest.stats import Interval, mean_interval, wilson_interval
@@ -242,12 +242,15 @@ def play_mirror(
     progress: bool = True,
     label: str | None = None,
     group_id: str | None = None,
+    player: str = DEFAULT_PLAYER,
 ) -> MirrorPlay:
     """Play seeds ``0 .. pairs-1`` of the mirror (both arms) and estimate the balance.
 
     Games already stored for the same file and seed are reused (the playtest's
     ``--resume``): asking for more pairs later plays only the new seeds, which is how a
     search looks at a candidate in stages.
+
+    ``player`` is the playtest's game function (``module:function``; a test double in tests).
 
     Raises:
         PlaytestError: Bad scenario (the message names the file and field).
@@ -268,6 +271,7 @@ def play_mirror(
         db=db.path or Path(":memory:"),
         kind=KIND,
         group_id=group_id,
+        player=player,
     )
     first = run_playtest(
         base.with_(label=f"{label or 'mirror'}: as given"), progress=progress, resume=True, db=db

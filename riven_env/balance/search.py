@@ -45,6 +45,7 @@ from riven_env.balance.objective import (
     distance,
     verdict,
 )
+from riven_env.playtest.config import DEFAULT_PLAYER
 from riven_env.playtest.db import ResultsDB
 from riven_env.scenario.balance import BalanceSpec, Knob
 
@@ -265,6 +266,7 @@ def run_search(
     progress: bool = True,
     echo: Callable[[str], None] | None = None,
     settings: BalanceSettings | None = None,
+    player: str = DEFAULT_PLAYER,
 ) -> SearchResult:
     """Search the mission's knobs for a setting that meets its declared balance.
 
@@ -282,6 +284,7 @@ def run_search(
         progress: Show the playtest progress bars.
         echo: Called with one line per finished candidate.
         settings: Search settings (default: ``balance.toml``).
+        player: The game function of the playtests (a test double in tests).
 
     Returns:
         The :class:`SearchResult`.
@@ -385,6 +388,7 @@ def run_search(
                     progress=progress,
                     label=f"candidate {trial.number}",
                     group_id=sname,
+                    player=player,
                 )
                 est = played.estimate
                 value = distance(est, spec, settings)

@@ -66,7 +66,12 @@ BALANCE_FIELDS: dict[str, FieldSpec] = {
     "tolerance": FieldSpec("number", minimum=0.005, maximum=0.5),
     "interval": FieldSpec("number", minimum=0.005, maximum=0.5),
     "note": FieldSpec("str", default=""),
-    "knobs": FieldSpec("tables", default=[], max_items=int(limit("balance.max_knobs"))),
+    "knobs": FieldSpec(
+        "tables",
+        default=[],
+        max_items=int(limit("balance.max_knobs")),
+        limit_key="balance.max_knobs",
+    ),
 }
 
 KNOB_FIELDS: dict[str, FieldSpec] = {
@@ -156,16 +161,11 @@ class BalanceSpec:
     knobs: tuple[Knob, ...] = ()
 
     def describe(self) -> str:
-        """``symmetric (50%)`` / ``red wins 35%`` plus the optional targets, for listings."""
-        if self.mode == "symmetric":
-            text = "symmetric: each side 50%"
-        else:
-            text = f"{self.side} wins {self.win_rate * 100:.0f}%"
-        if self.draw_rate is not None:
-            text += f", draws {self.draw_rate * 100:.0f}%"
-        if self.rounds is not None:
-            text += f", {self.rounds:g} rounds"
-        return text
+        """``symmetric: each side 50%`` / ``red wins 35%`` plus the optional targets."""
+        return describe_balance_table(
+            {"mode": self.mode, "side": self.side, "win_rate": self.win_rate,
+             "draw_rate": self.draw_rate, "rounds": self.rounds}
+        )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``--json`` outputs)."""
@@ -180,6 +180,25 @@ class BalanceSpec:
             "note": self.note,
             "knobs": [k.describe() for k in self.knobs],
         }
+
+
+def describe_balance_table(table: Any) -> str:
+    """The declared balance in words from a raw ``[balance]`` table, without validating it
+    (for listings: ``symmetric: each side 50%``, ``red wins 35%``; ``-`` when none)."""
+    if not isinstance(table, dict):
+        return "-"
+    mode = table.get("mode")
+    if mode == "symmetric":
+        text = "symmetric: each side 50%"
+    elif mode == "target" and is_number(table.get("win_rate")):
+        text = f"{table.get('side', '?')} wins {table['win_rate'] * 100:.0f}%"
+    else:
+        return f"<invalid [balance]: mode {mode!r}>"
+    if is_number(table.get("draw_rate")):
+        text += f", draws {table['draw_rate'] * 100:.0f}%"
+    if is_number(table.get("rounds")):
+        text += f", {table['rounds']:g} rounds"
+    return text
 
 
 def parse_path(path: str) -> list[str | int] | None:
@@ -420,6 +439,7 @@ __all__ = [
     "KNOB_KEYS",
     "BalanceSpec",
     "Knob",
+    "describe_balance_table",
     "parse_path",
     "read_balance",
     "resolve_path",

@@ -360,6 +360,7 @@ class ScenarioInfo:
         setting: ``"fantasy"`` or ``"scifi"``.
         mode: ``"warband"`` or ``"solo_hero"``.
         path: The mission file.
+        balance: The declared balance in words (``[balance]``; ``"-"`` when none).
     """
 
     name: str
@@ -367,6 +368,7 @@ class ScenarioInfo:
     setting: str
     mode: str
     path: Path
+    balance: str = "-"
 
 
 __all__ = [
