@@ -14,8 +14,8 @@ from pathlib import Path
 from riven_env.errors import ScenarioError, did_you_mean
 from riven_env.files import parse_toml, read_text
 from riven_env.rules.config import RulesConfig
-from riven_env.scenario.checks import combined_error
 from riven_env.scenario.balance import describe_balance_table
+from riven_env.scenario.checks import combined_error
 from riven_env.scenario.defaults import loader_defaults
 from riven_env.scenario.reader import ScenarioReader
 from riven_env.scenario.schema import Scenario, ScenarioInfo
