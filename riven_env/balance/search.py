@@ -47,9 +47,24 @@ from riven_env.balance.objective import (
 )
 from riven_env.playtest.config import DEFAULT_PLAYER
 from riven_env.playtest.db import ResultsDB
+from riven_env.playtest.errors import PlaytestError
+from riven_env.playtest.runner import PlaytestInterrupted
 from riven_env.scenario.balance import BalanceSpec, Knob
 
 CANDIDATES_FOLDER = "candidates"
+
+
+class SearchInterrupted(PlaytestError):
+    """Ctrl-C during a search: finished candidates and every stored game are kept."""
+
+    def __init__(self, candidates: int):
+        self.candidates = candidates
+        super().__init__(
+            f"interrupted: {candidates} finished candidate(s) and their games are saved; run "
+            "the same command again with --resume to continue the search"
+        )
+
+
 JOURNAL_SUFFIX = ".journal"
 
 
@@ -343,8 +358,28 @@ def run_search(
     base_values = current_values(mission.raw, knobs)
     if name != "grid" and not study.trials and _in_space(knobs, base_values):
         study.enqueue_trial(base_values)
-    seen_games: dict[str, int] = {}
-    chosen: int | None = None
+    try:
+        all_trials = _search_loop(
+            study, storage, sname, name, seed, settings, knobs, dists, limit, text, mission,
+            spec, candidates_dir, db_path, workers, backend, ray_address, progress, echo, player,
+        )  # fmt: skip
+    except (KeyboardInterrupt, PlaytestInterrupted):
+        done = optuna.load_study(study_name=sname, storage=storage).get_trials(
+            deepcopy=False, states=(states.COMPLETE, states.PRUNED)
+        )
+        raise SearchInterrupted(len(done)) from None
+    return _finish(all_trials, settings, path, spec, name, seed, size, started, out, text, knobs)
+
+
+def _search_loop(
+    study, storage, sname, name, seed, settings, knobs, dists, limit, text, mission, spec,
+    candidates_dir, db_path, workers, backend, ray_address, progress, echo, player,
+):  # fmt: skip
+    """Propose and play candidates until one meets the target or ``limit`` are done."""
+    from riven_env.scenario.loader import load_scenario
+
+    optuna = _optuna()
+    states = optuna.trial.TrialState
     with ResultsDB(db_path) as db:
         while True:
             finished = [
@@ -394,7 +429,6 @@ def run_search(
                 value = distance(est, spec, settings)
                 trial.report(value if math.isfinite(value) else 1.0, step=pairs)
                 trial.set_user_attr(f"look_{look}", est.to_dict())
-                seen_games[str(file)] = max(seen_games.get(str(file), 0), est.games)
                 last = look == len(settings.stages) - 1
                 if not last and clearly_off(est, spec, settings):
                     state = states.PRUNED
@@ -409,7 +443,12 @@ def run_search(
                 _echo_candidate(
                     echo, _candidate(study.trials[trial.number], len(settings.stages)), spec.side
                 )
-        all_trials = study.get_trials(deepcopy=False)
+        return study.get_trials(deepcopy=False)
+
+
+def _finish(all_trials, settings, path, spec, name, seed, size, started, out, text, knobs):
+    """The :class:`SearchResult` of the stored trials; write the tuned file."""
+    chosen = None
     candidates = [_candidate(t, len(settings.stages)) for t in all_trials]
     candidates = [c for c in candidates if c is not None]
     for index, c in enumerate(candidates):

@@ -145,6 +145,7 @@ def balance(
     console = make_console(stderr=as_json)
     if check:
         from riven_env.balance.check import check_balance
+        from riven_env.balance.objective import BalanceError
 
         try:
             result = check_balance(
@@ -152,8 +153,13 @@ def balance(
                 ray_address=ray_address, db_path=db, tolerance=tolerance, interval=interval,
                 progress=not quiet,
             )  # fmt: skip
-        except PlaytestInterrupted as exc:
-            raise _interrupted(exc) from None
+        except (PlaytestInterrupted, KeyboardInterrupt):
+            # The check always reuses what its database holds: the same command continues.
+            stopped = BalanceError(
+                "interrupted: the games played so far are saved; the same command continues "
+                "from them"
+            )
+            raise _interrupted(stopped) from None
         data = result.to_json()
         if as_json:
             echo_json(data)
@@ -172,7 +178,7 @@ def balance(
         raise typer.Exit(0 if result.met else 1)
 
     from riven_env.balance.report import write_search_report
-    from riven_env.balance.search import run_search
+    from riven_env.balance.search import SearchInterrupted, run_search
     from riven_env.scenario.loader import resolve_scenario
 
     settings = _settings(stages)
@@ -188,7 +194,7 @@ def balance(
             echo=None if quiet else (lambda line: log.print(line, highlight=False)),
             settings=settings,
         )  # fmt: skip
-    except PlaytestInterrupted as exc:
+    except (PlaytestInterrupted, SearchInterrupted) as exc:
         raise _interrupted(exc) from None
     write_search_report(result, report)
     data = result.to_json() | {"report": str(report)}
