@@ -191,7 +191,8 @@ def balance(
         result = run_search(
             path, seed=seed, sampler=sampler, trials=trials, workers=workers, backend=backend,
             ray_address=ray_address, db_path=db, out=out, resume=resume, progress=not quiet,
-            echo=None if quiet else (lambda line: log.print(line, highlight=False)),
+            # One line per candidate (in the --json object instead when that is asked for).
+            echo=None if quiet or as_json else (lambda line: log.print(line, highlight=False)),
             settings=settings,
         )  # fmt: skip
     except (PlaytestInterrupted, SearchInterrupted) as exc:
