@@ -45,6 +45,7 @@ from riven_env.balance.objective import (
     distance,
     verdict,
 )
+from riven_env.errors import RivenError
 from riven_env.playtest.config import DEFAULT_PLAYER
 from riven_env.playtest.db import ResultsDB
 from riven_env.playtest.errors import PlaytestError
@@ -174,6 +175,26 @@ class SearchResult:
             "elapsed_s": self.elapsed_s,
             "out": None if self.out is None else str(self.out),
         }
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything one search needs, fixed before its first candidate."""
+
+    study: str
+    storage: Any
+    sampler: str
+    seed: int
+    settings: BalanceSettings
+    spec: BalanceSpec
+    dists: dict[str, Any]
+    limit: int
+    text: str
+    name: str
+    candidates_dir: Path
+    db_path: Path
+    play: dict[str, Any]
+    echo: Callable[[str], None] | None
 
 
 def _optuna():
@@ -358,29 +379,36 @@ def run_search(
     base_values = current_values(mission.raw, knobs)
     if name != "grid" and not study.trials and _in_space(knobs, base_values):
         study.enqueue_trial(base_values)
+    plan = _Plan(
+        study=sname, storage=storage, sampler=name, seed=seed, settings=settings, spec=spec,
+        dists=dists, limit=limit, text=text, name=str(mission.name),
+        candidates_dir=candidates_dir, db_path=Path(db_path), echo=echo,
+        play={"workers": workers, "backend": backend, "ray_address": ray_address,
+              "progress": progress, "player": player},
+    )  # fmt: skip
     try:
-        all_trials = _search_loop(
-            study, storage, sname, name, seed, settings, knobs, dists, limit, text, mission,
-            spec, candidates_dir, db_path, workers, backend, ray_address, progress, echo, player,
-        )  # fmt: skip
+        all_trials = _search_loop(plan)
     except (KeyboardInterrupt, PlaytestInterrupted):
         done = optuna.load_study(study_name=sname, storage=storage).get_trials(
             deepcopy=False, states=(states.COMPLETE, states.PRUNED)
         )
         raise SearchInterrupted(len(done)) from None
-    return _finish(all_trials, settings, path, spec, name, seed, size, started, out, text, knobs)
+    return _finish(plan, all_trials, path, size, started, out)
 
 
-def _search_loop(
-    study, storage, sname, name, seed, settings, knobs, dists, limit, text, mission, spec,
-    candidates_dir, db_path, workers, backend, ray_address, progress, echo, player,
-):  # fmt: skip
-    """Propose and play candidates until one meets the target or ``limit`` are done."""
+def _search_loop(plan: _Plan) -> list[Any]:
+    """Propose and play candidates until one meets the target or ``plan.limit`` are done.
+
+    Returns:
+        Every stored trial of the study.
+    """
     from riven_env.scenario.loader import load_scenario
 
+    settings, spec, knobs = plan.settings, plan.spec, plan.spec.knobs
     optuna = _optuna()
     states = optuna.trial.TrialState
-    with ResultsDB(db_path) as db:
+    study = optuna.load_study(study_name=plan.study, storage=plan.storage)
+    with ResultsDB(plan.db_path) as db:
         while True:
             finished = [
                 t
@@ -388,20 +416,20 @@ def _search_loop(
                 if t.state in (states.COMPLETE, states.PRUNED)
                 or (t.state == states.FAIL and t.user_attrs.get("invalid"))
             ]
-            if any(t.user_attrs.get("meets") for t in finished) or len(finished) >= limit:
+            if any(t.user_attrs.get("meets") for t in finished) or len(finished) >= plan.limit:
                 break
             study = optuna.load_study(
-                study_name=sname,
-                storage=storage,
-                sampler=_sampler(name, seed, len(finished), settings, knobs),
+                study_name=plan.study,
+                storage=plan.storage,
+                sampler=_sampler(plan.sampler, plan.seed, len(finished), settings, knobs),
             )
-            trial = study.ask(fixed_distributions=dists)
+            trial = study.ask(fixed_distributions=plan.dists)
             values = {k.path: trial.params[k.path] for k in knobs}
-            candidate_text = apply_values(text, knobs, values)
-            file = write_candidate(candidate_text, str(mission.name), candidates_dir)
+            candidate_text = apply_values(plan.text, knobs, values)
+            file = write_candidate(candidate_text, plan.name, plan.candidates_dir)
             try:
                 load_scenario(file)
-            except Exception as exc:  # noqa: BLE001 - any invalid candidate is a failed trial
+            except RivenError as exc:  # an invalid mission: a failed candidate, no games
                 first = str(exc).splitlines()[0]
                 trial.set_user_attr("invalid", first)
                 study.tell(trial, state=states.FAIL)
@@ -415,15 +443,11 @@ def _search_loop(
                     spec,
                     pairs,
                     db=db,
-                    folder=candidates_dir,
-                    seed=seed,
-                    workers=workers,
-                    backend=backend,
-                    ray_address=ray_address,
-                    progress=progress,
+                    folder=plan.candidates_dir,
+                    seed=plan.seed,
                     label=f"candidate {trial.number}",
-                    group_id=sname,
-                    player=player,
+                    group_id=plan.study,
+                    **plan.play,
                 )
                 est = played.estimate
                 value = distance(est, spec, settings)
@@ -439,15 +463,17 @@ def _search_loop(
                 study.tell(trial, value if math.isfinite(value) else 1.0)
             else:
                 study.tell(trial, state=states.PRUNED)
-            if echo is not None:
-                _echo_candidate(
-                    echo, _candidate(study.trials[trial.number], len(settings.stages)), spec.side
-                )
+            if plan.echo is not None:
+                stored = _candidate(study.trials[trial.number], len(settings.stages))
+                _echo_candidate(plan.echo, stored, spec.side)
         return study.get_trials(deepcopy=False)
 
 
-def _finish(all_trials, settings, path, spec, name, seed, size, started, out, text, knobs):
+def _finish(
+    plan: _Plan, all_trials: list[Any], path: Path, size: int, started: float, out: Path | None
+) -> SearchResult:
     """The :class:`SearchResult` of the stored trials; write the tuned file."""
+    settings, knobs = plan.settings, plan.spec.knobs
     chosen = None
     candidates = [_candidate(t, len(settings.stages)) for t in all_trials]
     candidates = [c for c in candidates if c is not None]
@@ -461,9 +487,9 @@ def _finish(all_trials, settings, path, spec, name, seed, size, started, out, te
     games = _games_needed(candidates)
     result = SearchResult(
         scenario=str(path),
-        spec=spec,
-        sampler=name,
-        seed=seed,
+        spec=plan.spec,
+        sampler=plan.sampler,
+        seed=plan.seed,
         candidates=candidates,
         chosen=chosen,
         games=games,
@@ -477,7 +503,7 @@ def _finish(all_trials, settings, path, spec, name, seed, size, started, out, te
     if out is not None and best is not None:
         out = Path(out)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(apply_values(text, knobs, best.values), encoding="utf-8")
+        out.write_text(apply_values(plan.text, knobs, best.values), encoding="utf-8")
         result.out = out
     return result
 
