@@ -77,17 +77,17 @@ def test_tpe_meets_the_target_in_fewer_games_than_the_full_grid(tmp_path):
 
 
 def test_same_seed_same_result_and_resume(tmp_path):
-    whole = _search(tmp_path / "a", seed=3)
-    again = _search(tmp_path / "b", seed=3)
-    assert _summary(whole) == _summary(again)
-    assert whole.chosen == again.chosen
-    # Stopped after three candidates, then resumed: the same search.
-    part = _search(tmp_path / "c", seed=3, trials=3)
-    assert len(part.candidates) == 3 and _summary(part) == _summary(whole)[:3]
-    resumed = _search(tmp_path / "c", seed=3, resume=True)
+    quick = replace(SETTINGS, stages=(5, 15))
+    whole = _search(tmp_path / "a", seed=3, trials=5, settings=quick)
+    again = _search(tmp_path / "b", seed=3, trials=5, settings=quick)
+    assert _summary(whole) == _summary(again) and len(whole.candidates) == 5
+    # Stopped after two candidates, then resumed: the same search.
+    part = _search(tmp_path / "c", seed=3, trials=2, settings=quick)
+    assert _summary(part) == _summary(whole)[:2]
+    resumed = _search(tmp_path / "c", seed=3, trials=5, resume=True, settings=quick)
     assert _summary(resumed) == _summary(whole)
-    other = _search(tmp_path / "d", seed=4)
-    assert _summary(other) != _summary(whole)
+    other = _search(tmp_path / "d", seed=4, trials=2, settings=quick)
+    assert _summary(other) != _summary(whole)[:2]
 
 
 def test_an_interrupted_candidate_is_tried_again_on_resume(tmp_path):
