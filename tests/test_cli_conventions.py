@@ -109,6 +109,7 @@ BAD = [
     (["skill-trace", "skirmish-5v", "--games", "1"], "did you mean skirmish-5v5?"),
     (["meta", "--scenario", "duel-1v1", "--rosters", "wardns"], "did you mean wardens?"),
     (["oracle", "audit", "agressive", "--scenario", "duel-1v1"], "did you mean aggressive?"),
+    (["balance", "skirmish-5v", "--check"], "did you mean skirmish-5v5?"),
 ]  # fmt: skip
 
 
@@ -168,7 +169,15 @@ def test_progress_bar_on_a_terminal_only_and_never_in_json(args, tmp_path: Path)
 
 def test_every_command_that_plays_games_takes_workers_and_quiet() -> None:
     runner = CliRunner()
-    for command in ("playtest", "compare", "tournament", "eval", "stress-oracle", "train"):
+    for command in (
+        "playtest",
+        "compare",
+        "tournament",
+        "balance",
+        "eval",
+        "stress-oracle",
+        "train",
+    ):
         text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output
         assert "--workers" in text and "--quiet" in text, command
     assert "--quiet" in runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).output

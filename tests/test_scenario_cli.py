@@ -26,7 +26,8 @@ def test_list_puts_the_name_first() -> None:
     for line, info in zip(lines, infos, strict=True):
         name, rest = line.split(maxsplit=1)
         assert name == info.name
-        assert info.title in rest and info.setting in rest and rest.rstrip().endswith(info.mode)
+        assert info.title in rest and info.setting in rest and f" {info.mode} " in rest
+        assert rest.rstrip().endswith(f"balance: {info.balance}") and info.balance != "-"
         load_scenario(name)  # what the list prints is what --scenario accepts
 
 

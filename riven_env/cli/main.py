@@ -137,6 +137,7 @@ COMMAND_MODULES = (
     "riven_env.cli.agents",
     "riven_env.cli.oracle",
     "riven_env.cli.playtest",
+    "riven_env.cli.balance",
     "riven_env.cli.train",
     "riven_env.cli.stress",
     "riven_env.cli.bench",

@@ -41,15 +41,17 @@ def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
 
 
 def _list() -> None:
-    """List the bundled scenarios: name, title, setting, mode (one per line)."""
+    """List the bundled scenarios: name, title, setting, mode, declared balance (one per line)."""
     from riven_env.scenario import list_bundled
 
     infos = list_bundled()
     width = max((len(info.name) for info in infos), default=0)
     title_width = max((len(info.title) for info in infos), default=0)
+    mode_width = max((len(info.mode) for info in infos), default=0)
     for info in infos:
         typer.echo(
-            f"{info.name:<{width}}  {info.title:<{title_width}}  {info.setting:<7}  {info.mode}"
+            f"{info.name:<{width}}  {info.title:<{title_width}}  {info.setting:<7}  "
+            f"{info.mode:<{mode_width}}  balance: {info.balance}"
         )
 
 
@@ -123,6 +125,13 @@ def describe(scenario: object) -> list[str]:
             min_models=c.min_models,
         )
         lines.append(f"  {c.type}: {text}")
+    if s.balance is not None:
+        b = s.balance
+        lines.append(
+            f"Balance: {b.describe()} (within +/- {b.tolerance * 100:g} points, 95% interval "
+            f"inside +/- {b.interval * 100:g}; docs/balance.md)"
+        )
+        lines += [f"  knob: {knob.describe()}" for knob in b.knobs]
     return lines
 
 

@@ -142,6 +142,24 @@ def default_library_path() -> Path:
     return PROFILE_LIBRARY
 
 
+@lru_cache(maxsize=4)
+def _raw_cached(path: Path, mtime_ns: int) -> dict[str, Any]:
+    del mtime_ns  # part of the cache key only
+    data = read_toml(path, what="profile library", error=ScenarioError)
+    profiles = data.get("profiles", {})
+    return profiles if isinstance(profiles, dict) else {}
+
+
+def library_profiles_raw(path: str | Path | None = None) -> dict[str, Any]:
+    """The ``[profiles]`` table of a library file as written (default: the bundled one).
+
+    ``riven balance`` copies an entry from it into a mission's own ``[profiles]`` before it
+    changes one of the entry's values. Treat the result as read-only.
+    """
+    file = Path(path) if path is not None else default_library_path()
+    return _raw_cached(file, file.stat().st_mtime_ns)
+
+
 @lru_cache(maxsize=16)
 def _load_cached(path: Path, mtime_ns: int, rules: RulesConfig) -> ProfileLibrary:
     del mtime_ns  # part of the cache key only: an edited file is read again
@@ -184,6 +202,7 @@ __all__ = [
     "HERO_KEYWORD",
     "ProfileLibrary",
     "default_library_path",
+    "library_profiles_raw",
     "load_library",
     "read_entries",
 ]

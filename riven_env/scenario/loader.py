@@ -14,6 +14,7 @@ from pathlib import Path
 from riven_env.errors import ScenarioError, did_you_mean
 from riven_env.files import parse_toml, read_text
 from riven_env.rules.config import RulesConfig
+from riven_env.scenario.balance import describe_balance_table
 from riven_env.scenario.checks import combined_error
 from riven_env.scenario.defaults import loader_defaults
 from riven_env.scenario.reader import ScenarioReader
@@ -58,9 +59,8 @@ def list_bundled() -> list[ScenarioInfo]:
         if path.name in NON_SCENARIO_FILES:
             continue
         try:
-            header = parse_toml(read_scenario_text(path), str(path), error=ScenarioError).get(
-                "scenario", {}
-            )
+            doc = parse_toml(read_scenario_text(path), str(path), error=ScenarioError)
+            header = doc.get("scenario", {})
         except ScenarioError as exc:
             infos.append(ScenarioInfo(path.stem, f"<unreadable: {exc}>", "?", "?", path))
             continue
@@ -73,6 +73,7 @@ def list_bundled() -> list[ScenarioInfo]:
                 setting=str(header.get("setting", "?")),
                 mode=str(header.get("mode", loader_defaults()["scenario"]["mode"])),
                 path=path,
+                balance=describe_balance_table(doc.get("balance")),
             )
         )
     return sorted(infos, key=lambda info: info.name)

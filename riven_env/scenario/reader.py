@@ -17,6 +17,7 @@ import shapely
 from riven_env.errors import RivenError, ScenarioError
 from riven_env.files import parse_toml
 from riven_env.rules.config import RulesConfig, bundled_rules
+from riven_env.scenario.balance import read_balance
 from riven_env.scenario.checks import (
     FieldSpec,
     Problems,
@@ -27,7 +28,13 @@ from riven_env.scenario.checks import (
     show,
 )
 from riven_env.scenario.defaults import loader_defaults
-from riven_env.scenario.library import HERO_KEYWORD, ProfileLibrary, load_library, read_entries
+from riven_env.scenario.library import (
+    HERO_KEYWORD,
+    ProfileLibrary,
+    library_profiles_raw,
+    load_library,
+    read_entries,
+)
 from riven_env.scenario.oracle_names import oracle_profile_names
 from riven_env.scenario.placement import (
     PlacementSlot,
@@ -122,6 +129,9 @@ class ScenarioReader:
         victory = self._victory(top.get("victory"), sides, table)
         if header is not None and sides is not None:
             self._check_mode(header, sides)
+        balance = None
+        if top.get("balance") is not None:
+            balance = read_balance(top["balance"], doc, library_profiles_raw(), self.problems)
         sections = (header, table, deployment, objectives, sides, victory)
         if self.problems or any(section is None for section in sections):
             return None
@@ -144,6 +154,7 @@ class ScenarioReader:
             victory=victory,
             source=self.source,
             raw=doc,
+            balance=balance,
         )
 
     # -- sections -------------------------------------------------------------------------

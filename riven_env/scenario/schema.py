@@ -23,6 +23,7 @@ from riven_env.scenario.checks import FieldSpec
 
 if TYPE_CHECKING:
     from riven_env.rules.profiles import ModelProfile
+    from riven_env.scenario.balance import BalanceSpec
     from riven_env.table import Table
 
 #: The only schema version this loader reads.
@@ -69,6 +70,7 @@ TOP_LEVEL_FIELDS: dict[str, FieldSpec] = {
     "victory": FieldSpec("table", required=True),
     "weapons": FieldSpec("table", default={}),
     "profiles": FieldSpec("table", default={}),
+    "balance": FieldSpec("table"),
 }
 
 #: ``[scenario]``. ``first_side`` and ``mode`` defaults come from ``data/defaults.toml``.
@@ -312,6 +314,7 @@ class Scenario:
         victory: Victory conditions.
         source: The file the scenario came from (``"<string>"`` for text).
         raw: The parsed TOML document.
+        balance: The declared balance (``[balance]``, ``docs/balance.md``), or ``None``.
     """
 
     name: str
@@ -329,6 +332,7 @@ class Scenario:
     victory: VictorySpec
     source: str
     raw: dict[str, Any]
+    balance: BalanceSpec | None = None
 
     def models(self) -> tuple[ModelEntry, ...]:
         """Return every model of both sides, blue first, in file order."""
@@ -356,6 +360,7 @@ class ScenarioInfo:
         setting: ``"fantasy"`` or ``"scifi"``.
         mode: ``"warband"`` or ``"solo_hero"``.
         path: The mission file.
+        balance: The declared balance in words (``[balance]``; ``"-"`` when none).
     """
 
     name: str
@@ -363,6 +368,7 @@ class ScenarioInfo:
     setting: str
     mode: str
     path: Path
+    balance: str = "-"
 
 
 __all__ = [
