@@ -83,8 +83,9 @@ def test_measures_on_constructed_games():
 
 def test_extra_models_are_added_to_one_side(tmp_path):
     path = with_extra_models("skirmish-5v5", "red", 2, tmp_path)
-    scenario = load_scenario(path)
-    assert len(scenario.sides["red"].models) == 7 and len(scenario.sides["blue"].models) == 5
+    scenario, base = load_scenario(path), load_scenario("skirmish-5v5")
+    assert len(scenario.sides["red"].models) == len(base.sides["red"].models) + 2
+    assert len(scenario.sides["blue"].models) == len(base.sides["blue"].models)
     assert with_extra_models("skirmish-5v5", "red", 0, tmp_path) == "skirmish-5v5"
 
 

@@ -43,7 +43,8 @@ def test_missions_are_drawn_per_episode_with_one_padding() -> None:
     missions = ["duel-1v1", "skirmish-5v5", "generated:field:5"]
     env = gym.make("riven/Skirmish-v1", scenario=missions, opponent="random").unwrapped
     shapes = {k: v.shape for k, v in env.observation_space.spaces.items()}
-    assert shapes["models"][0] == 10  # the largest side, 5, twice
+    # The largest side of any listed mission, twice.
+    assert shapes["models"][0] == 12  # skirmish-5v5's red fields 6
     seen = set()
     for seed in range(12):
         obs, info = env.reset(seed=seed)

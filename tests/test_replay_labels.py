@@ -32,15 +32,17 @@ from riven_env.replay.labels import (
 from riven_env.replay.narrate import LogContext, decision_words, describe_events
 from riven_env.replay.spec import read_board
 
-# The game the issue was seen in: skirmish-5v5, Oracle against Oracle, seed 3; at event 311
-# blue's Down captain lies by the well with blue-2 and blue-3 around it.
+# The game the issue was seen in: skirmish-5v5 as it was before its balance tuning (kept as
+# tests/data/skirmish-5v5-unbalanced.toml), Oracle against Oracle, seed 3; at event 311 blue's
+# Down captain lies by the well with blue-2 and blue-3 around it.
+CROWDED_SCENARIO = str(Path(__file__).parent / "data" / "skirmish-5v5-unbalanced.toml")
 CROWDED_SEED = 3
 CROWDED_STEP = 311
 
 
 @pytest.fixture(scope="module")
 def skirmish() -> list[dict[str, Any]]:
-    return play_game("skirmish-5v5", "oracle", "oracle", CROWDED_SEED)
+    return play_game(CROWDED_SCENARIO, "oracle", "oracle", CROWDED_SEED)
 
 
 def _label(key: str, x: float, y: float, text: str, *, base: float = 0.0) -> Label:

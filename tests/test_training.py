@@ -155,7 +155,8 @@ def test_ppo_agent_refuses_a_scenario_it_was_not_trained_for(tiny_run) -> None:
         agent.act(state, state.legal_decisions())
     # Padded to the bigger scenario's sizes, the encoding fits but the model's input does not.
     padded = make_agent(f"ppo:{final}", "blue", 0)
-    padded.metadata.update(models_per_side=5, objectives=1)
+    largest = max(len(state.scenario.sides[side].models) for side in ("blue", "red"))
+    padded.metadata.update(models_per_side=largest, objectives=1)
     with pytest.raises(AgentSpecError, match="was trained for observations"):
         padded.act(state, state.legal_decisions())
     with pytest.raises(AgentSpecError, match="does not exist"):

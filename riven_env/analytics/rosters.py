@@ -225,6 +225,10 @@ def roster_scenario(
         merged = {**doc.get(key, {}), **blue.get(key, {}), **red.get(key, {})}
         if merged:
             new[key] = merged
+    # The mission's balance knobs point into its own rosters (sides.red.models[3]...), which
+    # the new rosters replace; the declared target still stands, the knobs do not.
+    if "knobs" in new.get("balance", {}):
+        del new["balance"]["knobs"]
     tag = f"{blue['label']}-vs-{red['label']}"
     return write_derived(new, str(doc["scenario"]["name"]), tag, folder)
 
