@@ -111,6 +111,12 @@ class PythonPlanner final : public game::Planner {
     return out;
   }
 
+  [[nodiscard]] game::MovePlan plan_push(const table::BasesView& bases, std::size_t i, Point away_from,
+                                         double distance) const override {
+    nb::tuple b = bases_args(bases);
+    return move_plan(target_.attr("plan_push")(b[0], b[1], b[2], i, nb::make_tuple(away_from.x, away_from.y), distance));
+  }
+
   [[nodiscard]] std::pair<game::MovePlan, bool> plan_flight(const table::BasesView& bases, std::size_t i,
                                                             double distance, bool around) const override {
     nb::tuple b = bases_args(bases);

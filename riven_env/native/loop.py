@@ -7,7 +7,7 @@ native table with every base radius of the game registered
 victory conditions, and the routing seam. Routes are still planned by the Python engine
 (:mod:`riven_env.table.routing`): :class:`PythonPlanner` answers the core's ``Planner``
 interface (``cpp/riven/game/planner.hpp``) by calling ``plan_destination``, ``plan_charge``,
-``charge_targets`` and ``plan_flight`` on the Python table.
+``charge_targets``, ``plan_push`` and ``plan_flight`` on the Python table.
 
 :class:`NativeGameState` is a game played by the core behind the ``GameState`` protocol that
 agents use (``legal_decisions``, ``apply``, ``copy``, ``view``, ``is_terminal``,
@@ -37,7 +37,14 @@ from riven_env.native.rules import NATIVE_SYSTEMS, native_rules, native_weapon
 from riven_env.native.table import native_table
 from riven_env.rules import action_specs
 from riven_env.rules.profiles import unarmed_weapon
-from riven_env.table import Bases, charge_targets, plan_charge, plan_destination, plan_flight
+from riven_env.table import (
+    Bases,
+    charge_targets,
+    plan_charge,
+    plan_destination,
+    plan_flight,
+    plan_push,
+)
 from riven_env.table.measure import CONTACT_TOL
 
 __all__ = ["NativeGameState", "PythonPlanner", "forward_model", "python_decision"]
@@ -138,6 +145,19 @@ class PythonPlanner:
         """:func:`riven_env.table.charge_targets`."""
         bases = self._bases(centers, radii, on_table)
         return [int(j) for j in charge_targets(self.table, bases, i, reach, enemies)]
+
+    def plan_push(
+        self,
+        centers: list[float],
+        radii: list[float],
+        on_table: list[bool],
+        i: int,
+        away_from: tuple[float, float],
+        distance: float,
+    ) -> tuple:
+        """:func:`riven_env.table.plan_push`: (start, end, path, cost, reached)."""
+        bases = self._bases(centers, radii, on_table)
+        return _plan_tuple(plan_push(self.table, bases, i, away_from, distance))
 
     def plan_flight(
         self,

@@ -336,33 +336,16 @@ void Loop::apply_move(std::size_t i, const MovePlan& plan, std::string_view kind
   if (kind != "flee") after_move(i);
 }
 
-MovePlan straight(const table::StraightPlan& plan, table::Point here) {
-  MovePlan out;
-  out.path = plan.path;
-  out.start = plan.path.empty() ? here : plan.path.front();
-  out.end = plan.path.empty() ? here : plan.path.back();
-  out.cost = plan.cost;
-  out.reached = plan.reached;
-  return out;
-}
-
 void Loop::push(std::size_t i, table::Point away_from, double distance, std::string_view kind) {
   if (distance <= 0 || !m(i).is_on_table_status()) return;
   const BasesArrays bases = bases_of(s_);
-  apply_move(i, straight(fm_.table->plan_push(bases.view(), i, away_from, distance), position(i)), kind);
+  apply_move(i, fm_.planner->plan_push(bases.view(), i, away_from, distance), kind);
 }
 
 bool Loop::flee(std::size_t i, double distance) {
   const BasesArrays bases = bases_of(s_);
-  MovePlan plan;
-  bool left = false;
-  if (rules_.morale.flight_route == rules::FlightRoute::Around) {
-    std::tie(plan, left) = fm_.planner->plan_flight(bases.view(), i, distance, true);
-  } else {
-    const auto found = fm_.table->plan_flight(bases.view(), i, distance);
-    plan = straight(found.first, position(i));
-    left = found.second;
-  }
+  const bool around = rules_.morale.flight_route == rules::FlightRoute::Around;
+  const auto [plan, left] = fm_.planner->plan_flight(bases.view(), i, distance, around);
   apply_move(i, plan, "flee");
   if (left) remove(i, Status::Fled);
   return left;

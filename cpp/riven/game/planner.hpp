@@ -2,8 +2,10 @@
 // riven_env/table/routing.py (a destination's path, a charge path, the `around` flight) goes
 // through this interface. Its signatures mirror the Python functions one for one
 // (riven_env/table/destinations.py plan_destination, riven_env/table/movement.py plan_charge,
-// charge_targets, plan_flight), so that a native router (cpp/riven/table/routing) or the Python
-// one (a callback, cpp/bindings/bind_game_loop.cpp) can stand behind it.
+// charge_targets, plan_push, plan_flight), so that a native router (cpp/riven/table/routing) or the Python
+// one (a callback, cpp/bindings/bind_game_loop.cpp) can stand behind it. Pushes and flights go
+// through it too (the native table has them, cpp/riven/table/table.hpp, but its terrain
+// intersections may differ from GEOS's in the last bit: docs/native-game-state.md, "Game loop").
 #pragma once
 
 #include <cstddef>
@@ -61,6 +63,9 @@ class Planner {
   [[nodiscard]] virtual std::vector<std::int64_t> charge_targets(const table::BasesView& bases, std::size_t i,
                                                                  double reach,
                                                                  std::span<const std::int64_t> enemies) const = 0;
+  /// plan_push(table, bases, i, away_from_xy, distance) (recoil, a critical shot's push).
+  [[nodiscard]] virtual MovePlan plan_push(const table::BasesView& bases, std::size_t i, table::Point away_from,
+                                           double distance) const = 0;
   /// plan_flight(table, bases, i, distance, around=): (plan, left_table).
   [[nodiscard]] virtual std::pair<MovePlan, bool> plan_flight(const table::BasesView& bases, std::size_t i,
                                                               double distance, bool around) const = 0;
