@@ -76,14 +76,22 @@ class PythonPlanner:
 
     def __init__(self, table: Any) -> None:
         self.table = table
+        self._last: tuple[bytes, Bases] | None = None
 
-    @staticmethod
-    def _bases(centers: list[float], radii: list[float], on_table: list[bool]) -> Bases:
-        return Bases(
+    def _bases(self, centers: list[float], radii: list[float], on_table: list[bool]) -> Bases:
+        bases = Bases(
             np.asarray(centers, dtype=np.float64).reshape(-1, 2),
             np.asarray(radii, dtype=np.float64),
             np.asarray(on_table, dtype=bool),
         )
+        # The same layout as the previous call (listing charges, then planning one): hand out
+        # the same Bases, so that the answers its Layout remembers are found again.
+        # Compared byte for byte, as Bases.layout compares (-0.0 is not 0.0 there).
+        key = bases.centers.tobytes() + bases.radii.tobytes() + bases.on_table.tobytes()
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
+        self._last = (key, bases)
+        return bases
 
     def plan_destination(
         self,
@@ -206,8 +214,14 @@ def _victory_tuples(scenario: Any) -> list[tuple]:
     ]
 
 
-def forward_model(state: Any) -> Any:
+def forward_model(state: Any, planner: Any = None) -> Any:
     """The core ``ForwardModel`` of ``state``'s game (built once per scenario, rules and table).
+
+    Args:
+        state: A Python ``GameState`` of the game.
+        planner: The routing seam's answerer (the methods of :class:`PythonPlanner`); None
+            for a :class:`PythonPlanner` of the game's table. A model with a planner of the
+            caller's is built afresh (not remembered).
 
     Raises:
         NativeUnavailableError: The core is not built, or the game's resolution system is not
@@ -222,7 +236,7 @@ def forward_model(state: Any) -> Any:
     key = (id(state.scenario), id(state.rules), id(state.table))
     found = _MODELS.get(key)
     statics = native_static(state)
-    if found is not None and found[0]() is state.scenario and found[2] is statics:
+    if planner is None and found is not None and found[0]() is state.scenario and found[2] is statics:
         return found[1]
     native = load()
     table = native_table(state.table)
@@ -238,7 +252,7 @@ def forward_model(state: Any) -> Any:
         model = native.ForwardModel(
             native_rules(state.rules),
             table.core,
-            PythonPlanner(state.table),
+            PythonPlanner(state.table) if planner is None else planner,
             statics,
             _action_tuples(state.rules),
             melee,
@@ -250,6 +264,8 @@ def forward_model(state: Any) -> Any:
         )
     except ValueError as error:
         raise NativeUnavailableError(f"the native game loop cannot play this game: {error}") from None
+    if planner is not None:
+        return model
     if len(_MODELS) >= _MODELS_LIMIT:
         _MODELS.clear()
     _MODELS[key] = (weakref.ref(state.scenario), model, statics)
