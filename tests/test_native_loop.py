@@ -33,7 +33,9 @@ def _agents(blue: str, red: str, seed: int) -> dict[str, Any]:
     from riven_agents.registry import make_agent
 
     seeds = agent_seeds(seed)
-    return {side: make_agent(spec, side, seeds[side]) for side, spec in (("blue", blue), ("red", red))}
+    return {
+        side: make_agent(spec, side, seeds[side]) for side, spec in (("blue", blue), ("red", red))
+    }
 
 
 def lockstep(
@@ -118,12 +120,18 @@ def test_copies_are_independent_and_replay_the_same_game() -> None:
     agents = _agents("random", "random", 8)
     first = []
     while not state.is_terminal:
-        first += [dumps_event(e) for e in state.apply(agents[state.current_side].act(state, state.legal_decisions()))]
+        first += [
+            dumps_event(e)
+            for e in state.apply(agents[state.current_side].act(state, state.legal_decisions()))
+        ]
     assert not copy.is_terminal
     agents = _agents("random", "random", 8)
     second = []
     while not copy.is_terminal:
-        second += [dumps_event(e) for e in copy.apply(agents[copy.current_side].act(copy, copy.legal_decisions()))]
+        second += [
+            dumps_event(e)
+            for e in copy.apply(agents[copy.current_side].act(copy, copy.legal_decisions()))
+        ]
     assert first == second
 
 

@@ -14,7 +14,6 @@ from riven_env.game.state import SIDES, GameState
 from riven_env.rules import RulesConfig, bundled_rules, load_rules
 from riven_env.table import Bases
 
-
 ENGINES = ("python", "native")
 """The game engines :func:`new_game` plays: the Python reference and the native core."""
 

@@ -236,7 +236,12 @@ def forward_model(state: Any, planner: Any = None) -> Any:
     key = (id(state.scenario), id(state.rules), id(state.table))
     found = _MODELS.get(key)
     statics = native_static(state)
-    if planner is None and found is not None and found[0]() is state.scenario and found[2] is statics:
+    if (
+        planner is None
+        and found is not None
+        and found[0]() is state.scenario
+        and found[2] is statics
+    ):
         return found[1]
     native = load()
     table = native_table(state.table)
@@ -263,7 +268,9 @@ def forward_model(state: Any, planner: Any = None) -> Any:
             float(CONTACT_TOL),
         )
     except ValueError as error:
-        raise NativeUnavailableError(f"the native game loop cannot play this game: {error}") from None
+        raise NativeUnavailableError(
+            f"the native game loop cannot play this game: {error}"
+        ) from None
     if planner is not None:
         return model
     if len(_MODELS) >= _MODELS_LIMIT:
@@ -436,4 +443,3 @@ class NativeGameState:
             f"NativeGameState(round={n.round}, side={SIDES[n.side]}, phase={PHASES[n.phase]}, "
             f"over={bool(n.over)})"
         )
-
