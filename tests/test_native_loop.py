@@ -26,7 +26,7 @@ if available():
     from riven_env.native.game import native_view, python_view
     from riven_env.native.loop import NativeGameState
 
-from native_games import missions  # noqa: E402
+from native_games import mission_states, missions  # noqa: E402
 
 
 def _agents(blue: str, red: str, seed: int) -> dict[str, Any]:
@@ -63,6 +63,15 @@ def lockstep(
     assert native.is_terminal and native.legal_decisions() == []
     assert native.result == python.result
     return steps, lines
+
+
+@pytest.mark.parametrize("mission", missions())
+def test_legal_decisions_on_every_sampled_state_are_the_python_ones(mission: str) -> None:
+    # The states of tests/test_native_game.py (oracle, random and greedy games), exported.
+    for state in mission_states(mission):
+        native = NativeGameState.from_python(state.copy())
+        assert native.legal_decisions() == state.legal_decisions(), (mission, state)
+        assert native.current_side == state.current_side
 
 
 @pytest.mark.parametrize("mission", missions())
