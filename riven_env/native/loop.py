@@ -76,21 +76,26 @@ class PythonPlanner:
 
     def __init__(self, table: Any) -> None:
         self.table = table
-        self._last: tuple[bytes, Bases] | None = None
+        self._last: tuple[tuple[list, list, list], Bases] | None = None
 
     def _bases(self, centers: list[float], radii: list[float], on_table: list[bool]) -> Bases:
-        bases = Bases(
-            np.asarray(centers, dtype=np.float64).reshape(-1, 2),
-            np.asarray(radii, dtype=np.float64),
-            np.asarray(on_table, dtype=bool),
-        )
         # The same layout as the previous call (listing charges, then planning one): hand out
-        # the same Bases, so that the answers its Layout remembers are found again.
-        # Compared byte for byte, as Bases.layout compares (-0.0 is not 0.0 there).
-        key = bases.centers.tobytes() + bases.radii.tobytes() + bases.on_table.tobytes()
-        if self._last is not None and self._last[0] == key:
-            return self._last[1]
-        self._last = (key, bases)
+        # the same Bases, so that the answers its Layout remembers are found again. Lists of
+        # Python floats compare as the doubles they hold (-0.0 == 0.0 aside, which the
+        # layout's bytes would tell apart: such a layout is rebuilt).
+        last = self._last
+        if last is not None and last[0] == (centers, radii, on_table):
+            found = last[1]
+            if found.centers.tobytes() == np.asarray(centers, dtype=np.float64).tobytes():
+                return found
+        # The core's arrays are valid bases already (finite centres, positive radii): skip
+        # the constructor's checks, as Bases.copy does.
+        bases = Bases.__new__(Bases)
+        bases.centers = np.asarray(centers, dtype=np.float64).reshape(-1, 2)
+        bases.radii = np.asarray(radii, dtype=np.float64)
+        bases.on_table = np.asarray(on_table, dtype=bool)
+        bases._layout = None
+        self._last = ((centers, radii, on_table), bases)
         return bases
 
     def plan_destination(
@@ -296,17 +301,32 @@ def python_decision(decision: Any, statics: Any) -> Decision:
             list(statics.options),
         )
     _, kinds, destinations, options = found
+    key = (
+        decision.kind,
+        decision.model,
+        decision.dice,
+        decision.target,
+        decision.destination_kind,
+        decision.destination_ref,
+        decision.option,
+    )
+    return _python_decision(key, kinds, destinations, options)
+
+
+def _python_decision(
+    key: tuple[int, ...], kinds: list[str], destinations: list[str], options: list[str]
+) -> Decision:
+    kind, model, dice, target, destination_kind, ref, option = key
     destination = None
-    if decision.destination_kind >= 0:
-        ref = decision.destination_ref
-        destination = (destinations[decision.destination_kind], None if ref < 0 else ref)
+    if destination_kind >= 0:
+        destination = (destinations[destination_kind], None if ref < 0 else ref)
     return shared_decision(
-        kinds[decision.kind],
-        None if decision.model < 0 else decision.model,
-        None if decision.dice < 0 else decision.dice,
-        None if decision.target < 0 else decision.target,
+        kinds[kind],
+        None if model < 0 else model,
+        None if dice < 0 else dice,
+        None if target < 0 else target,
         destination,
-        None if decision.option < 0 else options[decision.option],
+        None if option < 0 else options[option],
     )
 
 
@@ -350,7 +370,9 @@ class NativeGameState:
         if not is_listed(decision, legal):
             phase = PHASES[self.native.phase]
             raise IllegalActionError(decision, legal, f"phase {phase}, side {self.current_side}")
-        index = next(k for k, d in enumerate(legal) if d == decision)
+        index = next((k for k, d in enumerate(legal) if d is decision), None)
+        if index is None:
+            index = legal.index(decision)
         native_legal = self._native_legal or []
         found = load().apply_decision(self.model, self.native, native_legal[index])
         self._changed()
