@@ -14,6 +14,9 @@ from riven_env.game.state import SIDES, GameState
 from riven_env.rules import RulesConfig, bundled_rules, load_rules
 from riven_env.table import Bases
 
+ENGINES = ("python", "native")
+"""The game engines :func:`new_game` plays: the Python reference and the native core."""
+
 
 def _scenario(scenario: Any, rules: RulesConfig) -> Any:
     if isinstance(scenario, str | Path):
@@ -64,7 +67,8 @@ def new_game(
     *,
     rules: RulesConfig | None = None,
     overrides: Mapping[str, object] | None = None,
-) -> GameState:
+    engine: str = "python",
+) -> Any:
     """Start a game of ``scenario`` (a bundled name, a file path or a loaded Scenario).
 
     Args:
@@ -72,11 +76,23 @@ def new_game(
         seed: Seed of the game's single random stream.
         rules: Rules data (default: the bundled RIVEN v0.1 data).
         overrides: Rules data overrides (``{"turnover": "sbh"}``).
+        engine: ``"python"`` (the reference engine, a :class:`GameState`) or ``"native"``
+            (the compiled core, a :class:`~riven_env.native.loop.NativeGameState` with the same
+            protocol; the set-up and first events are the Python engine's, the game is the
+            core's). ``python`` stays the default until the equivalence suite covers every
+            variant (``docs/native-game-state.md``, "Game loop").
 
     Returns:
         The state at the first decision point. Its pending events (``drain_events()``)
         begin with ``game_start``.
+
+    Raises:
+        ValueError: ``engine`` is not one of :data:`ENGINES`.
+        NativeUnavailableError: ``engine="native"`` and the core is not built, or the rules
+            name a resolution system the core has not ported.
     """
+    if engine not in ENGINES:
+        raise ValueError(f"engine {engine!r}: expected one of {', '.join(ENGINES)}")
     rules = resolve_rules(rules, overrides)
     scenario = _scenario(scenario, rules)
     rng = np.random.default_rng(seed)
@@ -113,6 +129,10 @@ def new_game(
         model.resources = dict(state.resolution.starting_resources(model.profile))
     state.emit("game_start", **game_start_fields(state, seed))
     state.start()
+    if engine == "native":
+        from riven_env.native.loop import NativeGameState
+
+        return NativeGameState.from_python(state)
     return state
 
 

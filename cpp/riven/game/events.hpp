@@ -43,6 +43,11 @@ class JsonValue {
   JsonValue& set(std::string key, JsonValue value);
   [[nodiscard]] const std::vector<JsonValue>& items() const { return items_; }
   [[nodiscard]] const std::vector<std::string>& keys() const { return keys_; }
+  // The scalar held (the game loop's Python seam reads events back as Python values).
+  [[nodiscard]] bool as_bool() const { return bool_; }
+  [[nodiscard]] std::int64_t as_int() const { return int_; }
+  [[nodiscard]] double as_float() const { return float_; }
+  [[nodiscard]] const std::string& text() const { return text_; }
 
   /// Append the JSON text of this value to `out`.
   void write(std::string& out) const;
@@ -78,6 +83,9 @@ class EventLog {
   /// GameState.drain_events: the events since the last drain, and forget them.
   std::vector<JsonValue> drain();
   [[nodiscard]] const std::vector<JsonValue>& events() const { return events_; }
+  /// The k-th event since the last drain, to complete it later (effects.morale_test sets
+  /// fled_off_table once the flight is known, as the Python dict is updated in place).
+  JsonValue& at(std::size_t k) { return events_.at(k); }
 
  private:
   std::vector<JsonValue> events_;

@@ -1,0 +1,271 @@
+// riven::game's loop in Python: the ForwardModel (built by riven_env/native/loop.py from a Python
+// game), the routing seam's Python callback planner, legal decisions and apply.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bindings.hpp"
+#include "riven/game/forward_model.hpp"
+#include "riven/game/loop.hpp"
+#include "riven/game/planner.hpp"
+#include "riven/game/queries.hpp"
+#include "riven/rules/pcg64.hpp"
+
+namespace nb = nanobind;
+
+namespace riven::bindings {
+
+namespace {
+
+using game::Decision;
+using game::ForwardModel;
+using game::GameState;
+using game::JsonValue;
+using table::Point;
+
+nb::list floats(std::span<const double> values) {
+  nb::list out;
+  for (const double v : values) out.append(v);
+  return out;
+}
+
+nb::tuple bases_args(const table::BasesView& bases) {
+  nb::list flags;
+  for (const std::uint8_t f : bases.on_table) flags.append(f != 0);
+  return nb::make_tuple(floats(bases.centers), floats(bases.radii), flags);
+}
+
+std::vector<Point> points(nb::handle path) {
+  std::vector<Point> out;
+  for (nb::handle p : path) out.push_back({nb::cast<double>(p[0]), nb::cast<double>(p[1])});
+  return out;
+}
+
+game::MovePlan move_plan(nb::handle plan) {
+  // (start, end, path, cost, reached)
+  game::MovePlan out;
+  out.start = {nb::cast<double>(plan[0][0]), nb::cast<double>(plan[0][1])};
+  out.end = {nb::cast<double>(plan[1][0]), nb::cast<double>(plan[1][1])};
+  out.path = points(plan[2]);
+  out.cost = nb::cast<double>(plan[3]);
+  out.reached = nb::cast<bool>(plan[4]);
+  return out;
+}
+
+/// The routing seam answered by Python (riven_env/native/loop.py PythonPlanner), GIL held.
+class PythonPlanner final : public game::Planner {
+ public:
+  explicit PythonPlanner(nb::object target) : target_(std::move(target)) {}
+
+  [[nodiscard]] std::optional<game::Destination> plan_destination(const table::BasesView& bases, std::size_t i,
+                                                                  double allowance, const std::string& kind,
+                                                                  std::int64_t ref, std::span<const Point> objectives,
+                                                                  std::optional<double> enemy_gap) const override {
+    nb::list objs;
+    for (const Point& p : objectives) objs.append(nb::make_tuple(p.x, p.y));
+    nb::tuple b = bases_args(bases);
+    nb::object found = target_.attr("plan_destination")(
+        b[0], b[1], b[2], i, allowance, kind, ref < 0 ? nb::none() : nb::cast(ref), objs,
+        enemy_gap ? nb::cast(*enemy_gap) : nb::none());
+    if (found.is_none()) return std::nullopt;
+    // (kind, ref, point, cost, label, path, reached)
+    game::Destination d;
+    d.kind = nb::cast<std::string>(found[0]);
+    d.ref = found[1].is_none() ? -1 : nb::cast<std::int64_t>(found[1]);
+    d.point = {nb::cast<double>(found[2][0]), nb::cast<double>(found[2][1])};
+    d.cost = nb::cast<double>(found[3]);
+    d.label = nb::cast<std::string>(found[4]);
+    d.path = points(found[5]);
+    d.reached = nb::cast<bool>(found[6]);
+    return d;
+  }
+
+  [[nodiscard]] std::optional<game::MovePlan> plan_charge(const table::BasesView& bases, std::size_t i,
+                                                          std::size_t target, double reach) const override {
+    nb::tuple b = bases_args(bases);
+    nb::object found = target_.attr("plan_charge")(b[0], b[1], b[2], i, target, reach);
+    if (found.is_none()) return std::nullopt;
+    return move_plan(found);
+  }
+
+  [[nodiscard]] std::vector<std::int64_t> charge_targets(const table::BasesView& bases, std::size_t i, double reach,
+                                                         std::span<const std::int64_t> enemies) const override {
+    nb::tuple b = bases_args(bases);
+    nb::list foes;
+    for (const std::int64_t j : enemies) foes.append(j);
+    nb::object found = target_.attr("charge_targets")(b[0], b[1], b[2], i, reach, foes);
+    std::vector<std::int64_t> out;
+    for (nb::handle j : found) out.push_back(nb::cast<std::int64_t>(j));
+    return out;
+  }
+
+  [[nodiscard]] game::MovePlan plan_push(const table::BasesView& bases, std::size_t i, Point away_from,
+                                         double distance) const override {
+    nb::tuple b = bases_args(bases);
+    return move_plan(target_.attr("plan_push")(b[0], b[1], b[2], i, nb::make_tuple(away_from.x, away_from.y), distance));
+  }
+
+  [[nodiscard]] std::pair<game::MovePlan, bool> plan_flight(const table::BasesView& bases, std::size_t i,
+                                                            double distance, bool around) const override {
+    nb::tuple b = bases_args(bases);
+    nb::object found = target_.attr("plan_flight")(b[0], b[1], b[2], i, distance, around);
+    return {move_plan(found[0]), nb::cast<bool>(found[1])};
+  }
+
+ private:
+  nb::object target_;
+};
+
+/// An event as Python values (dicts, lists, ints, floats, strings, None): what GameState.emit
+/// records.
+nb::object to_python(const JsonValue& value) {
+  switch (value.kind()) {
+    case JsonValue::Kind::Null:
+      return nb::none();
+    case JsonValue::Kind::Bool:
+      return nb::bool_(value.as_bool());
+    case JsonValue::Kind::Int:
+      return nb::int_(value.as_int());
+    case JsonValue::Kind::BigInt:
+      return nb::module_::import_("builtins").attr("int")(value.text());
+    case JsonValue::Kind::Float:
+      return nb::float_(value.as_float());
+    case JsonValue::Kind::String:
+      return nb::str(value.text().c_str(), value.text().size());
+    case JsonValue::Kind::List: {
+      nb::list out;
+      for (const JsonValue& item : value.items()) out.append(to_python(item));
+      return out;
+    }
+    case JsonValue::Kind::Object: {
+      nb::dict out;
+      for (std::size_t k = 0; k < value.keys().size(); ++k) {
+        out[nb::str(value.keys()[k].c_str(), value.keys()[k].size())] = to_python(value.items()[k]);
+      }
+      return out;
+    }
+  }
+  return nb::none();
+}
+
+nb::list events_to_python(const std::vector<JsonValue>& events) {
+  nb::list out;
+  for (const JsonValue& e : events) out.append(to_python(e));
+  return out;
+}
+
+template <class T>
+std::shared_ptr<const T> held(nb::object owner) {
+  // The core object stays owned by its Python object; the shared_ptr keeps that alive.
+  const T* pointer = nb::cast<const T*>(owner);
+  auto keep = std::make_shared<nb::object>(std::move(owner));
+  return std::shared_ptr<const T>(keep, pointer);
+}
+
+using ActionTuple = std::tuple<std::string, int, std::string, std::string, bool, std::vector<std::string>, std::string,
+                               std::vector<std::string>>;
+using VictoryTuple = std::tuple<std::string, int, std::vector<std::string>, std::optional<std::array<double, 4>>, int,
+                                bool, int, int>;
+
+}  // namespace
+
+void bind_game_loop(nb::module_& module) {
+  nb::class_<ForwardModel>(module, "ForwardModel",
+                           "What the native game loop reads besides the state (riven::game::ForwardModel).")
+      .def(
+          "__init__",
+          [](ForwardModel* self, nb::object rules, nb::object table, nb::object planner, const game::GameStatic& statics,
+             const std::vector<ActionTuple>& actions, const std::vector<std::optional<rules::Weapon>>& melee,
+             const std::vector<std::optional<rules::Weapon>>& ranged, const rules::Weapon& unarmed,
+             const std::vector<VictoryTuple>& victory, const std::string& at_round_limit, double contact_tolerance) {
+            ForwardModel fm;
+            fm.rules = held<rules::RulesConfig>(std::move(rules));
+            fm.table = held<table::TableGeometry>(std::move(table));
+            fm.planner = std::make_shared<PythonPlanner>(std::move(planner));
+            for (const auto& [name, cost, attribute, difficulty, once, excludes, applies, removes] : actions) {
+              fm.actions.push_back(game::ActionSpec{name, cost, attribute, difficulty, once, excludes, applies, removes});
+            }
+            fm.melee = melee;
+            fm.ranged = ranged;
+            fm.unarmed = unarmed;
+            for (const auto& [type, side, models, zone, points, win, from_round, min_models] : victory) {
+              game::VictoryCondition c;
+              c.type = type;
+              c.side = side;
+              c.models = models;
+              c.has_zone = zone.has_value();
+              if (zone) c.zone = *zone;
+              c.points = points;
+              c.win = win;
+              c.from_round = from_round;
+              c.min_models = min_models;
+              fm.victory.push_back(std::move(c));
+            }
+            fm.at_round_limit = at_round_limit;
+            fm.contact_tolerance = contact_tolerance;
+            fm.prepare(statics);
+            new (self) ForwardModel(std::move(fm));
+          },
+          nb::arg("rules"), nb::arg("table"), nb::arg("planner"), nb::arg("statics"), nb::arg("actions"),
+          nb::arg("melee"), nb::arg("ranged"), nb::arg("unarmed"), nb::arg("victory"), nb::arg("at_round_limit"),
+          nb::arg("contact_tolerance"));
+
+  module.def(
+      "legal_decisions", [](const ForwardModel& fm, const GameState& state) { return game::legal_decisions(fm, state); },
+      nb::arg("model"), nb::arg("state"), "GameState.legal_decisions, in the Python order.");
+  module.def(
+      "apply_decision",
+      [](const ForwardModel& fm, GameState& state, const Decision& decision) {
+        game::EventLog log;
+        game::apply(fm, state, decision, log);
+        return events_to_python(log.drain());
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("decision"),
+      "GameState.apply: the events, as the Python engine records them.");
+  module.def(
+      "start_game",
+      [](const ForwardModel& fm, GameState& state) {
+        game::EventLog log;
+        game::start(fm, state, log);
+        return events_to_python(log.drain());
+      },
+      nb::arg("model"), nb::arg("state"));
+  module.def(
+      "decision_label",
+      [](const ForwardModel& fm, const GameState& state, const Decision& decision) {
+        return game::decision_label(fm, state, decision);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("decision"), "str(decision) of the Python Decision.");
+  module.def(
+      "play_random",
+      [](const ForwardModel& fm, GameState& state, rules::Pcg64& chooser, std::int64_t max_steps) {
+        // A soak: uniformly random legal decisions (their own stream) until the game ends.
+        game::EventLog log;
+        std::int64_t steps = 0;
+        std::size_t events = 0;
+        while (!state.over && steps < max_steps) {
+          const std::vector<Decision> legal = game::legal_decisions(fm, state);
+          const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(legal.size())));
+          game::apply(fm, state, legal[pick], log);
+          events += log.drain().size();
+          ++steps;
+        }
+        return std::make_pair(steps, events);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("chooser"), nb::arg("max_steps"),
+      "Play random legal decisions natively: (steps, events).");
+}
+
+}  // namespace riven::bindings

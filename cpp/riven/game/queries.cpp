@@ -1,0 +1,534 @@
+#include "riven/game/queries.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "riven/rules/shooting.hpp"
+#include "riven/rules/strain.hpp"
+#include "riven/rules/tests_2d6.hpp"
+#include "riven/table/geometry.hpp"
+
+namespace riven::game {
+namespace {
+
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
+std::int16_t i16(int v) { return static_cast<std::int16_t>(v); }
+
+bool contains(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+Decision action_decision(const ForwardModel& fm, ActionKind kind, std::size_t model) {
+  Decision d;
+  d.kind = i16(kFirstActionKind + fm.id(kind));
+  d.model = i16(static_cast<int>(model));
+  return d;
+}
+
+const char* const kCoverNames[] = {"none", "soft", "hard"};
+
+}  // namespace
+
+BasesArrays bases_of(const GameState& state) {
+  BasesArrays out;
+  const std::size_t n = state.models.size();
+  out.centers.resize(2 * n);
+  out.radii.resize(n);
+  out.on_table.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Model& m = state.models[i];
+    out.centers[2 * i] = m.x;
+    out.centers[2 * i + 1] = m.y;
+    out.radii[i] = m.radius;
+    out.on_table[i] = m.on_table ? 1 : 0;
+  }
+  return out;
+}
+
+std::vector<std::string> condition_names(const GameState& state, std::size_t i) {
+  const Model& m = state.models[i];
+  std::vector<std::string> names;
+  names.reserve(m.condition_count);
+  for (std::size_t k = 0; k < m.condition_count; ++k) {
+    names.push_back(state.statics->conditions[at(m.conditions[k].id)]);
+  }
+  return names;
+}
+
+rules::ConditionLimits limits(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  if (state.models[i].condition_count == 0) return fm.no_limits;
+  return rules::condition_limits(condition_names(state, i), *fm.rules);
+}
+
+const Profile& profile_of(const GameState& state, std::size_t i) {
+  return state.statics->profiles[at(state.statics->model_profile[i])];
+}
+
+int strain_max(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  return rules::strain_max(profile_of(state, i).wit, *fm.rules);
+}
+
+std::vector<int> side_models(const GameState& state, int side) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < state.models.size(); ++i) {
+    if (state.model_side(i) == side) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+std::vector<int> active_models(const GameState& state, int side) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < state.models.size(); ++i) {
+    if (state.model_side(i) == side && state.models[i].is_active()) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+std::vector<int> enemies_of(const GameState& state, std::size_t i) {
+  return active_models(state, 1 - state.model_side(i));
+}
+
+std::vector<int> friends_of(const GameState& state, std::size_t i) {
+  std::vector<int> out;
+  const int side = state.model_side(i);
+  for (std::size_t j = 0; j < state.models.size(); ++j) {
+    if (j != i && state.model_side(j) == side && state.models[j].is_on_table_status()) {
+      out.push_back(static_cast<int>(j));
+    }
+  }
+  return out;
+}
+
+std::vector<int> engaged_enemies(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  const BasesArrays bases = bases_of(state);
+  std::vector<int> out;
+  const int side = state.model_side(i);
+  for (const std::size_t j : table::contacts(bases.view(), i, fm.contact_tolerance)) {
+    if (state.model_side(j) != side && state.models[j].is_active()) out.push_back(static_cast<int>(j));
+  }
+  return out;
+}
+
+bool is_engaged(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  return !engaged_enemies(fm, state, i).empty();
+}
+
+double distance(const GameState& state, std::size_t i, std::size_t j) {
+  const Model& a = state.models[i];
+  const Model& b = state.models[j];
+  if (!a.on_table || !b.on_table) return std::numeric_limits<double>::infinity();
+  return std::max(0.0, table::python_hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius);
+}
+
+double distance_to_point(const GameState& state, std::size_t i, table::Point p) {
+  const Model& m = state.models[i];
+  const double d = std::hypot(m.x - p.x, m.y - p.y);  // np.hypot
+  return std::max(0.0, d - m.radius);
+}
+
+double move_allowance(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  const double penalty = limits(fm, state, i).move_penalty;
+  return std::max(0.0, profile_of(state, i).move - penalty);
+}
+
+const std::vector<std::string>& engaged_forbids(const ForwardModel& fm) { return fm.engaged_forbids; }
+
+std::string effective_cover(const ForwardModel& fm, const GameState& state, std::size_t shooter,
+                            std::size_t target, const std::string& cover) {
+  const auto& weapon = fm.ranged[at(state.statics->model_profile[shooter])];
+  return rules::effective_cover(cover, condition_names(state, target), weapon ? &*weapon : nullptr, *fm.rules);
+}
+
+std::vector<std::pair<int, std::string>> shot_targets(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  std::vector<std::pair<int, std::string>> targets;
+  const auto& weapon = fm.ranged[at(state.statics->model_profile[i])];
+  if (!weapon) return targets;
+  if (contains(fm.engaged_forbids, "shoot") && is_engaged(fm, state, i)) return targets;
+  const BasesArrays bases = bases_of(state);
+  const table::BasesView view = bases.view();
+  const int side = state.model_side(i);
+  bool have_own = false;
+  std::vector<std::size_t> own_contacts;
+  for (const int j : enemies_of(state, i)) {
+    if (!rules::in_range(*weapon, distance(state, i, at(j)))) continue;
+    std::vector<std::size_t> engaged_with;
+    for (const std::size_t k : table::contacts(view, at(j), fm.contact_tolerance)) {
+      if (state.model_side(k) == side) engaged_with.push_back(k);
+    }
+    if (!engaged_with.empty()) {
+      if (!have_own) {
+        own_contacts = table::contacts(view, i, fm.contact_tolerance);
+        have_own = true;
+      }
+      bool adjacent = false;
+      for (const std::size_t k : engaged_with) {
+        adjacent = adjacent || std::find(own_contacts.begin(), own_contacts.end(), k) != own_contacts.end();
+      }
+      if (!rules::may_shoot_into_melee(adjacent, *fm.rules)) continue;
+    }
+    const Model& s = state.models[i];
+    const Model& t = state.models[at(j)];
+    if (!s.on_table || !t.on_table) continue;
+    const auto [visible, rank] = fm.table->sight_between({s.x, s.y}, s.radius, {t.x, t.y}, t.radius);
+    if (visible) targets.emplace_back(j, effective_cover(fm, state, i, at(j), kCoverNames[rank]));
+  }
+  return targets;
+}
+
+std::vector<std::pair<int, std::int64_t>> move_options(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  const BasesArrays bases = bases_of(state);
+  std::vector<std::int64_t> enemies;
+  for (const int j : enemies_of(state, i)) enemies.push_back(j);
+  std::vector<std::int64_t> friends;
+  for (const int j : friends_of(state, i)) friends.push_back(j);
+  std::vector<table::Point> objectives;
+  for (const Objective& o : state.statics->objectives) objectives.push_back({o.x, o.y});
+  std::vector<std::pair<int, std::int64_t>> out;
+  for (const auto& [kind, ref] : fm.table->destination_options(bases.view(), i, enemies, friends, objectives)) {
+    if (kind == table::DestinationKind::kTowardObjective && state.is_looted(static_cast<std::size_t>(ref))) continue;
+    out.emplace_back(static_cast<int>(kind), ref);
+  }
+  return out;
+}
+
+std::vector<int> charge_targets(const ForwardModel& fm, const GameState& state, std::size_t i, double reach) {
+  std::vector<int> out;
+  if (!state.models[i].on_table) return out;
+  const BasesArrays bases = bases_of(state);
+  std::vector<std::int64_t> enemies;
+  for (const int j : enemies_of(state, i)) enemies.push_back(j);
+  for (const std::int64_t j : fm.planner->charge_targets(bases.view(), i, reach, enemies)) {
+    out.push_back(static_cast<int>(j));
+  }
+  return out;
+}
+
+int chooser_of(const GameState& state) {
+  // RIVEN's rolls are always chosen on by the roller (the other systems may hand the choice to
+  // the target: they are not ported).
+  if (!state.pending) throw std::invalid_argument("chooser_of: no pending roll");
+  return state.pending->model;
+}
+
+int max_dice(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  const auto cap = limits(fm, state, i).max_dice;
+  const int most = fm.rules->activation.max_dice;
+  return cap ? std::max(1, std::min(most, *cap)) : most;
+}
+
+std::vector<int> eligible_models(const GameState& state) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < state.models.size(); ++i) {
+    const Model& m = state.models[i];
+    if (state.model_side(i) == state.side && m.is_active() && !m.activated) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+std::vector<int> bonus_recipients(const ForwardModel& fm, const GameState& state) {
+  if (state.momentum_of(state.side) < fm.rules->momentum.cost_bonus_action) return {};
+  if (fm.rules->momentum.bonus_mode == rules::BonusMode::Replace) return eligible_models(state);
+  std::vector<int> out;
+  for (std::size_t i = 0; i < state.models.size(); ++i) {
+    if (state.model_side(i) == state.side && state.models[i].is_active() &&
+        static_cast<int>(i) != state.last_activated) {
+      out.push_back(static_cast<int>(i));
+    }
+  }
+  return out;
+}
+
+bool any_eligible(const ForwardModel& fm, const GameState& state) {
+  if (!eligible_models(state).empty()) return true;
+  return !bonus_recipients(fm, state).empty();
+}
+
+rules::TestRoll to_rules_roll(const TestRoll& roll) {
+  rules::TestRoll out;
+  out.kind = std::string(roll.kind.view());
+  out.attribute = std::string(roll.attribute.view());
+  out.attribute_value = roll.attribute_value;
+  for (std::size_t k = 0; k < roll.modifier_count; ++k) {
+    out.modifiers.push_back({std::string(roll.modifiers[k].source.view()), roll.modifiers[k].value});
+  }
+  out.tn = roll.tn;
+  out.dice = roll.dice;
+  out.rolled_result = static_cast<rules::Band>(roll.rolled_result);
+  out.result = static_cast<rules::Band>(roll.result);
+  for (std::size_t k = 0; k < roll.spend_count; ++k) {
+    const std::string_view name = roll.spends[k].view();
+    bool found = false;
+    for (int s = 0; s < 4; ++s) {
+      if (rules::spend_name(static_cast<rules::Spend>(s)) == name) {
+        out.spends.push_back(static_cast<rules::Spend>(s));
+        found = true;
+      }
+    }
+    if (!found) throw std::invalid_argument("pending roll: unknown spend '" + std::string(name) + "'");
+  }
+  out.momentum_spent = roll.momentum_spent;
+  out.strain_taken = roll.strain_taken;
+  out.critical_momentum = roll.critical_momentum;
+  return out;
+}
+
+TestRoll from_rules_roll(const rules::TestRoll& roll) {
+  TestRoll out;
+  out.kind = InlineName(roll.kind);
+  out.attribute = InlineName(roll.attribute);
+  out.attribute_value = roll.attribute_value;
+  if (roll.modifiers.size() > kMaxModifiers || roll.spends.size() > kMaxSpends) {
+    throw std::invalid_argument("pending roll: more modifiers or spends than the native state holds");
+  }
+  out.modifier_count = static_cast<std::uint8_t>(roll.modifiers.size());
+  for (std::size_t k = 0; k < roll.modifiers.size(); ++k) {
+    out.modifiers[k] = Modifier{InlineName(roll.modifiers[k].source), roll.modifiers[k].value};
+  }
+  out.tn = roll.tn;
+  out.dice = roll.dice;
+  out.rolled_result = static_cast<Band>(roll.rolled_result);
+  out.result = static_cast<Band>(roll.result);
+  out.spend_count = static_cast<std::uint8_t>(roll.spends.size());
+  for (std::size_t k = 0; k < roll.spends.size(); ++k) out.spends[k] = InlineName(rules::spend_name(roll.spends[k]));
+  out.momentum_spent = roll.momentum_spent;
+  out.strain_taken = roll.strain_taken;
+  out.critical_momentum = roll.critical_momentum;
+  return out;
+}
+
+std::vector<rules::Spend> spend_options(const ForwardModel& fm, const GameState& state) {
+  const std::size_t c = at(chooser_of(state));
+  const rules::TestRoll roll = to_rules_roll(state.pending->roll);
+  return rules::spend_options(roll, state.momentum_of(state.model_side(c)), state.models[c].strain,
+                              strain_max(fm, state, c), *fm.rules);
+}
+
+std::vector<Decision> spend_decisions(const ForwardModel& fm, const GameState& state) {
+  std::vector<Decision> out;
+  for (const rules::Spend s : spend_options(fm, state)) {
+    Decision d;
+    d.kind = kSpend;
+    d.option = i16(fm.spend_option[static_cast<std::size_t>(s)]);
+    out.push_back(d);
+  }
+  Decision accept;
+  accept.kind = kSpend;
+  accept.option = i16(fm.accept_option);
+  out.push_back(accept);
+  return out;
+}
+
+namespace {
+
+/// actions.py _allowed_actions: by action id.
+std::vector<bool> allowed_actions(const ForwardModel& fm, const GameState& state,
+                                  const std::vector<std::string>& forbids) {
+  const auto& statics = *state.statics;
+  std::vector<std::string> taken;
+  for (std::size_t k = 0; k < state.taken_count; ++k) taken.push_back(statics.actions[at(state.taken_actions[k])]);
+  // rules/actions.py excluded_by.
+  std::vector<std::string> blocked = forbids;
+  for (const ActionSpec& spec : fm.actions) {
+    if (contains(taken, spec.name)) {
+      blocked.insert(blocked.end(), spec.excludes.begin(), spec.excludes.end());
+      if (spec.once_per_activation) blocked.push_back(spec.name);
+    } else {
+      for (const std::string& e : spec.excludes) {
+        if (contains(taken, e)) {
+          blocked.push_back(spec.name);
+          break;
+        }
+      }
+    }
+  }
+  std::vector<bool> allowed(fm.actions.size(), false);
+  for (std::size_t a = 0; a < fm.actions.size(); ++a) {
+    const ActionSpec& spec = fm.actions[a];
+    allowed[a] = !contains(blocked, spec.name) && spec.cost <= state.actions_left &&
+                 !(spec.once_per_activation && contains(taken, spec.name));
+  }
+  return allowed;
+}
+
+}  // namespace
+
+std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  const Model& model = state.models[i];
+  const auto& rules = *fm.rules;
+  const rules::ConditionLimits lim = limits(fm, state, i);
+  std::vector<bool> allowed = allowed_actions(fm, state, lim.forbids);
+  const std::vector<int> engaged_with = engaged_enemies(fm, state, i);
+  const bool engaged = !engaged_with.empty();
+  if (engaged) {
+    for (std::size_t a = 0; a < fm.actions.size(); ++a) {
+      if (contains(fm.engaged_forbids, fm.actions[a].name)) allowed[a] = false;
+    }
+  }
+  auto ok = [&](ActionKind kind) {
+    const int a = fm.id(kind);
+    return a >= 0 && allowed[at(a)];
+  };
+  const Profile& profile = profile_of(state, i);
+  const auto& ranged = fm.ranged[at(state.statics->model_profile[i])];
+  const double allowance = std::max(0.0, profile.move - lim.move_penalty);
+  const std::vector<std::string> held = condition_names(state, i);
+  std::vector<Decision> out;
+  std::vector<std::pair<int, std::int64_t>> options;
+  bool have_options = false;
+  auto move_decisions = [&](ActionKind kind) {
+    if (!have_options) {
+      options = move_options(fm, state, i);
+      have_options = true;
+    }
+    for (const auto& [dkind, ref] : options) {
+      if (kind == ActionKind::Disengage) {
+        const auto k = static_cast<table::DestinationKind>(dkind);
+        if (k == table::DestinationKind::kTowardEnemy) continue;  // DISENGAGE_KINDS: every kind but that
+      }
+      Decision d = action_decision(fm, kind, i);
+      d.destination_kind = i16(dkind);
+      d.destination_ref = static_cast<std::int32_t>(ref);
+      out.push_back(d);
+    }
+  };
+  if (ok(ActionKind::Move) && allowance > 0) move_decisions(ActionKind::Move);
+  if (ok(ActionKind::Charge)) {
+    const double reach = allowance * rules.distance("charge_reach_factor");
+    if (reach > 0) {
+      for (const int j : charge_targets(fm, state, i, reach)) {
+        if (std::find(engaged_with.begin(), engaged_with.end(), j) != engaged_with.end()) continue;
+        Decision d = action_decision(fm, ActionKind::Charge, i);
+        d.target = i16(j);
+        out.push_back(d);
+      }
+    }
+  }
+  if (ok(ActionKind::Melee) && engaged) {
+    for (const int j : engaged_with) {
+      Decision d = action_decision(fm, ActionKind::Melee, i);
+      d.target = i16(j);
+      out.push_back(d);
+    }
+  }
+  if (ok(ActionKind::Shoot) && ranged) {
+    for (const auto& [j, cover] : shot_targets(fm, state, i)) {
+      Decision d = action_decision(fm, ActionKind::Shoot, i);
+      d.target = i16(j);
+      out.push_back(d);
+    }
+  }
+  if (ok(ActionKind::Aim) && ranged && !contains(held, fm.spec(ActionKind::Aim).applies)) {
+    out.push_back(action_decision(fm, ActionKind::Aim, i));
+  }
+  if (ok(ActionKind::Disengage) && engaged && allowance * rules.distance("disengage_move_factor") > 0) {
+    move_decisions(ActionKind::Disengage);
+  }
+  if (ok(ActionKind::Focus)) out.push_back(action_decision(fm, ActionKind::Focus, i));
+  if (ok(ActionKind::Rest) && (model.strain > 0 || !rules::conditions_removed_by("rest", held, rules).empty())) {
+    out.push_back(action_decision(fm, ActionKind::Rest, i));
+  }
+  const int side = state.model_side(i);
+  if (ok(ActionKind::Stabilise)) {
+    const double range = rules.distance("stabilise_range");
+    for (const int j : side_models(state, side)) {
+      const Model& other = state.models[at(j)];
+      if (other.is_down() && at(j) != i && !other.stable && distance(state, i, at(j)) <= range) {
+        Decision d = action_decision(fm, ActionKind::Stabilise, i);
+        d.target = i16(j);
+        out.push_back(d);
+      }
+    }
+  }
+  if (ok(ActionKind::Rally)) {
+    const double range = rules.distance("rally_range");
+    const auto& removes = fm.spec(ActionKind::Rally).removes;
+    std::vector<int> order{static_cast<int>(i)};
+    for (const int k : side_models(state, side)) {
+      if (at(k) != i) order.push_back(k);
+    }
+    for (const int j : order) {
+      const Model& other = state.models[at(j)];
+      if (other.condition_count == 0 || !other.is_active()) continue;
+      bool removable = false;
+      for (const std::string& name : condition_names(state, at(j))) removable = removable || contains(removes, name);
+      if (removable && (at(j) == i || distance(state, i, at(j)) <= range)) {
+        Decision d = action_decision(fm, ActionKind::Rally, i);
+        d.target = i16(j);
+        out.push_back(d);
+      }
+    }
+  }
+  if (ok(ActionKind::Interact)) {
+    const auto& objectives = state.statics->objectives;
+    for (std::size_t k = 0; k < objectives.size(); ++k) {
+      const Objective& obj = objectives[k];
+      if ((obj.kind == "loot" || obj.kind == "extract") && !state.is_looted(k) &&
+          distance_to_point(state, i, {obj.x, obj.y}) <= obj.radius) {
+        Decision d = action_decision(fm, ActionKind::Interact, i);
+        d.destination_kind = i16(fm.objective_kind);
+        d.destination_ref = static_cast<std::int32_t>(k);
+        out.push_back(d);
+      }
+    }
+  }
+  if (ok(ActionKind::TakeCover) && !contains(held, fm.spec(ActionKind::TakeCover).applies)) {
+    out.push_back(action_decision(fm, ActionKind::TakeCover, i));
+  }
+  Decision end;
+  end.kind = i16(kFirstActionKind + fm.id(ActionKind::End));
+  out.push_back(end);
+  return out;
+}
+
+std::vector<Decision> legal_decisions(const ForwardModel& fm, const GameState& state) {
+  if (state.over) return {};
+  if (state.phase == Phase::Spend) return spend_decisions(fm, state);
+  if (state.phase == Phase::Choice) {
+    throw rules::NotPorted("the choice phase belongs to another resolution system (not ported)");
+  }
+  if (state.phase == Phase::Action) return action_decisions(fm, state, at(state.active_model));
+  std::vector<Decision> out;
+  const std::vector<int> bonus_to = bonus_recipients(fm, state);
+  for (std::size_t i = 0; i < state.models.size(); ++i) {
+    const Model& m = state.models[i];
+    if (state.model_side(i) != state.side || !m.is_active()) continue;
+    const int dice = m.activated ? 0 : max_dice(fm, state, i);
+    const bool bonus = std::find(bonus_to.begin(), bonus_to.end(), static_cast<int>(i)) != bonus_to.end();
+    if (dice == 0 && !bonus) continue;
+    for (int k = 1; k <= dice; ++k) {
+      Decision d;
+      d.kind = kActivate;
+      d.model = i16(static_cast<int>(i));
+      d.dice = i16(k);
+      out.push_back(d);
+    }
+    if (bonus) {
+      Decision d;
+      d.kind = kBonus;
+      d.model = i16(static_cast<int>(i));
+      out.push_back(d);
+    }
+  }
+  out.push_back(Decision{});
+  return out;
+}
+
+std::string decision_label(const ForwardModel& fm, const GameState& state, const Decision& d) {
+  (void)fm;
+  const auto& statics = *state.statics;
+  std::string out = d.kind < kFirstActionKind ? std::string(kDecisionPointKinds[at(d.kind)])
+                                               : statics.actions[at(d.kind - kFirstActionKind)];
+  // append, not operator+: gcc 12's -Wrestrict misreads `" m" + std::to_string(...)`.
+  if (d.model >= 0) out.append(" m").append(std::to_string(d.model));
+  if (d.dice >= 0) out.append(" ").append(std::to_string(d.dice)).append("d");
+  if (d.target >= 0) out.append(" ->m").append(std::to_string(d.target));
+  if (d.destination_kind >= 0) {
+    out.append(" @").append(statics.destination_kinds[at(d.destination_kind)]);
+    if (d.destination_ref >= 0) out.append(":").append(std::to_string(d.destination_ref));
+  }
+  if (d.option >= 0) out.append(" ").append(statics.options[at(d.option)]);
+  return out;
+}
+
+}  // namespace riven::game

@@ -1,0 +1,85 @@
+// Game-level queries of the native loop, named as the Python functions they mirror
+// (riven_env/game/actions.py, riven_env/game/state.py, riven_env/game/effects.py limits). Each
+// answers exactly as its Python twin, in the same order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "riven/game/decision.hpp"
+#include "riven/game/forward_model.hpp"
+#include "riven/game/state.hpp"
+#include "riven/rules/conditions.hpp"
+#include "riven/table/table.hpp"
+
+namespace riven::game {
+
+/// The bases of a state as the table queries take them (Bases: centres, radii, on-table flags).
+struct BasesArrays {
+  std::vector<double> centers;
+  std::vector<double> radii;
+  std::vector<std::uint8_t> on_table;
+  [[nodiscard]] table::BasesView view() const { return {centers, radii, on_table}; }
+};
+BasesArrays bases_of(const GameState& state);
+
+/// The names of model i's Conditions in gain order (list(model.conditions)).
+std::vector<std::string> condition_names(const GameState& state, std::size_t i);
+/// effects.limits.
+rules::ConditionLimits limits(const ForwardModel& fm, const GameState& state, std::size_t i);
+/// ModelProfile.strain_max.
+int strain_max(const ForwardModel& fm, const GameState& state, std::size_t i);
+const Profile& profile_of(const GameState& state, std::size_t i);
+
+/// GameState.side_models / active_models / enemies_of / friends_of.
+std::vector<int> side_models(const GameState& state, int side);
+std::vector<int> active_models(const GameState& state, int side);
+std::vector<int> enemies_of(const GameState& state, std::size_t i);
+std::vector<int> friends_of(const GameState& state, std::size_t i);
+/// GameState.engaged_enemies / is_engaged.
+std::vector<int> engaged_enemies(const ForwardModel& fm, const GameState& state, std::size_t i);
+bool is_engaged(const ForwardModel& fm, const GameState& state, std::size_t i);
+/// GameState.distance (edge to edge) and distance_to_point.
+double distance(const GameState& state, std::size_t i, std::size_t j);
+double distance_to_point(const GameState& state, std::size_t i, table::Point p);
+
+/// actions.py move_allowance.
+double move_allowance(const ForwardModel& fm, const GameState& state, std::size_t i);
+/// actions.py engaged_forbids (sorted names).
+const std::vector<std::string>& engaged_forbids(const ForwardModel& fm);
+/// actions.py effective_cover.
+std::string effective_cover(const ForwardModel& fm, const GameState& state, std::size_t shooter,
+                            std::size_t target, const std::string& cover);
+/// actions.py shot_targets: (target, cover) in enemy order.
+std::vector<std::pair<int, std::string>> shot_targets(const ForwardModel& fm, const GameState& state, std::size_t i);
+/// actions.py move_options_for: the (destination kind id, ref) moves i may order.
+std::vector<std::pair<int, std::int64_t>> move_options(const ForwardModel& fm, const GameState& state, std::size_t i);
+/// actions.py _charge_targets (through the planner).
+std::vector<int> charge_targets(const ForwardModel& fm, const GameState& state, std::size_t i, double reach);
+/// actions.py chooser_of: the model whose side chooses on the pending roll.
+int chooser_of(const GameState& state);
+
+/// GameState.max_dice / bonus_recipients / eligible_models / _any_eligible.
+int max_dice(const ForwardModel& fm, const GameState& state, std::size_t i);
+std::vector<int> bonus_recipients(const ForwardModel& fm, const GameState& state);
+std::vector<int> eligible_models(const GameState& state);
+bool any_eligible(const ForwardModel& fm, const GameState& state);
+
+/// actions.py _spend_options as rules spends.
+std::vector<rules::Spend> spend_options(const ForwardModel& fm, const GameState& state);
+/// The pending roll as the rules engine holds it, and back.
+rules::TestRoll to_rules_roll(const TestRoll& roll);
+TestRoll from_rules_roll(const rules::TestRoll& roll);
+
+/// actions.py action_decisions / spend_decisions; GameState.legal_decisions.
+std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& state, std::size_t i);
+std::vector<Decision> spend_decisions(const ForwardModel& fm, const GameState& state);
+std::vector<Decision> legal_decisions(const ForwardModel& fm, const GameState& state);
+
+/// str(decision) of the Python Decision.
+std::string decision_label(const ForwardModel& fm, const GameState& state, const Decision& decision);
+
+}  // namespace riven::game

@@ -1,0 +1,343 @@
+// The native game loop under a soak of random legal decisions (run under ASan + UBSan by
+// tests/test_native_sanitizers.py): a 3-against-3 game on a table with a wall, woods and a marsh,
+// every action of the bundled rules, a loot and a hold objective, eliminate/hold/casualties
+// victory. The loop's equality with the Python engine is tests/test_native_loop.py's; here every
+// game must reach its end with a non-empty menu at every decision point, keep a valid state,
+// number its events without a gap, and replay byte for byte from a copy.
+//
+// The C++ tests run without Python, so routes come from StraightPlanner below: a test double of
+// the routing seam that moves in a straight line (the table's own straight_limit stops it at
+// terrain, bases and the edge). The real planner is the Python engine's (or the native router).
+#include <cmath>
+#include <iostream>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+#include "riven/game/events.hpp"
+#include "riven/game/forward_model.hpp"
+#include "riven/game/loop.hpp"
+#include "riven/game/queries.hpp"
+#include "riven/game/state.hpp"
+#include "riven/table/table.hpp"
+#include "rules_fixture.hpp"
+
+namespace {
+
+using riven::game::Decision;
+using riven::game::Destination;
+using riven::game::ForwardModel;
+using riven::game::GameState;
+using riven::game::GameStatic;
+using riven::game::MovePlan;
+using riven::table::BasesView;
+using riven::table::Point;
+using riven::table::Shape;
+using riven::table::TableGeometry;
+
+Shape rect(double x0, double y0, double x1, double y1) {
+  return Shape({x0, y0, x1, y0, x1, y1, x0, y1, x0, y0}, {5});
+}
+
+std::shared_ptr<TableGeometry> make_table() {
+  std::vector<riven::table::Piece> pieces;
+  pieces.push_back(riven::table::Piece{rect(11, 4, 12, 14), 2, true, false, true});
+  pieces.push_back(riven::table::Piece{rect(5, 9, 8, 12), 1, true, true, false});
+  pieces.push_back(riven::table::Piece{rect(16, 2, 19, 5), 0, false, true, false});
+  auto table = std::make_shared<TableGeometry>(24.0, 24.0, riven::table::TableSettings{0.02, 1.0, 0.5, 0.25},
+                                               std::move(pieces), rect(11, 4, 12, 14), rect(5, 9, 8, 12),
+                                               rect(16, 2, 19, 5));
+  riven::table::RadiusGeometry geometry;
+  geometry.radius = 0.5;
+  geometry.clearance = rect(10.5, 3.5, 12.5, 14.5);
+  geometry.inside = {rect(10.52, 3.52, 12.48, 14.48), rect(4.52, 8.52, 8.48, 12.48), rect(15.52, 1.52, 19.48, 5.48)};
+  geometry.touching = {rect(10.48, 3.48, 12.52, 14.52), rect(4.48, 8.48, 8.52, 12.52), rect(15.48, 1.48, 19.52, 5.52)};
+  geometry.cols = 48;
+  geometry.rows = 48;
+  for (std::size_t cell = 0; cell < 48 * 48; ++cell) {
+    geometry.cover_starts.push_back(geometry.cover_ids.size());
+    geometry.cover_ids.push_back(0);
+    geometry.cover_ids.push_back(1);
+  }
+  geometry.cover_starts.push_back(geometry.cover_ids.size());
+  table->alias_radius(0.5, table->add_radius(std::move(geometry)));
+  return table;
+}
+
+/// Straight-line routes (a test double of the routing seam; see the file comment).
+class StraightPlanner final : public riven::game::Planner {
+ public:
+  explicit StraightPlanner(std::shared_ptr<const TableGeometry> table) : table_(std::move(table)) {}
+
+  [[nodiscard]] std::optional<Destination> plan_destination(const BasesView& bases, std::size_t i, double allowance,
+                                                            const std::string& kind, std::int64_t ref,
+                                                            std::span<const Point> objectives,
+                                                            std::optional<double>) const override {
+    const Point c = bases.center(i);
+    Point goal = c;
+    if (kind == "toward_enemy" || kind == "toward_friend") {
+      goal = bases.center(static_cast<std::size_t>(ref));
+    } else if (kind == "toward_objective") {
+      goal = objectives[static_cast<std::size_t>(ref)];
+    } else if (kind == "away") {
+      const Point foe = bases.center(static_cast<std::size_t>(ref));
+      goal = {2 * c.x - foe.x, 2 * c.y - foe.y};
+    } else {
+      return std::nullopt;  // cover_from_enemy: this double knows no cover spots
+    }
+    const MovePlan plan = straight(bases, i, goal, allowance);
+    if (plan.path.size() < 2) return std::nullopt;
+    return Destination{kind, ref, plan.end, plan.cost, kind, plan.path, plan.reached};
+  }
+
+  [[nodiscard]] std::optional<MovePlan> plan_charge(const BasesView& bases, std::size_t i, std::size_t target,
+                                                    double reach) const override {
+    MovePlan plan = straight(bases, i, bases.center(target), reach);
+    const Point t = bases.center(target);
+    const double gap = std::hypot(plan.end.x - t.x, plan.end.y - t.y) - bases.radii[i] - bases.radii[target];
+    if (gap > 0.02) return std::nullopt;
+    plan.reached = true;
+    return plan;
+  }
+
+  [[nodiscard]] std::vector<std::int64_t> charge_targets(const BasesView& bases, std::size_t i, double reach,
+                                                         std::span<const std::int64_t> enemies) const override {
+    std::vector<std::int64_t> out;
+    for (const std::int64_t j : enemies) {
+      if (plan_charge(bases, i, static_cast<std::size_t>(j), reach)) out.push_back(j);
+    }
+    return out;
+  }
+
+  [[nodiscard]] MovePlan plan_push(const BasesView& bases, std::size_t i, Point away_from,
+                                   double distance) const override {
+    return as_plan(table_->plan_push(bases, i, away_from, distance), bases.center(i));
+  }
+
+  [[nodiscard]] std::pair<MovePlan, bool> plan_flight(const BasesView& bases, std::size_t i, double distance,
+                                                      bool) const override {
+    const auto [plan, left] = table_->plan_flight(bases, i, distance);
+    return {as_plan(plan, bases.center(i)), left};
+  }
+
+ private:
+  static MovePlan as_plan(const riven::table::StraightPlan& plan, Point here) {
+    MovePlan out;
+    out.path = plan.path;
+    out.start = plan.path.empty() ? here : plan.path.front();
+    out.end = plan.path.empty() ? here : plan.path.back();
+    out.cost = plan.cost;
+    out.reached = plan.reached;
+    return out;
+  }
+
+  [[nodiscard]] MovePlan straight(const BasesView& bases, std::size_t i, Point goal, double allowance) const {
+    const Point c = bases.center(i);
+    const double dx = goal.x - c.x;
+    const double dy = goal.y - c.y;
+    const double length = std::hypot(dx, dy);
+    MovePlan plan;
+    plan.start = c;
+    plan.end = c;
+    plan.path = {c};
+    if (length < 1e-9 || allowance <= 0) return plan;
+    const Point direction{dx / length, dy / length};
+    const double moved = table_->straight_limit(bases, i, direction, std::min(allowance, length));
+    if (moved > 0) {
+      plan.end = {c.x + direction.x * moved, c.y + direction.y * moved};
+      plan.path.push_back(plan.end);
+    }
+    plan.cost = moved;
+    plan.reached = moved >= length - 1e-9;
+    return plan;
+  }
+
+  std::shared_ptr<const TableGeometry> table_;
+};
+
+riven::rules::Weapon weapon(std::string name, std::string kind, double range, int modifier,
+                            std::vector<std::string> traits) {
+  return riven::rules::Weapon{std::move(name), std::move(kind), range, modifier, std::move(traits)};
+}
+
+std::shared_ptr<const GameStatic> skirmish(const riven::rules::RulesConfig& rules) {
+  auto st = std::make_shared<GameStatic>();
+  st->model_ids = {"blue-leader", "blue-2", "blue-3", "red-leader", "red-2", "red-3"};
+  st->model_sides = {0, 0, 0, 1, 1, 1};
+  st->model_profile = {0, 1, 2, 0, 1, 2};
+  st->model_oracle = {-1, -1, -1, -1, -1, -1};
+  auto profile = [](std::string name, int might, int agility, int wit, int resolve, int mettle, int wounds,
+                    bool ranged, std::vector<std::string> keywords) {
+    riven::game::Profile p;
+    p.name = std::move(name);
+    p.might = might;
+    p.agility = agility;
+    p.wit = wit;
+    p.resolve = resolve;
+    p.mettle = mettle;
+    p.wounds = wounds;
+    p.move = 5.0;
+    p.base_diameter = 1.0;
+    p.has_melee = true;
+    p.has_ranged = ranged;
+    p.ranged_range = ranged ? 18.0 : 0.0;
+    p.keywords = std::move(keywords);
+    return p;
+  };
+  st->profiles = {profile("captain", 3, 2, 2, 3, 4, 2, false, {"leader"}),
+                  profile("archer", 1, 3, 2, 2, 3, 1, true, {"ranged"}),
+                  profile("brute", 4, 1, 1, 1, 3, 2, false, {"terror"})};
+  st->objectives = {riven::game::Objective{"cache", 6.0, 18.0, 1.0, "loot", 2},
+                    riven::game::Objective{"hill", 18.0, 12.0, 2.0, "hold", 1}};
+  st->table_width = 24.0;
+  st->table_height = 24.0;
+  st->round_limit = 6;
+  st->owners = {"blue", "red"};
+  st->actions = {"move", "charge", "melee",    "shoot", "aim",   "disengage", "focus",
+                 "rest", "stabilise", "rally", "interact", "take_cover", "end"};
+  for (const auto& c : rules.conditions) st->conditions.push_back(c.name);
+  st->options = {"reroll:0", "reroll:1", "boost", "strain", "accept"};
+  st->destination_kinds = {"toward_enemy", "toward_objective", "cover_from_enemy", "away", "toward_friend",
+                           "objective"};
+  st->validate();
+  return st;
+}
+
+ForwardModel forward_model(const std::shared_ptr<const GameStatic>& st) {
+  ForwardModel fm;
+  auto rules = std::make_shared<riven::rules::RulesConfig>(riven::testing::riven_v01());
+  for (auto& t : rules->morale.triggers) t.enabled = true;  // every trigger in the soak
+  fm.rules = rules;
+  auto table = make_table();
+  fm.table = table;
+  fm.planner = std::make_shared<StraightPlanner>(table);
+  using riven::game::ActionSpec;
+  fm.actions = {ActionSpec{"move", 1, "", "", false, {}, "", {}},
+                ActionSpec{"charge", 1, "", "", false, {}, "", {}},
+                ActionSpec{"melee", 1, "", "", false, {}, "", {}},
+                ActionSpec{"shoot", 1, "agility", "", false, {}, "", {}},
+                ActionSpec{"aim", 1, "", "", false, {}, "aiming", {}},
+                ActionSpec{"disengage", 1, "agility", "standard", false, {}, "", {}},
+                ActionSpec{"focus", 1, "", "", true, {}, "", {}},
+                ActionSpec{"rest", 1, "", "", false, {"charge", "disengage", "melee", "move", "shoot"}, "", {}},
+                ActionSpec{"stabilise", 1, "", "", false, {}, "", {}},
+                ActionSpec{"rally", 1, "resolve", "standard", false, {}, "", {"dazed", "pinned", "shaken"}},
+                ActionSpec{"interact", 1, "wit", "standard", false, {}, "", {}},
+                ActionSpec{"take_cover", 1, "", "", false, {}, "hunkered", {}},
+                ActionSpec{"end", 0, "", "", false, {}, "", {}}};
+  fm.melee = {weapon("sword", "melee", 0.0, 0, {}), weapon("knife", "melee", 0.0, -1, {}),
+              weapon("maul", "melee", 0.0, 1, {"heavy", "unwieldy"})};
+  fm.ranged = {std::nullopt, weapon("bow", "ranged", 18.0, 0, {"piercing"}), std::nullopt};
+  fm.unarmed = weapon("unarmed", "melee", 0.0, -1, {});
+  riven::game::VictoryCondition eliminate;
+  eliminate.type = "eliminate";
+  riven::game::VictoryCondition hold;
+  hold.type = "hold";
+  hold.points = 1;
+  riven::game::VictoryCondition casualties;
+  casualties.type = "casualties";
+  casualties.points = 1;
+  fm.victory = {eliminate, hold, casualties};
+  fm.prepare(*st);
+  return fm;
+}
+
+GameState opening(const std::shared_ptr<const GameStatic>& st, std::uint64_t seed) {
+  GameState state = GameState::initial(st, 0);
+  const double xs[3] = {4.0, 10.0, 16.0};
+  for (std::size_t k = 0; k < 3; ++k) {
+    state.models[k].x = xs[k];
+    state.models[k].y = 2.0;
+    state.models[k + 3].x = xs[k] + 2.0;
+    state.models[k + 3].y = 21.0;
+  }
+  state.rng.set_state(riven::rules::Pcg64State{seed * 7919 + 11, 2 * seed + 1, false, 0});
+  return state;
+}
+
+/// Play to the end with random choices from `chooser`; the JSON lines of the events.
+std::string play(const ForwardModel& fm, GameState& state, riven::rules::Pcg64& chooser, riven::game::EventLog& log,
+                 int& steps) {
+  std::string lines;
+  std::int64_t seq = state.seq;
+  while (!state.over && steps < 5000) {
+    const std::vector<Decision> legal = riven::game::legal_decisions(fm, state);
+    RIVEN_CHECK(!legal.empty());
+    if (legal.empty()) break;
+    const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(legal.size())));
+    riven::game::apply(fm, state, legal[pick], log);
+    state.validate();
+    for (const auto& event : log.drain()) {
+      const std::string line = riven::game::dumps_event(event);
+      RIVEN_CHECK(line.find("\"seq\":" + std::to_string(seq) + ",") != std::string::npos);
+      ++seq;
+      lines += line;
+      lines += '\n';
+    }
+    ++steps;
+  }
+  RIVEN_CHECK(state.over);
+  RIVEN_CHECK(riven::game::legal_decisions(fm, state).empty());
+  return lines;
+}
+
+}  // namespace
+
+int main() {
+  const auto rules_for_names = riven::testing::riven_v01();
+  const auto st = skirmish(rules_for_names);
+  const ForwardModel fm = forward_model(st);
+  int total_steps = 0;
+  int ended_early = 0;
+  // What the soak must reach: shots, melees, tests of actions, charges, morale, removals, scores.
+  const std::vector<std::string> wanted{"\"type\":\"shot\"",  "\"type\":\"melee\"",   "\"type\":\"test\"",
+                                        "\"kind\":\"charge\"", "\"type\":\"morale\"", "\"type\":\"removed\"",
+                                        "\"type\":\"score\"", "\"type\":\"condition\""};
+  std::vector<bool> seen(wanted.size(), false);
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    GameState state = opening(st, seed);
+    riven::game::EventLog log;
+    riven::game::start(fm, state, log);
+    log.drain();
+    riven::rules::Pcg64 chooser(riven::rules::Pcg64State{seed * 104729 + 3, 2 * seed + 5, false, 0});
+    // A copy at the opening replays the same game byte for byte with the same choices.
+    GameState copy = state;
+    riven::rules::Pcg64 chooser_copy = chooser;
+    int steps = 0;
+    const std::string first = play(fm, state, chooser, log, steps);
+    total_steps += steps;
+    int replay_steps = 0;
+    riven::game::EventLog replay_log;
+    const std::string second = play(fm, copy, chooser_copy, replay_log, replay_steps);
+    RIVEN_CHECK(first == second);
+    for (std::size_t k = 0; k < wanted.size(); ++k) seen[k] = seen[k] || first.find(wanted[k]) != std::string::npos;
+    RIVEN_CHECK(first.find("\"type\":\"game_end\"") != std::string::npos);
+    ended_early += state.end_reason.view() != "round_limit" ? 1 : 0;
+  }
+  RIVEN_CHECK(total_steps > 40 * 20);
+  RIVEN_CHECK(ended_early > 0);  // some games end by elimination, not only at the round limit
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    if (!seen[k]) std::cerr << "never seen in the soak: " << wanted[k] << "\n";
+    RIVEN_CHECK(seen[k]);
+  }
+
+  // An illegal decision is refused and changes nothing.
+  GameState state = opening(st, 99);
+  riven::game::EventLog log;
+  riven::game::start(fm, state, log);
+  const std::int64_t seq = state.seq;
+  Decision bad;
+  bad.kind = static_cast<std::int16_t>(riven::game::kFirstActionKind + fm.id(riven::game::ActionKind::Shoot));
+  bad.model = 1;
+  bad.target = 4;
+  bool refused = false;
+  try {
+    riven::game::apply(fm, state, bad, log);
+  } catch (const riven::rules::IllegalAction&) {
+    refused = true;
+  }
+  RIVEN_CHECK(refused && state.seq == seq);
+  return RIVEN_TEST_RESULT();
+}

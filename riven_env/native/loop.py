@@ -1,0 +1,467 @@
+"""The native game loop (``cpp/riven/game``: legal decisions, apply, the turn sequence).
+
+:func:`forward_model` builds the core's ``ForwardModel`` of a Python game (once per scenario,
+rules and table): the native rules data (:func:`~riven_env.native.rules.native_rules`), the
+native table with every base radius of the game registered
+(:func:`~riven_env.native.table.native_table`), the action catalogue, the profiles' weapons, the
+victory conditions, and the routing seam. Routes are still planned by the Python engine
+(:mod:`riven_env.table.routing`): :class:`PythonPlanner` answers the core's ``Planner``
+interface (``cpp/riven/game/planner.hpp``) by calling ``plan_destination``, ``plan_charge``,
+``charge_targets``, ``plan_push`` and ``plan_flight`` on the Python table.
+
+:class:`NativeGameState` is a game played by the core behind the ``GameState`` protocol that
+agents use (``legal_decisions``, ``apply``, ``copy``, ``view``, ``is_terminal``,
+``current_side``, ``result``, ``drain_events``); anything else an agent reads (the Oracle's
+situation, the greedy agent's evaluation) comes from :meth:`NativeGameState.python_state`, the
+Python ``GameState`` of the same position (:func:`~riven_env.native.game.from_native`).
+
+Only RIVEN's resolution system is ported: a game under Invictus, New World or The Riddle of
+Steel is refused with :class:`~riven_env.native.NativeUnavailableError` naming the system.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from riven_env.errors import IllegalActionError
+from riven_env.game.decisions import Decision, is_listed, shared_decision
+from riven_env.game.state import SIDES
+from riven_env.native import NativeUnavailableError, load
+from riven_env.native.game import PHASES, from_native, native_static, to_native
+from riven_env.native.random import native_stream
+from riven_env.native.rules import NATIVE_SYSTEMS, native_rules, native_weapon
+from riven_env.native.table import native_table
+from riven_env.rules import action_specs
+from riven_env.rules.profiles import unarmed_weapon
+from riven_env.table import (
+    Bases,
+    charge_targets,
+    plan_charge,
+    plan_destination,
+    plan_flight,
+    plan_push,
+)
+from riven_env.table.measure import CONTACT_TOL
+
+__all__ = ["NativeGameState", "PythonPlanner", "forward_model", "python_decision"]
+
+_MODELS: dict[tuple[int, int, int], tuple[Any, Any]] = {}
+_MODELS_LIMIT = 64
+
+
+def _point(p: Sequence[float]) -> tuple[float, float]:
+    return (float(p[0]), float(p[1]))
+
+
+def _plan_tuple(plan: Any) -> tuple:
+    return (
+        _point(plan.start),
+        _point(plan.end),
+        [_point(p) for p in plan.path],
+        float(plan.cost),
+        bool(plan.reached),
+    )
+
+
+class PythonPlanner:
+    """The core's routing seam answered by the Python engine's planner on ``table``.
+
+    Each method mirrors the Python function of the same name; the bases come as flat lists
+    (centres ``x0, y0, x1, ...``, radii, on-table flags) and answers go back as tuples.
+    """
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+        self._last: tuple[tuple[list, list, list], Bases] | None = None
+
+    def _bases(self, centers: list[float], radii: list[float], on_table: list[bool]) -> Bases:
+        # The same layout as the previous call (listing charges, then planning one): hand out
+        # the same Bases, so that the answers its Layout remembers are found again. Lists of
+        # Python floats compare as the doubles they hold (-0.0 == 0.0 aside, which the
+        # layout's bytes would tell apart: such a layout is rebuilt).
+        last = self._last
+        if last is not None and last[0] == (centers, radii, on_table):
+            found = last[1]
+            if found.centers.tobytes() == np.asarray(centers, dtype=np.float64).tobytes():
+                return found
+        # The core's arrays are valid bases already (finite centres, positive radii): skip
+        # the constructor's checks, as Bases.copy does.
+        bases = Bases.__new__(Bases)
+        bases.centers = np.asarray(centers, dtype=np.float64).reshape(-1, 2)
+        bases.radii = np.asarray(radii, dtype=np.float64)
+        bases.on_table = np.asarray(on_table, dtype=bool)
+        bases._layout = None
+        self._last = ((centers, radii, on_table), bases)
+        return bases
+
+    def plan_destination(
+        self,
+        centers: list[float],
+        radii: list[float],
+        on_table: list[bool],
+        i: int,
+        allowance: float,
+        kind: str,
+        ref: int | None,
+        objectives: list[tuple[float, float]],
+        enemy_gap: float | None,
+    ) -> tuple | None:
+        """:func:`riven_env.table.plan_destination`: (kind, ref, point, cost, label, path, reached)."""
+        found = plan_destination(
+            self.table,
+            self._bases(centers, radii, on_table),
+            i,
+            allowance,
+            kind,
+            ref,
+            objectives=objectives,
+            enemy_gap=enemy_gap,
+        )
+        if found is None:
+            return None
+        return (
+            found.kind,
+            found.ref,
+            _point(found.point),
+            float(found.cost),
+            found.label,
+            [_point(p) for p in found.path],
+            bool(found.reached),
+        )
+
+    def plan_charge(
+        self,
+        centers: list[float],
+        radii: list[float],
+        on_table: list[bool],
+        i: int,
+        target: int,
+        reach: float,
+    ) -> tuple | None:
+        """:func:`riven_env.table.plan_charge`: (start, end, path, cost, reached) or None."""
+        plan = plan_charge(self.table, self._bases(centers, radii, on_table), i, target, reach)
+        return None if plan is None else _plan_tuple(plan)
+
+    def charge_targets(
+        self,
+        centers: list[float],
+        radii: list[float],
+        on_table: list[bool],
+        i: int,
+        reach: float,
+        enemies: list[int],
+    ) -> list[int]:
+        """:func:`riven_env.table.charge_targets`."""
+        bases = self._bases(centers, radii, on_table)
+        return [int(j) for j in charge_targets(self.table, bases, i, reach, enemies)]
+
+    def plan_push(
+        self,
+        centers: list[float],
+        radii: list[float],
+        on_table: list[bool],
+        i: int,
+        away_from: tuple[float, float],
+        distance: float,
+    ) -> tuple:
+        """:func:`riven_env.table.plan_push`: (start, end, path, cost, reached)."""
+        bases = self._bases(centers, radii, on_table)
+        return _plan_tuple(plan_push(self.table, bases, i, away_from, distance))
+
+    def plan_flight(
+        self,
+        centers: list[float],
+        radii: list[float],
+        on_table: list[bool],
+        i: int,
+        distance: float,
+        around: bool,
+    ) -> tuple:
+        """:func:`riven_env.table.plan_flight`: ((start, end, path, cost, reached), left)."""
+        bases = self._bases(centers, radii, on_table)
+        plan, left = plan_flight(self.table, bases, i, distance, around=around)
+        return _plan_tuple(plan), bool(left)
+
+
+def _action_tuples(rules: Any) -> list[tuple]:
+    return [
+        (
+            spec.name,
+            spec.cost,
+            spec.attribute,
+            spec.difficulty,
+            spec.once_per_activation,
+            sorted(spec.excludes),
+            spec.applies,
+            sorted(spec.removes),
+        )
+        for spec in action_specs(rules).values()
+    ]
+
+
+def _victory_tuples(scenario: Any) -> list[tuple]:
+    return [
+        (
+            c.type,
+            -1 if c.side is None else SIDES.index(c.side),
+            list(c.models),
+            None if not c.zone else tuple(float(v) for v in c.zone),
+            int(c.points or 0),
+            bool(c.win),
+            int(c.from_round or 1),
+            int(c.min_models or 1),
+        )
+        for c in scenario.victory.conditions
+    ]
+
+
+def forward_model(state: Any, planner: Any = None) -> Any:
+    """The core ``ForwardModel`` of ``state``'s game (built once per scenario, rules and table).
+
+    Args:
+        state: A Python ``GameState`` of the game.
+        planner: The routing seam's answerer (the methods of :class:`PythonPlanner`); None
+            for a :class:`PythonPlanner` of the game's table. A model with a planner of the
+            caller's is built afresh (not remembered).
+
+    Raises:
+        NativeUnavailableError: The core is not built, or the game's resolution system is not
+            ported (the message names it).
+    """
+    system = state.resolution.name
+    if system not in NATIVE_SYSTEMS:
+        raise NativeUnavailableError(
+            f"meta.resolution = {system!r}: the native game loop has {list(NATIVE_SYSTEMS)} only; "
+            "play this system with engine='python'"
+        )
+    key = (id(state.scenario), id(state.rules), id(state.table))
+    found = _MODELS.get(key)
+    statics = native_static(state)
+    if (
+        planner is None
+        and found is not None
+        and found[0]() is state.scenario
+        and found[2] is statics
+    ):
+        return found[1]
+    native = load()
+    table = native_table(state.table)
+    for radius in state.bases.radii.tolist():
+        table.ensure_radius(radius)
+    profiles = statics.profiles
+    by_name = {}
+    for model in state.models:
+        by_name.setdefault(model.profile.name, model.profile)
+    melee = [native_weapon(by_name[p.name].melee) for p in profiles]
+    ranged = [native_weapon(by_name[p.name].ranged) for p in profiles]
+    try:
+        model = native.ForwardModel(
+            native_rules(state.rules),
+            table.core,
+            PythonPlanner(state.table) if planner is None else planner,
+            statics,
+            _action_tuples(state.rules),
+            melee,
+            ranged,
+            native_weapon(unarmed_weapon(state.rules)),
+            _victory_tuples(state.scenario),
+            state.scenario.victory.at_round_limit,
+            float(CONTACT_TOL),
+        )
+    except ValueError as error:
+        raise NativeUnavailableError(
+            f"the native game loop cannot play this game: {error}"
+        ) from None
+    if planner is not None:
+        return model
+    if len(_MODELS) >= _MODELS_LIMIT:
+        _MODELS.clear()
+    _MODELS[key] = (weakref.ref(state.scenario), model, statics)
+    return model
+
+
+_DECISIONS: dict[int, tuple[Any, list[str], list[str], list[str]]] = {}
+
+
+def python_decision(decision: Any, statics: Any) -> Decision:
+    """The Python :class:`Decision` of a core one (the shared object, as the Python engine lists)."""
+    found = _DECISIONS.get(id(statics))
+    if found is None or found[0] is not statics:
+        if len(_DECISIONS) >= _MODELS_LIMIT:
+            _DECISIONS.clear()
+        kinds = list(load().DECISION_POINT_KINDS) + list(statics.actions)
+        found = _DECISIONS[id(statics)] = (
+            statics,
+            kinds,
+            list(statics.destination_kinds),
+            list(statics.options),
+        )
+    _, kinds, destinations, options = found
+    key = (
+        decision.kind,
+        decision.model,
+        decision.dice,
+        decision.target,
+        decision.destination_kind,
+        decision.destination_ref,
+        decision.option,
+    )
+    return _python_decision(key, kinds, destinations, options)
+
+
+def _python_decision(
+    key: tuple[int, ...], kinds: list[str], destinations: list[str], options: list[str]
+) -> Decision:
+    kind, model, dice, target, destination_kind, ref, option = key
+    destination = None
+    if destination_kind >= 0:
+        destination = (destinations[destination_kind], None if ref < 0 else ref)
+    return shared_decision(
+        kinds[kind],
+        None if model < 0 else model,
+        None if dice < 0 else dice,
+        None if target < 0 else target,
+        destination,
+        None if option < 0 else options[option],
+    )
+
+
+class NativeGameState:
+    """A game played by the native core, behind the ``GameState`` protocol agents use.
+
+    Build one with ``new_game(..., engine="native")`` or :meth:`from_python`. Reads that the
+    protocol does not cover fall through to :meth:`python_state` (a Python ``GameState`` of the
+    same position, rebuilt only after the position changed), so the Python agents (random,
+    greedy, the Enemy Oracle) play on it unchanged.
+    """
+
+    def __init__(self, native: Any, model: Any, like: Any, events: list | None = None) -> None:
+        self.native = native
+        self.model = model
+        self._like = like
+        self._events: list[dict[str, Any]] = list(events or [])
+        self._legal: list[Decision] | None = None
+        self._native_legal: list[Any] | None = None
+        self._python: Any = None
+
+    @classmethod
+    def from_python(cls, state: Any) -> NativeGameState:
+        """The native twin of a Python game at its current position (its pending events move)."""
+        model = forward_model(state)
+        native = to_native(state)
+        return cls(native, model, state, state.drain_events())
+
+    # ------------------------------------------------------------------ protocol
+    def legal_decisions(self) -> list[Decision]:
+        """Every legal decision for :attr:`current_side`, in the Python engine's order."""
+        if self._legal is None:
+            self._native_legal = load().legal_decisions(self.model, self.native)
+            statics = self.native.statics
+            self._legal = [python_decision(d, statics) for d in self._native_legal]
+        return list(self._legal)
+
+    def apply(self, decision: Decision) -> list[dict[str, Any]]:
+        """Carry out ``decision`` (IllegalActionError when it is not listed); return the events."""
+        legal = self.legal_decisions()
+        if not is_listed(decision, legal):
+            phase = PHASES[self.native.phase]
+            raise IllegalActionError(decision, legal, f"phase {phase}, side {self.current_side}")
+        index = next((k for k, d in enumerate(legal) if d is decision), None)
+        if index is None:
+            index = legal.index(decision)
+        native_legal = self._native_legal or []
+        found = load().apply_decision(self.model, self.native, native_legal[index])
+        self._changed()
+        events, self._events = self._events + found, []
+        return events
+
+    def _changed(self) -> None:
+        self._legal = None
+        self._native_legal = None
+        self._python = None
+
+    def copy(self) -> NativeGameState:
+        """An independent copy (the native state is copied; the forward model is shared)."""
+        new = NativeGameState(self.native.copy(), self.model, self._like)
+        new._legal = self._legal
+        new._native_legal = self._native_legal
+        return new
+
+    def reseed(self, seed: int | np.random.SeedSequence) -> None:
+        """Replace the random stream (search agents determinise dice on their copies)."""
+        self.native.rng = native_stream(np.random.default_rng(seed))
+        self._python = None
+
+    def view(self, side: str, seed: int | np.random.SeedSequence | None = None) -> NativeGameState:
+        """:meth:`GameState.view`: a copy whose future dice are hidden (a fresh stream)."""
+        if side not in SIDES:
+            raise ValueError(f"side {side!r}: expected one of {SIDES}")
+        seen = self.copy()
+        if seed is None:
+            seed = np.random.SeedSequence([self.native.seq, SIDES.index(side), 0x5EE])
+        seen.reseed(seed)
+        return seen
+
+    @property
+    def current_side(self) -> str | None:
+        side = self.native.current_side()
+        return None if side < 0 else SIDES[side]
+
+    @property
+    def is_terminal(self) -> bool:
+        return bool(self.native.over)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.native.over)
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The game result: winner (or None), draw, reason, rounds and points."""
+        n = self.native
+        return {
+            "winner": None if n.winner < 0 else SIDES[n.winner],
+            "draw": bool(n.over) and n.winner < 0,
+            "reason": n.end_reason,
+            "rounds": n.round,
+            "points": dict(zip(SIDES, n.points, strict=True)),
+        }
+
+    def emit(self, type_: str, **fields: Any) -> dict[str, Any]:
+        """Record an event (the runner's ``oracle_decision``) with GameState.emit's header."""
+        n = self.native
+        side = SIDES[n.side] if n.in_turn else None
+        event = {"type": type_, "seq": n.seq, "round": n.round, "side": side, **fields}
+        n.seq = n.seq + 1
+        self._events.append(event)
+        self._python = None
+        return event
+
+    def drain_events(self) -> list[dict[str, Any]]:
+        """Return and forget the events recorded since the last call."""
+        events, self._events = self._events, []
+        return events
+
+    # ------------------------------------------------------------------ the Python view
+    def python_state(self) -> Any:
+        """The Python ``GameState`` of this position (rebuilt after each change; do not mutate)."""
+        if self._python is None:
+            self._python = from_native(self.native, self._like)
+        return self._python
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names this class lacks: the agents' reads of the Python state.
+        if name.startswith("__") or name in ("native", "model", "_like", "_python"):
+            raise AttributeError(name)
+        return getattr(self.python_state(), name)
+
+    def __repr__(self) -> str:
+        n = self.native
+        return (
+            f"NativeGameState(round={n.round}, side={SIDES[n.side]}, phase={PHASES[n.phase]}, "
+            f"over={bool(n.over)})"
+        )
