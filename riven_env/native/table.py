@@ -358,7 +358,6 @@ class NativeTable:
         found, left = self.core.plan_flight(centers, radii, on_table, int(i), float(distance))
         return _plan(found), bool(left)
 
-
     # -- routing ----------------------------------------------------------------------------------
     def route(
         self,
@@ -442,7 +441,9 @@ class NativeTable:
         arrays = self._mover(bases, i, "charge_targets")
         indices = np.ascontiguousarray(enemies, dtype=np.int64).reshape(-1)
         if len(indices) and (indices.min() < 0 or indices.max() >= len(bases)):
-            raise TerrainError(f"charge_targets: enemies {list(enemies)} not all in 0..{len(bases) - 1}")
+            raise TerrainError(
+                f"charge_targets: enemies {list(enemies)} not all in 0..{len(bases) - 1}"
+            )
         return [int(j) for j in self.core.charge_targets(*arrays, int(i), float(reach), indices)]
 
     def plan_destination(

@@ -47,9 +47,9 @@ from riven_env.scenario.loader import bundled_dir
 from riven_env.table import (
     Bases,
     Table,
+    charge_targets,
     contacts,
     cover_for_shot,
-    charge_targets,
     destination_options,
     edge_distance,
     engagements,
@@ -61,11 +61,10 @@ from riven_env.table import (
     plan_push,
     sight_between,
 )
-from riven_env.table.destinations import DESTINATION_KINDS, plan_destination
-from riven_env.table.movement import _legal_goal
-from riven_env.table.routing import Route, navigator
 from riven_env.table.config import geometry_config
-from riven_env.table.movement import MovePlan
+from riven_env.table.destinations import plan_destination
+from riven_env.table.movement import MovePlan, _legal_goal
+from riven_env.table.routing import Route, navigator
 
 KINDS: tuple[str, ...] = (
     "sight",
@@ -386,8 +385,10 @@ def _legal_bases(table: Table, bases: Bases) -> Bases:
 
 
 def _allowance(rng: np.random.Generator) -> float:
-    return float(rng.choice([0.0, 1.0, 3.0, 6.0, 12.0, 40.0])) if rng.random() < 0.3 else float(
-        rng.uniform(0.0, 14.0)
+    return (
+        float(rng.choice([0.0, 1.0, 3.0, 6.0, 12.0, 40.0]))
+        if rng.random() < 0.3
+        else float(rng.uniform(0.0, 14.0))
     )
 
 
