@@ -47,7 +47,7 @@ pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 
 QUERIES_PER_MAP = 40  # x 62 maps: about 2,500 queries of each kind
 ROUTING_QUERIES_PER_MAP = 4  # x 62 maps: about 250 of each routing kind (a minute in all)
-ROUTING_KINDS = ("route", "plan_destination", "charge", "flight_around")
+ROUTING_KINDS = ("route", "plan_destination", "charge", "flight_around", "candidates")
 
 
 @pytest.fixture(scope="module")

@@ -219,8 +219,9 @@ void bind_table(nb::module_& module) {
       .def(
           "set_routing",
           [](TableGeometry& self, double waypoint_margin, std::size_t sides, const Matrix& ring, const Matrix& wrap_ring,
-             std::size_t cover_max_candidates) {
+             std::size_t cover_max_candidates, double distinct_distance) {
             table::RoutingSettings routing;
+            routing.distinct_distance = distinct_distance;
             routing.waypoint_margin = waypoint_margin;
             routing.base_waypoint_sides = sides;
             routing.ring = to_points(ring, "ring");
@@ -232,7 +233,7 @@ void bind_table(nb::module_& module) {
             self.set_routing(std::move(routing));
           },
           nb::arg("waypoint_margin"), nb::arg("sides"), nb::arg("ring"), nb::arg("wrap_ring"),
-          nb::arg("cover_max_candidates"))
+          nb::arg("cover_max_candidates"), nb::arg("distinct_distance"))
       .def(
           "set_nav",
           [](TableGeometry& self, std::size_t index, const Matrix& nodes, const Matrix& cost, const Matrix& dist,
@@ -327,7 +328,30 @@ void bind_table(nb::module_& module) {
           },
           nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("allowance"), nb::arg("kind"),
           nb::arg("ref"), nb::arg("objectives"), nb::arg("enemy_gap"),
-          "(kind index, ref, point, cost, label, path, reached) or None.");
+          "(kind index, ref, point, cost, label, path, reached) or None.")
+      .def(
+          "candidate_destinations",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t i, double allowance, const Indices& enemies, const Indices& friends, const Centers& objectives,
+             double enemy_gap) {
+            if (objectives.shape(1) != 2) throw std::invalid_argument("objectives must be (K, 2)");
+            std::vector<Point> points;
+            for (std::size_t k = 0; k < objectives.shape(0); ++k) {
+              points.push_back(Point{objectives.data()[2 * k], objectives.data()[2 * k + 1]});
+            }
+            std::vector<DestinationTuple> found;
+            for (const table::Destination& d : table::candidate_destinations(
+                     self, view(centers, radii, on_table), i, allowance,
+                     std::span<const std::int64_t>(enemies.data(), enemies.shape(0)),
+                     std::span<const std::int64_t>(friends.data(), friends.shape(0)), points, enemy_gap)) {
+              found.emplace_back(static_cast<int>(d.kind), d.ref, std::make_pair(d.point.x, d.point.y), d.cost, d.label,
+                                 pairs(d.path), d.reached);
+            }
+            return found;
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("allowance"),
+          nb::arg("enemies"), nb::arg("friends"), nb::arg("objectives"), nb::arg("enemy_gap"),
+          "[(kind index, ref, point, cost, label, path, reached)].");
 
   module.def("python_hypot", &table::python_hypot, nb::arg("a"), nb::arg("b"),
              "math.hypot(a, b) to the last bit (CPython's algorithm, compiled).");

@@ -177,6 +177,29 @@ void test_destination_menu_moves() {
   RIVEN_CHECK(threw);
 }
 
+void test_candidate_menu_is_ordered_and_distinct() {
+  const TableGeometry table = make_table();
+  // Mover 0 with enemy 1 to the east and friend 2 to the north. Objective 1 is a shorter move
+  // than min_move; objective 2 ends 0.2 from where "toward enemy 1" ends (distinct_distance
+  // 0.5): both dropped.
+  const Layout layout{{20.0, 15.0, 25.0, 15.0, 20.0, 20.0}, {0.5, 0.5, 0.5}, {1, 1, 1}};
+  const std::vector<std::int64_t> enemies{1};
+  const std::vector<std::int64_t> friends{0, 2};
+  const std::vector<Point> objectives{Point{20.0, 10.0}, Point{20.0, 15.1}, Point{23.99, 15.2}};
+  const auto menu = riven::table::candidate_destinations(table, layout.view(), 0, 10.0, enemies, friends, objectives, 0.0);
+  std::vector<DestinationKind> kinds;
+  for (const auto& d : menu) kinds.push_back(d.kind);
+  // toward enemy 1, toward objective 0, (no cover: the hidden spot is not reached in time),
+  // away, toward friend 2.
+  RIVEN_CHECK(menu.size() == 4);
+  RIVEN_CHECK(kinds.size() == 4 && kinds[0] == DestinationKind::kTowardEnemy &&
+              kinds[1] == DestinationKind::kTowardObjective && kinds[2] == DestinationKind::kAway &&
+              kinds[3] == DestinationKind::kTowardFriend);
+  RIVEN_CHECK(menu.size() == 4 && menu[3].ref == 2 && menu[3].label == "toward friend 2");
+  const auto none = riven::table::candidate_destinations(table, layout.view(), 0, 0.0, enemies, friends, objectives, 0.0);
+  RIVEN_CHECK(none.empty());
+}
+
 void test_around_flight_reaches_the_edge() {
   const TableGeometry table = make_table();
   // Nearest edge: the top (y = 30); a base right ahead is walked around.
@@ -233,6 +256,7 @@ int main() {
   test_a_base_on_the_route_is_detoured();
   test_charge_into_contact_and_charge_targets();
   test_destination_menu_moves();
+  test_candidate_menu_is_ordered_and_distinct();
   test_around_flight_reaches_the_edge();
   test_numpy_sum_is_pairwise_from_eight_values();
   test_convex_hull_drops_collinear_points();

@@ -19,11 +19,13 @@ stand, with the same answers as the Python functions they mirror:
 * routing (:mod:`riven_env.table.routing`'s ``Navigator.route``): :meth:`NativeTable.route`
   and ``route_length``, :func:`riven_env.table.movement.plan_move`, ``plan_charge``,
   ``charge_targets``, ``plan_flight(around=True)``, and
-  :func:`riven_env.table.destinations.plan_destination`. The static visibility graph
+  :func:`riven_env.table.destinations.plan_destination` and ``candidate_destinations``. The static visibility graph
   (:class:`~riven_env.table.navigation.StaticNav`: waypoints, edge costs, all-pairs costs and
   next hops) and the cover spots stay Python's; they cross once per base radius.
 
-``candidate_destinations`` (the full menu with its distinctness filter) is not in the core.
+* the full menu with planned paths:
+  :func:`riven_env.table.destinations.candidate_destinations`.
+
 ``docs/tabletop.md`` ("Native core") lists the near-ties where an answer may differ from the
 Python engine's; ``tests/test_native_table*.py`` prove the rest. Nothing here is wired into
 the game loop.
@@ -147,6 +149,7 @@ class NativeTable:
             np.ascontiguousarray(_unit_ring(sides)),
             np.ascontiguousarray(_unit_ring(2 * sides)),
             cfg.cover_max_candidates,
+            cfg.distinct_distance,
         )
 
     def ensure_radius(self, radius: float) -> None:
@@ -485,6 +488,42 @@ class NativeTable:
             tuple((float(x), float(y)) for x, y in path),
             bool(reached),
         )
+
+    def candidate_destinations(
+        self,
+        bases: Bases,
+        i: int,
+        allowance: float,
+        *,
+        enemies: Sequence[int],
+        friends: Sequence[int],
+        objectives: Sequence[tuple[float, float]],
+        enemy_gap: float | None = None,
+    ) -> list[Destination]:
+        """:func:`riven_env.table.destinations.candidate_destinations` on the core."""
+        arrays = self._mover(bases, i, "candidate_destinations")
+        gap = geometry_config().enemy_gap if enemy_gap is None else float(enemy_gap)
+        found = self.core.candidate_destinations(
+            *arrays,
+            int(i),
+            float(allowance),
+            np.ascontiguousarray(enemies, dtype=np.int64).reshape(-1),
+            np.ascontiguousarray(friends, dtype=np.int64).reshape(-1),
+            np.ascontiguousarray(objectives, dtype=np.float64).reshape(-1, 2),
+            gap,
+        )
+        return [
+            Destination(
+                DESTINATION_KINDS[kind],
+                int(ref),
+                (float(point[0]), float(point[1])),
+                float(cost),
+                label,
+                tuple((float(x), float(y)) for x, y in path),
+                bool(reached),
+            )
+            for kind, ref, point, cost, label, path, reached in found
+        ]
 
 
 def native_table(table: Table) -> NativeTable:

@@ -19,7 +19,9 @@ queries on a map and asks both engines:
 * ``plan_destination``: :func:`riven_env.table.destinations.plan_destination` of every option
   ``destination_options`` lists (planned paths, costs, labels), with and without an enemy gap;
 * ``charge``: ``plan_charge`` into contact with each enemy and ``charge_targets``;
-* ``flight_around``: ``plan_flight(around=True)`` (the House ``morale.flight_route = "around"``).
+* ``flight_around``: ``plan_flight(around=True)`` (the House ``morale.flight_route = "around"``);
+* ``candidates``: :func:`riven_env.table.destinations.candidate_destinations` (the full menu
+  with planned paths and its distinctness filter).
 
 The routing kinds draw layouts with bases packed in clusters (the detours and the graph with
 bases as obstacles), beside the uniform ones.
@@ -47,6 +49,7 @@ from riven_env.scenario.loader import bundled_dir
 from riven_env.table import (
     Bases,
     Table,
+    candidate_destinations,
     charge_targets,
     contacts,
     cover_for_shot,
@@ -77,6 +80,7 @@ KINDS: tuple[str, ...] = (
     "plan_destination",
     "charge",
     "flight_around",
+    "candidates",
 )
 """The query kinds the core answers (new kinds go last: a kind's stream is seeded by its index)."""
 
@@ -540,6 +544,36 @@ def _flight_around(table: Table, nat: native.NativeTable, pts: _Points, tally: A
     tally.record(None if problem is None else f"model {i}, {distance}: {problem}", error)
 
 
+def _candidates(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
+    rng = pts.rng
+    bases = _legal_bases(table, _crowd(table, rng))
+    live = np.flatnonzero(bases.on_table)
+    if len(live) == 0:
+        tally.record(None)
+        return
+    n = len(bases)
+    i = int(rng.choice(live))
+    sides = rng.random(n) < 0.5
+    enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
+    friends = [int(j) for j in np.flatnonzero(sides == sides[i])]
+    objectives = [pts.point() for _ in range(int(rng.integers(0, 3)))]
+    allowance = _allowance(rng) or 6.0
+    gap = None if rng.random() < 0.6 else float(rng.choice([0.0, 0.5, 1.0]))
+    menu = {"enemies": enemies, "friends": friends, "objectives": objectives, "enemy_gap": gap}
+    python = candidate_destinations(table, bases, i, allowance, **menu)  # type: ignore[arg-type]
+    core = nat.candidate_destinations(bases, i, allowance, **menu)  # type: ignore[arg-type]
+    if len(python) != len(core):
+        tally.record(f"model {i}, allowance {allowance}: {python} vs {core}", math.inf)
+        return
+    wrong, worst = [], 0.0
+    for a, b in zip(python, core, strict=True):
+        problem, error = _destination_problem(a, b)
+        worst = max(worst, error)
+        if problem is not None:
+            wrong.append(problem)
+    tally.record(f"model {i}, allowance {allowance}: " + "; ".join(wrong) if wrong else None, worst)
+
+
 _QUERIES: dict[str, Callable[[Table, native.NativeTable, _Points, Agreement], None]] = {
     "sight": _sight,
     "cover": _cover,
@@ -551,6 +585,7 @@ _QUERIES: dict[str, Callable[[Table, native.NativeTable, _Points, Agreement], No
     "plan_destination": _plan_destination,
     "charge": _charge,
     "flight_around": _flight_around,
+    "candidates": _candidates,
 }
 
 

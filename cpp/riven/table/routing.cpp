@@ -1389,4 +1389,80 @@ std::optional<Destination> plan_destination(const TableGeometry& table, const Ba
   return destination;
 }
 
+std::vector<Destination> candidate_destinations(const TableGeometry& table, const BasesView& bases, std::size_t i,
+                                                double allowance, std::span<const std::int64_t> enemies,
+                                                std::span<const std::int64_t> friends,
+                                                std::span<const Point> objectives, double enemy_gap) {
+  check_model(bases, i, "candidate_destinations");
+  std::vector<Destination> found;
+  if (!bases.on(i) || allowance <= 0.0) return found;
+  const double min_move = table.settings().min_move;
+  const double distinct = table.routing().distinct_distance;
+  const auto valid = [&](std::int64_t j) {
+    if (j < 0 || static_cast<std::size_t>(j) >= bases.size()) {
+      throw std::out_of_range("candidate_destinations: model index out of range");
+    }
+    return static_cast<std::size_t>(j);
+  };
+  Navigator nav(table, bases, i);
+  const auto add = [&](DestinationKind kind, std::int64_t ref, StraightPlan plan, std::string label) {
+    const Point start = plan.path.front();
+    const Point end = plan.path.back();
+    if (python_hypot(end.x - start.x, end.y - start.y) < min_move) return;  // MovePlan.moved
+    for (const Destination& earlier : found) {
+      if (python_hypot(earlier.point.x - end.x, earlier.point.y - end.y) < distinct) return;  // math.dist
+    }
+    Destination destination;
+    destination.kind = kind;
+    destination.ref = ref;
+    destination.point = end;
+    destination.cost = plan.cost;
+    destination.label = std::move(label);
+    destination.path = std::move(plan.path);
+    destination.reached = plan.reached;
+    found.push_back(std::move(destination));
+  };
+  std::vector<std::int64_t> live;
+  for (const std::int64_t j : enemies) {
+    const std::size_t k = valid(j);
+    if (k != i && bases.on(k)) live.push_back(j);
+  }
+  for (const std::int64_t j : live) {
+    const auto k = static_cast<std::size_t>(j);
+    StraightPlan plan = enemy_gap > 0.0 ? short_of_contact(nav, k, allowance, enemy_gap)
+                                        : plan_with(nav, bases, std::nullopt, allowance, k);
+    add(DestinationKind::kTowardEnemy, j, std::move(plan), "toward enemy " + std::to_string(j));
+  }
+  for (std::size_t k = 0; k < objectives.size(); ++k) {
+    add(DestinationKind::kTowardObjective, static_cast<std::int64_t>(k),
+        plan_with(nav, bases, objectives[k], allowance, std::nullopt), "toward objective " + std::to_string(k));
+  }
+  const std::optional<std::size_t> foe = nearest(bases, i, live);
+  if (foe) {
+    const std::string number = std::to_string(*foe);
+    const auto ref = static_cast<std::int64_t>(*foe);
+    if (auto cover = cover_move(table, bases, nav, *foe, allowance)) {
+      static constexpr const char* kWhat[4] = {"", "into soft cover from", "into hard cover from", "out of sight of"};
+      add(DestinationKind::kCoverFromEnemy, ref, std::move(cover->first),
+          std::string(kWhat[cover->second]) + " enemy " + number);
+    }
+    const Point s = nav.start();
+    const Point c = bases.center(*foe);
+    const double ax = s.x - c.x;
+    const double ay = s.y - c.y;
+    const double norm = python_hypot(ax, ay);
+    if (norm > kDuplicate) {
+      const Point goal{s.x + ax / norm * allowance, s.y + ay / norm * allowance};
+      add(DestinationKind::kAway, ref, plan_with(nav, bases, goal, allowance, std::nullopt), "away from enemy " + number);
+    }
+  }
+  for (const std::int64_t f : friends) {
+    const std::size_t k = valid(f);
+    if (k == i || !bases.on(k)) continue;
+    add(DestinationKind::kTowardFriend, f, plan_with(nav, bases, std::nullopt, allowance, k),
+        "toward friend " + std::to_string(f));
+  }
+  return found;
+}
+
 }  // namespace riven::table

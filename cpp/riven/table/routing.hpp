@@ -74,6 +74,15 @@ struct Destination {
                                                           std::int64_t ref, std::span<const Point> objectives,
                                                           double enemy_gap);
 
+/// destinations.candidate_destinations: the full menu with planned paths, in the fixed kind
+/// order, moves shorter than min_move and ends within distinct_distance of an earlier one
+/// dropped. ``enemy_gap`` already resolved.
+[[nodiscard]] std::vector<Destination> candidate_destinations(const TableGeometry& table, const BasesView& bases,
+                                                              std::size_t i, double allowance,
+                                                              std::span<const std::int64_t> enemies,
+                                                              std::span<const std::int64_t> friends,
+                                                              std::span<const Point> objectives, double enemy_gap);
+
 /// numpy's np.sum of a float64 row (pairwise summation, as numpy's pairwise_sum adds).
 [[nodiscard]] double numpy_sum(std::span<const double> values);
 

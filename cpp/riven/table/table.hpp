@@ -74,6 +74,7 @@ struct RoutingSettings {
   std::vector<Point> ring;       // routing._unit_ring(base_waypoint_sides), as numpy computed it
   std::vector<Point> wrap_ring;  // routing._unit_ring(2 * base_waypoint_sides)
   std::size_t cover_max_candidates = 12;
+  double distinct_distance = 0.5;  // [destinations] distinct_distance (candidate_destinations)
 };
 
 /// The kinds of destination option, in destinations.DESTINATION_KINDS order.
