@@ -7,6 +7,12 @@ fresh position needs) and on the core through ``riven_env.native.table`` (the Py
 included), plus the bare binding call where the wrapper adds work. Reports microseconds per
 query and the ratio python / native. Not a timed test.
 
+The routing kinds (a move to a point, a charge path, ``charge_targets``, ``plan_destination``
+of an option of the menu, the ``around`` flight) empty the Python engine's routing memories
+too (the layout's navigator, the map's cached links, terrain routes, wraps and cuts), as a
+fresh position needs; ``--warm-routes`` keeps the per-map ones (links of points seen before,
+terrain routes by content), as a long game or playtest enjoys them.
+
 Usage::
 
     python benchmarks/bench_native_table.py            # prints a table
@@ -32,16 +38,21 @@ from riven_env.native import table as native  # noqa: E402
 from riven_env.native.table_check import _layout  # noqa: E402
 from riven_env.table import (  # noqa: E402
     Bases,
+    charge_targets,
     contacts,
     cover_for_shot,
     destination_options,
     engagements,
     line_of_sight,
+    plan_charge,
     plan_flight,
+    plan_move,
     plan_push,
     sight,
     sight_between,
 )
+from riven_env.table.destinations import plan_destination  # noqa: E402
+from riven_env.table.navigation import static_nav  # noqa: E402
 
 
 def _per_call(run: Callable[[int], object], calls: int, repeat: int) -> float:
@@ -63,6 +74,14 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     parser.add_argument("--queries", type=int, default=2000, help="calls per timing run")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--warm-routes",
+        action="store_true",
+        help="keep the Python engine's per-map routing memories between calls",
+    )
+    parser.add_argument(
+        "--only", default="", help="comma-separated query names to time (default: all)"
+    )
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     game = new_game(args.scenario, args.seed)
@@ -203,8 +222,85 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
         "flight end (straight)": (lambda k: flight(k, True), lambda k: flight(k, False), None),
         "recoil end": (lambda k: recoil(k, True), lambda k: recoil(k, False), None),
     }
+    navs = [static_nav(table, r) for r in set(game.bases.radii.tolist())]
+    for radius in set(game.bases.radii.tolist()):
+        nat.ensure_nav(radius)
+
+    def fresh(bases: Bases) -> Bases:
+        """Forget what the Python engine remembers of this layout (and of the map's routes)."""
+        bases._layout = None
+        for nav in navs:
+            nav.navigators.clear()
+            if not args.warm_routes:
+                for memory in (nav.ends, nav.routes, nav.wraps, nav.cuts):
+                    memory.clear()
+        return bases
+
+    move_goals = [
+        (float(rng.uniform(0, table.width)), float(rng.uniform(0, table.height))) for _ in queries
+    ]
+
+    def move(k: int, python: bool) -> object:
+        bases, s, _, allowance, _ = queries[k]
+        if python:
+            return plan_move(table, fresh(bases), s, move_goals[k], allowance)
+        return nat.plan_move(bases, s, move_goals[k], allowance)
+
+    def charge(k: int, python: bool) -> object:
+        bases, s, t, reach, _ = queries[k]
+        if python:
+            return plan_charge(table, fresh(bases), s, t, reach)
+        return nat.plan_charge(bases, s, t, reach)
+
+    def targets(k: int, python: bool) -> object:
+        bases, s, _, reach, _ = queries[k]
+        enemies = range(n // 2, n) if s < n // 2 else range(n // 2)
+        if python:
+            return charge_targets(table, fresh(bases), s, reach, enemies)
+        return nat.charge_targets(bases, s, reach, list(enemies))
+
+    options = []
+    for bases, s, _, _, _ in queries:
+        enemies, friends = (
+            (range(n // 2, n), range(n // 2)) if s < n // 2 else (range(n // 2), range(n // 2, n))
+        )
+        found = destination_options(
+            table, bases, s, enemies=enemies, friends=friends, objectives=objectives
+        )
+        options.append(found[int(rng.integers(len(found)))] if found else ("away", 0))
+
+    def destination(k: int, python: bool) -> object:
+        bases, s, _, allowance, _ = queries[k]
+        kind, ref = options[k]
+        if python:
+            return plan_destination(
+                table, fresh(bases), s, allowance, kind, ref, objectives=objectives
+            )
+        return nat.plan_destination(bases, s, allowance, kind, ref, objectives=objectives)
+
+    def around(k: int, python: bool) -> object:
+        bases, s, _, distance, _ = queries[k]
+        if python:
+            return plan_flight(table, fresh(bases), s, distance, around=True)
+        return nat.plan_flight(bases, s, distance, around=True)
+
+    for name, query in (
+        ("move to a point", move),
+        ("charge path", charge),
+        ("charge targets", targets),
+        ("plan_destination", destination),
+        ("flight end (around)", around),
+    ):
+        kinds[name] = (
+            lambda k, q=query: q(k, True),
+            lambda k, q=query: q(k, False),
+            None,
+        )
+    only = [name for name in args.only.split(",") if name]
     figures: dict[str, dict[str, float]] = {}
     for name, (python, wrapped, bare) in kinds.items():
+        if only and name not in only:
+            continue
         py_us = _per_call(python, args.queries, args.repeat)
         nat_us = _per_call(wrapped, args.queries, args.repeat)
         row = {"python_us": py_us, "native_us": nat_us, "ratio": py_us / nat_us}

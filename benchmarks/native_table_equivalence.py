@@ -1,11 +1,14 @@
 """Agreement of the native tabletop queries with the Python reference, at scale (not a test).
 
 Asks at least ``--queries`` (default 100,000) random queries of each kind the core answers
-(sight, cover, contact, straight flight, recoil, destination options; see ``riven_env/native/table_check.py``) on
+(sight, cover, contact, straight flight, recoil, destination options, and the routing kinds:
+route, plan_destination, charge, flight_around; see ``riven_env/native/table_check.py``) on
 every bundled map and ``--generated`` (default 50) maps from the scenario generator, spread
 evenly, and prints how many agreed (discrete answers identical, lengths within 1e-9), the
 largest length difference seen and the first disagreements. The default suite runs the same
-check at about 2,500 queries per kind (``tests/test_native_table.py``).
+check at about 2,500 queries per kind, about 250 per routing kind (``tests/test_native_table.py``).
+A routing query plans routes on both engines (a ``plan_destination`` query plans every option
+of a menu): expect tens of milliseconds each; ``--kinds`` picks some.
 
 Usage::
 
@@ -77,11 +80,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
             f"{len(maps)} maps ({args.generated} generated), {per_map} queries per map and kind, {wall:.0f} s"
         )
         print(
-            f"{'kind':10s} {'queries':>9s} {'agreed':>9s} {'agreement':>10s} {'max length error':>17s}"
+            f"{'kind':16s} {'queries':>9s} {'agreed':>9s} {'agreement':>10s} {'max length error':>17s}"
         )
         for kind, f in figures.items():
             print(
-                f"{kind:10s} {f['queries']:9d} {f['agreed']:9d} {f['agreement']:10.6f} "
+                f"{kind:16s} {f['queries']:9d} {f['agreed']:9d} {f['agreement']:10.6f} "
                 f"{f['max_length_error']:17.3g}"
             )
             for example in f["examples"]:

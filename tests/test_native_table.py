@@ -3,7 +3,9 @@
 On every bundled map and 50 generated ones, random queries of each kind the core answers
 (``riven_env.native.table_check``): sight, cover, contact, straight flight, recoil and the
 destination options, with a share of points exactly on outline vertices and edge midpoints,
-and layouts packed at the contact tolerance. ``benchmarks/native_table_equivalence.py`` runs the same check at 100,000+
+and layouts packed at the contact tolerance; and, fewer per map (each plans routes on both
+engines), the routing kinds: route length and polyline, ``plan_destination`` of every menu
+option, charge paths and targets, and the ``around`` flight. ``benchmarks/native_table_equivalence.py`` runs the same check at 100,000+
 queries per kind. Plus the awkward sight lines of ``test_table_sight_exact.py`` and the seam's
 errors.
 """
@@ -31,6 +33,7 @@ from riven_env.scenario.loader import bundled_dir
 from riven_env.table import (
     Bases,
     Table,
+    charge_targets,
     cover_for_shot,
     line_of_sight,
     plan_flight,
@@ -38,10 +41,13 @@ from riven_env.table import (
     sight_between,
 )
 from riven_env.table.config import COVER_LEVELS
+from riven_env.table.routing import navigator
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 
 QUERIES_PER_MAP = 40  # x 62 maps: about 2,500 queries of each kind
+ROUTING_QUERIES_PER_MAP = 4  # x 62 maps: about 250 of each routing kind (a minute in all)
+ROUTING_KINDS = ("route", "plan_destination", "charge", "flight_around", "candidates")
 
 
 @pytest.fixture(scope="module")
@@ -139,6 +145,42 @@ def test_flight_through_the_marsh_matches_the_reference() -> None:
         assert nat.plan_flight(bases, 0, distance) == plan_flight(AWKWARD, bases, 0, distance)
 
 
+@pytest.mark.parametrize("kind", ROUTING_KINDS)
+def test_every_routing_kind_agrees_on_every_bundled_and_50_generated_maps(
+    kind: str, maps: list[tuple[str, Table]]
+) -> None:
+    assert kind in KINDS
+    total = Agreement(kind)
+    for seed, (_, table) in enumerate(maps):
+        total.merge(check_map(table, seed, ROUTING_QUERIES_PER_MAP, kinds=(kind,))[kind])
+    assert total.queries == len(maps) * ROUTING_QUERIES_PER_MAP
+    assert total.agreed == total.queries, total.examples
+    assert total.max_length_error <= 1e-9
+
+
+def test_routes_around_a_packed_cluster_match_the_reference() -> None:
+    """A wall of touching bases between the mover and its goal: the detour around the wrapped
+    cluster, and with too little allowance, the graph with the bases as obstacles."""
+    table = AWKWARD
+    nat = native.native_table(table)
+    wall = [[30.0, 16.5 + 1.0 * k] for k in range(8)]
+    bases = Bases.from_lists([[24.0, 20.0], *wall, [33.0, 20.0]], 1.0)
+    for allowance in (2.0, 6.0, 30.0):
+        python = navigator(table, bases, 0).route(allowance, goal=(34.5, 20.5))
+        core = nat.route(bases, 0, allowance, goal=(34.5, 20.5))
+        assert python.points.tolist() == core.points.tolist()
+        assert python.cost == core.cost and python.goal_reached == core.goal_reached
+        for target in (1, 9):
+            python = navigator(table, bases, 0).route(allowance, target=target)
+            core = nat.route(bases, 0, allowance, target=target)
+            assert python.points.tolist() == core.points.tolist()
+            assert python.cost == core.cost and python.goal_reached == core.goal_reached
+    assert nat.route_length(bases, 0, 30.0, target=9) == core.cost
+    assert nat.charge_targets(bases, 0, 12.0, [9, 1]) == charge_targets(
+        table, bases, 0, 12.0, [9, 1]
+    )
+
+
 def test_the_native_table_is_built_once_per_map() -> None:
     again = Table.from_spec(AWKWARD.to_spec())
     assert native.native_table(again) is native.native_table(AWKWARD)
@@ -149,8 +191,14 @@ def test_seam_errors_name_the_problem() -> None:
     bases = Bases.from_lists([[5.0, 20.0]], 1.0)
     with pytest.raises(TerrainError, match="model index 3"):
         nat.plan_push(bases, 3, (0.0, 0.0), 1.0)
-    with pytest.raises(TerrainError, match="straight flight only"):
-        nat.plan_flight(bases, 0, 5.0, around=True)
+    with pytest.raises(TerrainError, match="exactly one of goal and target"):
+        nat.route(bases, 0, 5.0)
+    with pytest.raises(TerrainError, match="mover or off the table"):
+        nat.route(bases, 0, 5.0, target=0)
+    with pytest.raises(ValueError, match="unknown destination kind"):
+        nat.plan_destination(bases, 0, 5.0, "sideways", None, objectives=[])
+    with pytest.raises(IndexError, match="objective index"):
+        nat.plan_destination(bases, 0, 5.0, "toward_objective", 2, objectives=[(1.0, 1.0)])
     with pytest.raises(TerrainError, match="candidates"):
         native.nearest(bases, 0, [4])
     with pytest.raises(IndexError, match="no geometry registered"):

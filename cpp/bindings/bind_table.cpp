@@ -5,6 +5,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "riven/table/routing.hpp"
 #include "riven/table/table.hpp"
 
 namespace nb = nanobind;
@@ -54,6 +56,32 @@ BasesView view(const Centers& centers, const Radii& radii, const Flags& on_table
   }
   return BasesView{std::span<const double>(centers.data(), 2 * n), std::span<const double>(radii.data(), n),
                    std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(on_table.data()), n)};
+}
+
+using Matrix = nb::ndarray<const double, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using IndexMatrix = nb::ndarray<const std::int64_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using OptionalPoint = std::optional<std::pair<double, double>>;
+using DestinationTuple = std::tuple<int, std::int64_t, std::pair<double, double>, double, std::string,
+                                    std::vector<std::pair<double, double>>, bool>;
+
+std::vector<Point> to_points(const Matrix& xy, const char* what) {
+  if (xy.shape(0) > 0 && xy.shape(1) != 2) throw std::invalid_argument(std::string(what) + " must be (N, 2)");
+  std::vector<Point> points;
+  points.reserve(xy.shape(0));
+  for (std::size_t k = 0; k < xy.shape(0); ++k) points.push_back(Point{xy.data()[2 * k], xy.data()[2 * k + 1]});
+  return points;
+}
+
+std::optional<Point> to_point(const OptionalPoint& xy) {
+  if (!xy) return std::nullopt;
+  return Point{xy->first, xy->second};
+}
+
+std::vector<std::pair<double, double>> pairs(const std::vector<Point>& points) {
+  std::vector<std::pair<double, double>> out;
+  out.reserve(points.size());
+  for (const Point& p : points) out.emplace_back(p.x, p.y);
+  return out;
 }
 
 PlanTuple plan_tuple(const StraightPlan& plan) {
@@ -186,7 +214,144 @@ void bind_table(nb::module_& module) {
             return std::make_pair(plan_tuple(plan), left);
           },
           nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("distance"),
-          "((path, cost, reached), left_table), the straight (RAW) flight.");
+          "((path, cost, reached), left_table), the straight (RAW) flight.")
+      // -- routing (cpp/riven/table/routing.hpp) ------------------------------------------------
+      .def(
+          "set_routing",
+          [](TableGeometry& self, double waypoint_margin, std::size_t sides, const Matrix& ring, const Matrix& wrap_ring,
+             std::size_t cover_max_candidates, double distinct_distance) {
+            table::RoutingSettings routing;
+            routing.distinct_distance = distinct_distance;
+            routing.waypoint_margin = waypoint_margin;
+            routing.base_waypoint_sides = sides;
+            routing.ring = to_points(ring, "ring");
+            routing.wrap_ring = to_points(wrap_ring, "wrap_ring");
+            routing.cover_max_candidates = cover_max_candidates;
+            if (sides < 3 || routing.ring.size() != sides || routing.wrap_ring.size() != 2 * sides) {
+              throw std::invalid_argument("routing: base_waypoint_sides >= 3, ring (sides, 2), wrap_ring (2 sides, 2)");
+            }
+            self.set_routing(std::move(routing));
+          },
+          nb::arg("waypoint_margin"), nb::arg("sides"), nb::arg("ring"), nb::arg("wrap_ring"),
+          nb::arg("cover_max_candidates"), nb::arg("distinct_distance"))
+      .def(
+          "set_nav",
+          [](TableGeometry& self, std::size_t index, const Matrix& nodes, const Matrix& cost, const Matrix& dist,
+             const IndexMatrix& next_hop, const IndexMatrix& edges, std::tuple<double, double, double, double> bounds,
+             const Matrix& cover_spots) {
+            table::NavGraph nav;
+            nav.nodes = to_points(nodes, "nodes");
+            const std::size_t n = nav.nodes.size();
+            if ((n > 0 && (cost.shape(1) != n || dist.shape(1) != n || next_hop.shape(1) != n)) ||
+                cost.shape(0) != n || dist.shape(0) != n || next_hop.shape(0) != n) {
+              throw std::invalid_argument("set_nav: cost, dist and next_hop must be (N, N)");
+            }
+            nav.cost.assign(cost.data(), cost.data() + n * n);
+            nav.dist.assign(dist.data(), dist.data() + n * n);
+            nav.next_hop.assign(next_hop.data(), next_hop.data() + n * n);
+            if (edges.shape(0) > 0 && edges.shape(1) != 2) throw std::invalid_argument("set_nav: edges must be (E, 2)");
+            for (std::size_t e = 0; e < edges.shape(0); ++e) {
+              const std::int64_t i = edges.data()[2 * e];
+              const std::int64_t j = edges.data()[2 * e + 1];
+              if (i < 0 || j < 0) throw std::invalid_argument("set_nav: a negative waypoint index in edges");
+              nav.edges.emplace_back(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
+            }
+            nav.bounds = table::Box{std::get<0>(bounds), std::get<1>(bounds), std::get<2>(bounds), std::get<3>(bounds)};
+            nav.cover_spots = to_points(cover_spots, "cover_spots");
+            self.set_nav(index, std::move(nav));
+          },
+          nb::arg("index"), nb::arg("nodes"), nb::arg("cost"), nb::arg("dist"), nb::arg("next_hop"), nb::arg("edges"),
+          nb::arg("bounds"), nb::arg("cover_spots"))
+      .def(
+          "route",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t mover, double allowance, const OptionalPoint& goal, std::optional<std::size_t> target) {
+            table::Route found =
+                table::route(self, view(centers, radii, on_table), mover, allowance, to_point(goal), target);
+            std::optional<std::vector<double>> costs;
+            if (found.has_costs) costs = found.costs;
+            return std::make_tuple(pairs(found.points), found.cost, found.goal_reached, costs);
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("mover"), nb::arg("allowance"),
+          nb::arg("goal").none(), nb::arg("target").none(), "(points, cost, goal_reached, costs or None).")
+      .def(
+          "plan_move",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t i, const OptionalPoint& goal, double allowance, std::optional<std::size_t> contact) {
+            return plan_tuple(table::plan_move(self, view(centers, radii, on_table), i, to_point(goal), allowance, contact));
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("goal").none(),
+          nb::arg("allowance"), nb::arg("stop_in_contact_with").none(), "(path, cost, reached).")
+      .def(
+          "plan_charge",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t i, std::size_t target, double reach) -> std::optional<PlanTuple> {
+            auto plan = table::plan_charge(self, view(centers, radii, on_table), i, target, reach);
+            if (!plan) return std::nullopt;
+            return plan_tuple(*plan);
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("target"), nb::arg("reach"))
+      .def(
+          "charge_targets",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t i, double reach, const Indices& enemies) {
+            return table::charge_targets(self, view(centers, radii, on_table), i, reach,
+                                         std::span<const std::int64_t>(enemies.data(), enemies.shape(0)));
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("reach"), nb::arg("enemies"))
+      .def(
+          "plan_flight_around",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t i, double distance) {
+            auto [plan, left] = table::plan_flight_around(self, view(centers, radii, on_table), i, distance);
+            return std::make_pair(plan_tuple(plan), left);
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("distance"),
+          "((path, cost, reached), left_table), the House 'around' flight.")
+      .def(
+          "plan_destination",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t i, double allowance, int kind, std::int64_t ref, const Centers& objectives,
+             double enemy_gap) -> std::optional<DestinationTuple> {
+            if (kind < 0 || kind > 4) throw std::invalid_argument("plan_destination: kind index not in 0..4");
+            if (objectives.shape(1) != 2) throw std::invalid_argument("objectives must be (K, 2)");
+            std::vector<Point> points;
+            for (std::size_t k = 0; k < objectives.shape(0); ++k) {
+              points.push_back(Point{objectives.data()[2 * k], objectives.data()[2 * k + 1]});
+            }
+            auto found = table::plan_destination(self, view(centers, radii, on_table), i, allowance,
+                                                 static_cast<table::DestinationKind>(kind), ref, points, enemy_gap);
+            if (!found) return std::nullopt;
+            return DestinationTuple{static_cast<int>(found->kind), found->ref,
+                                    std::make_pair(found->point.x, found->point.y), found->cost, found->label,
+                                    pairs(found->path), found->reached};
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("allowance"), nb::arg("kind"),
+          nb::arg("ref"), nb::arg("objectives"), nb::arg("enemy_gap"),
+          "(kind index, ref, point, cost, label, path, reached) or None.")
+      .def(
+          "candidate_destinations",
+          [](const TableGeometry& self, const Centers& centers, const Radii& radii, const Flags& on_table,
+             std::size_t i, double allowance, const Indices& enemies, const Indices& friends, const Centers& objectives,
+             double enemy_gap) {
+            if (objectives.shape(1) != 2) throw std::invalid_argument("objectives must be (K, 2)");
+            std::vector<Point> points;
+            for (std::size_t k = 0; k < objectives.shape(0); ++k) {
+              points.push_back(Point{objectives.data()[2 * k], objectives.data()[2 * k + 1]});
+            }
+            std::vector<DestinationTuple> found;
+            for (const table::Destination& d : table::candidate_destinations(
+                     self, view(centers, radii, on_table), i, allowance,
+                     std::span<const std::int64_t>(enemies.data(), enemies.shape(0)),
+                     std::span<const std::int64_t>(friends.data(), friends.shape(0)), points, enemy_gap)) {
+              found.emplace_back(static_cast<int>(d.kind), d.ref, std::make_pair(d.point.x, d.point.y), d.cost, d.label,
+                                 pairs(d.path), d.reached);
+            }
+            return found;
+          },
+          nb::arg("centers"), nb::arg("radii"), nb::arg("on_table"), nb::arg("i"), nb::arg("allowance"),
+          nb::arg("enemies"), nb::arg("friends"), nb::arg("objectives"), nb::arg("enemy_gap"),
+          "[(kind index, ref, point, cost, label, path, reached)].");
 
   module.def("python_hypot", &table::python_hypot, nb::arg("a"), nb::arg("b"),
              "math.hypot(a, b) to the last bit (CPython's algorithm, compiled).");

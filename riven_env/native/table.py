@@ -16,16 +16,26 @@ stand, with the same answers as the Python functions they mirror:
   (the RAW straight flight), and :func:`riven_env.table.navigation.segment_costs` for one
   segment.
 
-Routes around other bases (``plan_move``, charges, the ``around`` flight) and planning a
-destination (``plan_destination``, ``candidate_destinations``) are not in the core yet. ``docs/tabletop.md`` ("Native core") lists the near-ties where an
-answer may differ from the Python engine's; ``tests/test_native_table*.py`` prove the rest.
-Nothing here is wired into the game loop.
+* routing (:mod:`riven_env.table.routing`'s ``Navigator.route``): :meth:`NativeTable.route`
+  and ``route_length``, :func:`riven_env.table.movement.plan_move`, ``plan_charge``,
+  ``charge_targets``, ``plan_flight(around=True)``, and
+  :func:`riven_env.table.destinations.plan_destination` and ``candidate_destinations``. The static visibility graph
+  (:class:`~riven_env.table.navigation.StaticNav`: waypoints, edge costs, all-pairs costs and
+  next hops) and the cover spots stay Python's; they cross once per base radius.
+
+* the full menu with planned paths:
+  :func:`riven_env.table.destinations.candidate_destinations`.
+
+``docs/tabletop.md`` ("Native core") lists the near-ties where an answer may differ from the
+Python engine's; ``tests/test_native_table*.py`` prove the rest. Nothing here is wired into
+the game loop.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -35,9 +45,11 @@ from riven_env.errors import TerrainError
 from riven_env.native import load
 from riven_env.table.bases import Bases
 from riven_env.table.config import COVER_LEVELS, Cover, geometry_config
-from riven_env.table.destinations import DESTINATION_KINDS
+from riven_env.table.destinations import DESTINATION_KINDS, Destination, _cover_spots
 from riven_env.table.lru import remembered
 from riven_env.table.movement import MovePlan
+from riven_env.table.navigation import static_nav
+from riven_env.table.routing import Route, _unit_ring
 from riven_env.table.table import _COVER_GRID_CELL, RadiusGeometry, Table
 
 __all__ = [
@@ -128,6 +140,17 @@ class NativeTable:
         self._radii: set[float] = set()
         self._geometries: dict[int, int] = {}  # id of a RadiusGeometry -> its index in the core
         self._held: list[RadiusGeometry] = []  # keeps those ids from being reused
+        self._navs: set[float] = set()  # radii whose visibility graph the core holds
+        self._nav_indices: set[int] = set()
+        sides = cfg.base_waypoint_sides
+        self.core.set_routing(
+            cfg.waypoint_margin,
+            sides,
+            np.ascontiguousarray(_unit_ring(sides)),
+            np.ascontiguousarray(_unit_ring(2 * sides)),
+            cfg.cover_max_candidates,
+            cfg.distinct_distance,
+        )
 
     def ensure_radius(self, radius: float) -> None:
         """Register the geometry for bases of ``radius`` (Python's ``table.for_radius``)."""
@@ -152,6 +175,45 @@ class NativeTable:
             self._held.append(geometry)
         self.core.alias_radius(radius, index)
         self._radii.add(radius)
+
+    def ensure_nav(self, radius: float) -> None:
+        """Register the static visibility graph and cover spots for bases of ``radius``.
+
+        Python's :func:`~riven_env.table.navigation.static_nav` (built with shapely and
+        networkx on first use) and ``destinations._cover_spots``, handed over as arrays once
+        per geometry; routing queries call this for the mover's radius.
+        """
+        radius = float(radius)
+        if radius in self._navs:
+            return
+        self.ensure_radius(radius)
+        index = self._geometries[id(self.table.for_radius(radius))]
+        if index not in self._nav_indices:
+            nav = static_nav(self.table, radius)
+            # _cover_spots reads only the radius and the static graph of a navigator (and
+            # keeps its answer per geometry, as the Python engine does).
+            spots = _cover_spots(self.table, SimpleNamespace(radius=radius, nav=nav))  # type: ignore[arg-type]
+            n = len(nav.nodes)
+            self.core.set_nav(
+                index,
+                np.ascontiguousarray(nav.nodes, dtype=np.float64).reshape(n, 2),
+                np.ascontiguousarray(nav.cost, dtype=np.float64).reshape(n, n),
+                np.ascontiguousarray(nav.dist, dtype=np.float64).reshape(n, n),
+                np.ascontiguousarray(nav.next_hop, dtype=np.int64).reshape(n, n),
+                np.ascontiguousarray(nav.edges, dtype=np.int64).reshape(-1, 2),
+                tuple(float(v) for v in nav.bounds),
+                np.ascontiguousarray(spots, dtype=np.float64).reshape(-1, 2),
+            )
+            self._nav_indices.add(index)
+        self._navs.add(radius)
+
+    def _mover(self, bases: Bases, i: int, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        _check_model(bases, i, what)
+        arrays = self._bases(bases)
+        radius = float(bases.radii[i])
+        if radius not in self._navs:
+            self.ensure_nav(radius)
+        return arrays
 
     def _bases(self, bases: Bases) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for radius in bases.radii.tolist():
@@ -284,21 +346,184 @@ class NativeTable:
     def plan_flight(
         self, bases: Bases, i: int, distance: float, *, around: bool = False
     ) -> tuple[MovePlan, bool]:
-        """:func:`riven_env.table.movement.plan_flight` on the core (the straight RAW flight).
+        """:func:`riven_env.table.movement.plan_flight` on the core (RAW straight, or ``around``).
 
         Raises:
-            TerrainError: ``i`` is not a model index, or ``around`` is asked (the House
-                variant routes around bases, which the core does not plan yet).
+            TerrainError: ``i`` is not a model index.
         """
         _check_model(bases, i, "plan_flight")
         if around:
-            raise TerrainError(
-                "plan_flight: the native core has the straight flight only "
-                "(morale.flight_route = 'straight'); 'around' needs routes, still Python"
+            found, left = self.core.plan_flight_around(
+                *self._mover(bases, i, "plan_flight"), int(i), float(distance)
             )
+            return _plan(found), bool(left)
         centers, radii, on_table = self._bases(bases)
         found, left = self.core.plan_flight(centers, radii, on_table, int(i), float(distance))
         return _plan(found), bool(left)
+
+    # -- routing ----------------------------------------------------------------------------------
+    def route(
+        self,
+        bases: Bases,
+        i: int,
+        allowance: float,
+        *,
+        goal: Sequence[float] | None = None,
+        target: int | None = None,
+    ) -> Route:
+        """``routing.navigator(table, bases, i).route(allowance, goal=..., target=...)`` on the core.
+
+        Raises:
+            TerrainError: ``i`` is not a model index, neither or both of ``goal`` and
+                ``target`` are given, or ``target`` is the mover or off the table.
+        """
+        arrays = self._mover(bases, i, "route")
+        if (goal is None) == (target is None):
+            raise TerrainError("route: give exactly one of goal and target")
+        if target is not None:
+            _check_model(bases, int(target), "route target")
+            if int(target) == int(i) or not bases.on_table[target]:
+                raise TerrainError(f"route: target {target} is the mover or off the table")
+        xy = None if goal is None else (float(goal[0]), float(goal[1]))
+        points, cost, reached, costs = self.core.route(
+            *arrays, int(i), float(allowance), xy, None if target is None else int(target)
+        )
+        return Route(
+            np.array(points, dtype=np.float64).reshape(-1, 2),
+            float(cost),
+            bool(reached),
+            None if costs is None else np.array(costs, dtype=np.float64),
+        )
+
+    def route_length(
+        self,
+        bases: Bases,
+        i: int,
+        allowance: float,
+        *,
+        goal: Sequence[float] | None = None,
+        target: int | None = None,
+    ) -> float:
+        """The cost of :meth:`route` (the whole route, not truncated to ``allowance``)."""
+        return self.route(bases, i, allowance, goal=goal, target=target).cost
+
+    def plan_move(
+        self,
+        bases: Bases,
+        i: int,
+        goal_xy: Sequence[float] | None,
+        allowance: float,
+        *,
+        stop_in_contact_with: int | None = None,
+    ) -> MovePlan:
+        """:func:`riven_env.table.movement.plan_move` on the core."""
+        arrays = self._mover(bases, i, "plan_move")
+        target = stop_in_contact_with
+        if target is not None:
+            _check_model(bases, int(target), "stop_in_contact_with")
+        elif goal_xy is None:
+            raise TerrainError("plan_move: give a goal point or stop_in_contact_with")
+        xy = None if goal_xy is None else (float(goal_xy[0]), float(goal_xy[1]))
+        return _plan(
+            self.core.plan_move(
+                *arrays, int(i), xy, float(allowance), None if target is None else int(target)
+            )
+        )
+
+    def plan_charge(self, bases: Bases, i: int, target: int, reach: float) -> MovePlan | None:
+        """:func:`riven_env.table.movement.plan_charge` on the core."""
+        arrays = self._mover(bases, i, "plan_charge")
+        _check_model(bases, int(target), "stop_in_contact_with")
+        found = self.core.plan_charge(*arrays, int(i), int(target), float(reach))
+        return None if found is None else _plan(found)
+
+    def charge_targets(
+        self, bases: Bases, i: int, reach: float, enemies: Sequence[int]
+    ) -> list[int]:
+        """:func:`riven_env.table.movement.charge_targets` on the core."""
+        arrays = self._mover(bases, i, "charge_targets")
+        indices = np.ascontiguousarray(enemies, dtype=np.int64).reshape(-1)
+        if len(indices) and (indices.min() < 0 or indices.max() >= len(bases)):
+            raise TerrainError(
+                f"charge_targets: enemies {list(enemies)} not all in 0..{len(bases) - 1}"
+            )
+        return [int(j) for j in self.core.charge_targets(*arrays, int(i), float(reach), indices)]
+
+    def plan_destination(
+        self,
+        bases: Bases,
+        i: int,
+        allowance: float,
+        kind: str,
+        ref: int | None,
+        *,
+        objectives: Sequence[tuple[float, float]],
+        enemy_gap: float | None = None,
+    ) -> Destination | None:
+        """:func:`riven_env.table.destinations.plan_destination` on the core."""
+        if kind not in DESTINATION_KINDS:
+            raise ValueError(
+                f"unknown destination kind {kind!r}; known: {', '.join(DESTINATION_KINDS)}"
+            )
+        arrays = self._mover(bases, i, "plan_destination")
+        gap = geometry_config().enemy_gap if enemy_gap is None else float(enemy_gap)
+        found = self.core.plan_destination(
+            *arrays,
+            int(i),
+            float(allowance),
+            DESTINATION_KINDS.index(kind),
+            -1 if ref is None else int(ref),
+            np.ascontiguousarray(objectives, dtype=np.float64).reshape(-1, 2),
+            gap,
+        )
+        if found is None:
+            return None
+        _, found_ref, point, cost, label, path, reached = found
+        return Destination(
+            kind,
+            None if ref is None else int(found_ref),
+            (float(point[0]), float(point[1])),
+            float(cost),
+            label,
+            tuple((float(x), float(y)) for x, y in path),
+            bool(reached),
+        )
+
+    def candidate_destinations(
+        self,
+        bases: Bases,
+        i: int,
+        allowance: float,
+        *,
+        enemies: Sequence[int],
+        friends: Sequence[int],
+        objectives: Sequence[tuple[float, float]],
+        enemy_gap: float | None = None,
+    ) -> list[Destination]:
+        """:func:`riven_env.table.destinations.candidate_destinations` on the core."""
+        arrays = self._mover(bases, i, "candidate_destinations")
+        gap = geometry_config().enemy_gap if enemy_gap is None else float(enemy_gap)
+        found = self.core.candidate_destinations(
+            *arrays,
+            int(i),
+            float(allowance),
+            np.ascontiguousarray(enemies, dtype=np.int64).reshape(-1),
+            np.ascontiguousarray(friends, dtype=np.int64).reshape(-1),
+            np.ascontiguousarray(objectives, dtype=np.float64).reshape(-1, 2),
+            gap,
+        )
+        return [
+            Destination(
+                DESTINATION_KINDS[kind],
+                int(ref),
+                (float(point[0]), float(point[1])),
+                float(cost),
+                label,
+                tuple((float(x), float(y)) for x, y in path),
+                bool(reached),
+            )
+            for kind, ref, point, cost, label, path, reached in found
+        ]
 
 
 def native_table(table: Table) -> NativeTable:

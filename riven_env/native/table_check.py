@@ -12,7 +12,19 @@ queries on a map and asks both engines:
 * ``flight``: ``plan_flight`` (straight), with bases and terrain in the runner's lane;
 * ``recoil``: ``plan_push`` away from an attacker's centre or a random point;
 * ``destinations``: ``destination_options`` (the game's move menu), on packed layouts with
-  objectives under and near the model.
+  objectives under and near the model;
+* ``route``: ``Navigator.route`` to a point (a legal one, as ``plan_move`` asks) or into base
+  contact with a model: the whole polyline, its cost (the route length) and whether it gets
+  there, with the allowance the detours around bases are planned for;
+* ``plan_destination``: :func:`riven_env.table.destinations.plan_destination` of every option
+  ``destination_options`` lists (planned paths, costs, labels), with and without an enemy gap;
+* ``charge``: ``plan_charge`` into contact with each enemy and ``charge_targets``;
+* ``flight_around``: ``plan_flight(around=True)`` (the House ``morale.flight_route = "around"``);
+* ``candidates``: :func:`riven_env.table.destinations.candidate_destinations` (the full menu
+  with planned paths and its distinctness filter).
+
+The routing kinds draw layouts with bases packed in clusters (the detours and the graph with
+bases as obstacles), beside the uniform ones.
 
 The points are not only uniform: a share sits exactly on the outline vertices and edge
 midpoints of the pieces and of their per-radius grown shapes, where touching and collinear
@@ -37,6 +49,8 @@ from riven_env.scenario.loader import bundled_dir
 from riven_env.table import (
     Bases,
     Table,
+    candidate_destinations,
+    charge_targets,
     contacts,
     cover_for_shot,
     destination_options,
@@ -45,15 +59,30 @@ from riven_env.table import (
     line_of_sight,
     models_within,
     nearest,
+    plan_charge,
     plan_flight,
     plan_push,
     sight_between,
 )
 from riven_env.table.config import geometry_config
-from riven_env.table.movement import MovePlan
+from riven_env.table.destinations import plan_destination
+from riven_env.table.movement import MovePlan, _legal_goal
+from riven_env.table.routing import Route, navigator
 
-KINDS: tuple[str, ...] = ("sight", "cover", "contact", "flight", "recoil", "destinations")
-"""The query kinds the core answers today (routes, and planning a destination, are still Python)."""
+KINDS: tuple[str, ...] = (
+    "sight",
+    "cover",
+    "contact",
+    "flight",
+    "recoil",
+    "destinations",
+    "route",
+    "plan_destination",
+    "charge",
+    "flight_around",
+    "candidates",
+)
+"""The query kinds the core answers (new kinds go last: a kind's stream is seeded by its index)."""
 
 LENGTH_TOL = 1e-9
 """Largest difference allowed between the engines' lengths, costs and coordinates."""
@@ -326,6 +355,225 @@ def _destinations(table: Table, nat: native.NativeTable, pts: _Points, tally: Ag
     tally.record(None if python == core else f"model {i}: python {python}, native {core}")
 
 
+def _crowd(table: Table, rng: np.random.Generator) -> Bases:
+    """A routing layout: uniform bases, or clusters packed around the contact tolerance
+    (with a few more scattered), or bases packed around one of them."""
+    pick = rng.random()
+    if pick < 0.4:
+        return _layout(table, rng)
+    bases = _packed(rng, table)
+    if pick < 0.7:
+        return bases
+    extra = _layout(table, rng, int(rng.integers(2, 8)))
+    return Bases(
+        np.concatenate((bases.centers, extra.centers)),
+        np.concatenate((bases.radii, extra.radii)),
+        np.concatenate((bases.on_table, extra.on_table)),
+    )
+
+
+def _legal_bases(table: Table, bases: Bases) -> Bases:
+    """``bases`` with every model whose centre the movement code would not accept taken off
+    the table (off the centre bounds or in the clearance): a mover starts somewhere legal."""
+    on = bases.on_table.copy()
+    for k in range(len(bases)):
+        r = float(bases.radii[k])
+        xmin, ymin, xmax, ymax = table.centre_bounds(r)
+        x, y = bases.centers[k].tolist()
+        clearance = table.for_radius(r).clearance
+        if not (xmin <= x <= xmax and ymin <= y <= ymax) or (
+            clearance is not None and shapely.contains_xy(clearance, x, y)
+        ):
+            on[k] = False
+    return Bases(bases.centers.copy(), bases.radii.copy(), on)
+
+
+def _allowance(rng: np.random.Generator) -> float:
+    return (
+        float(rng.choice([0.0, 1.0, 3.0, 6.0, 12.0, 40.0]))
+        if rng.random() < 0.3
+        else float(rng.uniform(0.0, 14.0))
+    )
+
+
+def _route_problem(a: Route, b: Route, table: Table) -> tuple[str | None, float]:
+    if len(a.points) != len(b.points):
+        return f"points {a.points.tolist()} vs {b.points.tolist()}", math.inf
+    error = max(abs(a.cost - b.cost), float(np.max(np.abs(a.points - b.points), initial=0.0)))
+    ca, cb = a.segment_costs(table), b.segment_costs(table)
+    if len(ca) == len(cb) and len(ca):
+        error = max(error, float(np.max(np.abs(ca - cb))))
+    if a.goal_reached != b.goal_reached:
+        return f"goal_reached {a.goal_reached} vs {b.goal_reached}", error
+    if error > LENGTH_TOL:
+        return f"lengths differ by {error:.3g} ({a.points.tolist()} vs {b.points.tolist()})", error
+    return None, error
+
+
+def _route(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
+    rng = pts.rng
+    bases = _legal_bases(table, _crowd(table, rng))
+    live = np.flatnonzero(bases.on_table)
+    if len(live) == 0:
+        tally.record(None)
+        return
+    i = int(rng.choice(live))
+    allowance = _allowance(rng)
+    nav = navigator(table, bases, i)
+    others = [int(j) for j in live if j != i]
+    if others and rng.random() < 0.5:
+        j = others[int(rng.integers(len(others)))]
+        python = nav.route(allowance, target=j)
+        core = nat.route(bases, i, allowance, target=j)
+        what = f"model {i} to contact with {j}"
+    else:
+        aim = np.array(pts.point())
+        legal = _legal_goal(nav, aim)
+        goal = aim if legal is None else legal
+        python = nav.route(allowance, goal=goal)
+        core = nat.route(bases, i, allowance, goal=goal)
+        what = f"model {i} to {goal.tolist()}"
+    problem, error = _route_problem(python, core, table)
+    tally.record(None if problem is None else f"{what}, allowance {allowance}: {problem}", error)
+
+
+def _destination_problem(a: object, b: object) -> tuple[str | None, float]:
+    if a is None or b is None:
+        return (None if a is b else f"{a} vs {b}"), 0.0
+    plan_a = MovePlan(a.path[0], a.point, a.path, a.cost, a.reached)  # type: ignore[attr-defined]
+    plan_b = MovePlan(b.path[0], b.point, b.path, b.cost, b.reached)  # type: ignore[attr-defined]
+    problem, error = _plan_problem(plan_a, plan_b)
+    if problem is None and (a.kind, a.ref, a.label) != (b.kind, b.ref, b.label):  # type: ignore[attr-defined]
+        problem = f"{a} vs {b}"
+    return problem, error
+
+
+def _plan_destination(
+    table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement
+) -> None:
+    rng = pts.rng
+    bases = _legal_bases(table, _crowd(table, rng))
+    live = np.flatnonzero(bases.on_table)
+    if len(live) == 0:
+        tally.record(None)
+        return
+    n = len(bases)
+    i = int(rng.choice(live))
+    sides = rng.random(n) < 0.5
+    enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
+    friends = [int(j) for j in np.flatnonzero(sides == sides[i])]
+    objectives = [pts.point() for _ in range(int(rng.integers(0, 3)))]
+    options = destination_options(
+        table, bases, i, enemies=enemies, friends=friends, objectives=objectives
+    )
+    # Every kind is asked too for the nearest enemy, so that "cover" and "away" run even on
+    # maps where destination_options would not list them.
+    live_enemies = [j for j in enemies if j != i and bases.on_table[j]]
+    if live_enemies:
+        foe = nearest(bases, i, live_enemies)
+        for kind in ("cover_from_enemy", "away"):
+            if (kind, foe) not in options:
+                options.append((kind, foe))
+    allowance = _allowance(rng) or 6.0
+    gap = None if rng.random() < 0.6 else float(rng.choice([0.0, 0.5, 1.0]))
+    wrong, worst = [], 0.0
+    for kind, ref in options:
+        python = plan_destination(
+            table, bases, i, allowance, kind, ref, objectives=objectives, enemy_gap=gap
+        )
+        core = nat.plan_destination(
+            bases, i, allowance, kind, ref, objectives=objectives, enemy_gap=gap
+        )
+        problem, error = _destination_problem(python, core)
+        worst = max(worst, error)
+        if problem is not None:
+            wrong.append(f"{kind} {ref}: {problem}")
+    tally.record(
+        f"model {i}, allowance {allowance}, gap {gap}: " + "; ".join(wrong) if wrong else None,
+        worst,
+    )
+
+
+def _charge(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
+    rng = pts.rng
+    bases = _legal_bases(table, _crowd(table, rng))
+    live = np.flatnonzero(bases.on_table)
+    if len(live) < 2:
+        tally.record(None)
+        return
+    n = len(bases)
+    i = int(rng.choice(live))
+    sides = rng.random(n) < 0.5
+    enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
+    reach = float(rng.uniform(1.0, 14.0))
+    wrong, worst = [], 0.0
+    for j in enemies:
+        if not bases.on_table[j]:
+            continue
+        python, core = plan_charge(table, bases, i, j, reach), nat.plan_charge(bases, i, j, reach)
+        if python is None or core is None:
+            if python is not core:
+                wrong.append(f"charge {j}: {python} vs {core}")
+            continue
+        problem, error = _plan_problem(python, core)
+        worst = max(worst, error)
+        if problem is not None:
+            wrong.append(f"charge {j}: {problem}")
+    python_targets = charge_targets(table, bases, i, reach, enemies)
+    core_targets = nat.charge_targets(bases, i, reach, enemies)
+    if python_targets != core_targets:
+        wrong.append(f"targets {python_targets} vs {core_targets}")
+    tally.record(f"model {i}, reach {reach}: " + "; ".join(wrong) if wrong else None, worst)
+
+
+def _flight_around(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
+    rng = pts.rng
+    bases = _legal_bases(table, _crowd(table, rng) if rng.random() < 0.5 else _layout(table, rng))
+    live = np.flatnonzero(bases.on_table)
+    if len(live) == 0:
+        tally.record(None)
+        return
+    i = int(rng.choice(live))
+    _crowded_lane(bases, rng, i, table)
+    distance = float(rng.uniform(1.0, 12.0))
+    pa, la = plan_flight(table, bases, i, distance, around=True)
+    pb, lb = nat.plan_flight(bases, i, distance, around=True)
+    problem, error = _plan_problem(pa, pb)
+    if problem is None and la != lb:
+        problem = f"left_table {la} vs {lb}"
+    tally.record(None if problem is None else f"model {i}, {distance}: {problem}", error)
+
+
+def _candidates(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
+    rng = pts.rng
+    bases = _legal_bases(table, _crowd(table, rng))
+    live = np.flatnonzero(bases.on_table)
+    if len(live) == 0:
+        tally.record(None)
+        return
+    n = len(bases)
+    i = int(rng.choice(live))
+    sides = rng.random(n) < 0.5
+    enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
+    friends = [int(j) for j in np.flatnonzero(sides == sides[i])]
+    objectives = [pts.point() for _ in range(int(rng.integers(0, 3)))]
+    allowance = _allowance(rng) or 6.0
+    gap = None if rng.random() < 0.6 else float(rng.choice([0.0, 0.5, 1.0]))
+    menu = {"enemies": enemies, "friends": friends, "objectives": objectives, "enemy_gap": gap}
+    python = candidate_destinations(table, bases, i, allowance, **menu)  # type: ignore[arg-type]
+    core = nat.candidate_destinations(bases, i, allowance, **menu)  # type: ignore[arg-type]
+    if len(python) != len(core):
+        tally.record(f"model {i}, allowance {allowance}: {python} vs {core}", math.inf)
+        return
+    wrong, worst = [], 0.0
+    for a, b in zip(python, core, strict=True):
+        problem, error = _destination_problem(a, b)
+        worst = max(worst, error)
+        if problem is not None:
+            wrong.append(problem)
+    tally.record(f"model {i}, allowance {allowance}: " + "; ".join(wrong) if wrong else None, worst)
+
+
 _QUERIES: dict[str, Callable[[Table, native.NativeTable, _Points, Agreement], None]] = {
     "sight": _sight,
     "cover": _cover,
@@ -333,6 +581,11 @@ _QUERIES: dict[str, Callable[[Table, native.NativeTable, _Points, Agreement], No
     "flight": _flight,
     "recoil": _recoil,
     "destinations": _destinations,
+    "route": _route,
+    "plan_destination": _plan_destination,
+    "charge": _charge,
+    "flight_around": _flight_around,
+    "candidates": _candidates,
 }
 
 

@@ -116,6 +116,21 @@ void TableGeometry::alias_radius(double asked, std::size_t index) {
   radius_index_[asked] = index;
 }
 
+void TableGeometry::set_nav(std::size_t index, NavGraph nav) {
+  if (index >= radii_.size()) throw std::out_of_range("radius geometry index out of range");
+  const std::size_t n = nav.nodes.size();
+  if (nav.cost.size() != n * n || nav.dist.size() != n * n || nav.next_hop.size() != n * n) {
+    throw std::invalid_argument("navigation graph: cost, dist and next_hop must be (N, N) for N waypoints");
+  }
+  for (const std::int64_t hop : nav.next_hop) {
+    if (hop < 0 || static_cast<std::size_t>(hop) >= n) throw std::invalid_argument("navigation graph: next_hop out of range");
+  }
+  for (const auto& [i, j] : nav.edges) {
+    if (i >= n || j >= n) throw std::invalid_argument("navigation graph: an edge names a waypoint out of range");
+  }
+  radii_[index].nav = std::move(nav);
+}
+
 const RadiusGeometry& TableGeometry::for_radius(double asked) const {
   const auto found = radius_index_.find(asked);
   if (found == radius_index_.end()) throw std::out_of_range("no geometry registered for this base radius");

@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "riven/table/geometry.hpp"
@@ -28,6 +29,20 @@ struct Piece {
   bool impassable = false;
 };
 
+/// The static visibility graph for bases of one radius (Python's navigation.StaticNav), as
+/// the Python engine built it with shapely and networkx; routing.hpp routes on it.
+struct NavGraph {
+  std::vector<Point> nodes;              // waypoints
+  std::vector<double> cost;              // (N, N) row-major edge costs (inf: no edge)
+  std::vector<double> dist;              // (N, N) all-pairs cheapest costs (Floyd-Warshall)
+  std::vector<std::int64_t> next_hop;    // (N, N) the node after i on a cheapest way to j
+  std::vector<std::pair<std::size_t, std::size_t>> edges;  // (i < j) in StaticNav.edges order
+  Box bounds;                            // StaticNav.bounds: where a base centre may stand
+  std::vector<Point> cover_spots;        // destinations._cover_spots for this radius
+
+  [[nodiscard]] std::size_t size() const { return nodes.size(); }
+};
+
 /// Geometry for bases of one radius (Python's RadiusGeometry).
 struct RadiusGeometry {
   double radius = 0.0;
@@ -39,6 +54,7 @@ struct RadiusGeometry {
   std::size_t rows = 1;
   std::vector<std::size_t> cover_starts;
   std::vector<std::int32_t> cover_ids;
+  std::optional<NavGraph> nav;  // registered on first route (TableGeometry::set_nav)
 
   [[nodiscard]] std::span<const std::int32_t> cover_candidates(double x, double y, double cell) const;
 };
@@ -49,6 +65,16 @@ struct TableSettings {
   double cover_behind_distance = 1.0;
   double cover_grid_cell = 0.5;
   double min_move = 0.25;  // [destinations] min_move
+};
+
+/// The geometry.toml settings routing reads (riven_env/table/routing.py, destinations.py).
+struct RoutingSettings {
+  double waypoint_margin = 0.1;
+  std::size_t base_waypoint_sides = 6;
+  std::vector<Point> ring;       // routing._unit_ring(base_waypoint_sides), as numpy computed it
+  std::vector<Point> wrap_ring;  // routing._unit_ring(2 * base_waypoint_sides)
+  std::size_t cover_max_candidates = 12;
+  double distinct_distance = 0.5;  // [destinations] distinct_distance (candidate_destinations)
 };
 
 /// The kinds of destination option, in destinations.DESTINATION_KINDS order.
@@ -88,6 +114,14 @@ class TableGeometry {
   [[nodiscard]] double width() const { return width_; }
   [[nodiscard]] double height() const { return height_; }
   [[nodiscard]] std::size_t piece_count() const { return pieces_.size(); }
+  [[nodiscard]] const TableSettings& settings() const { return settings_; }
+  [[nodiscard]] const Shape& difficult() const { return difficult_; }
+
+  // -- routing's static part (routing.hpp) ---------------------------------------------------
+  void set_routing(RoutingSettings routing) { routing_ = std::move(routing); }
+  [[nodiscard]] const RoutingSettings& routing() const { return routing_; }
+  /// Registers the visibility graph of the registered geometry ``index``.
+  void set_nav(std::size_t index, NavGraph nav);
 
   // -- sight (riven_env/table/sight.py) -------------------------------------------------------
   [[nodiscard]] bool line_of_sight(Point a, double a_radius, Point b, double b_radius) const;
@@ -117,10 +151,13 @@ class TableGeometry {
   [[nodiscard]] std::pair<StraightPlan, bool> plan_flight(const BasesView& bases, std::size_t i,
                                                           double distance) const;
 
- private:
+  // Movement arithmetic routing shares (navigation.difficult_spans, _point_at_cost,
+  // movement._left_at_edge).
   [[nodiscard]] std::vector<std::pair<double, double>> difficult_spans(Point a, Point b) const;
   [[nodiscard]] Point point_at_cost(Point a, Point b, double budget, double cost) const;
   [[nodiscard]] std::pair<StraightPlan, bool> left_at_edge(const StraightPlan& plan, double r) const;
+
+ private:
 
   double width_;
   double height_;
@@ -137,6 +174,7 @@ class TableGeometry {
     Point step;
   };
   std::vector<std::pair<Box, std::vector<Edge>>> difficult_edges_;
+  RoutingSettings routing_;
   std::vector<RadiusGeometry> radii_;
   std::unordered_map<double, std::size_t> radius_index_;
 };

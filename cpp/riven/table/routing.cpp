@@ -1,0 +1,1468 @@
+#include "riven/table/routing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace riven::table {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kMaxLazyRounds = 8;  // routing._MAX_LAZY_ROUNDS
+constexpr std::size_t kBatch = 8;          // routing._BATCH
+constexpr std::size_t kGoalFixRounds = 4;  // movement._GOAL_FIX_ROUNDS
+constexpr double kSlack = 1e-9;            // the 1e-9 of every allowance comparison
+constexpr double kDuplicate = 1e-12;       // zero-length hops (routing._route, navigation._dedupe)
+constexpr double kPi = 3.141592653589793;  // math.pi
+
+// navigation.segment_point_distances for one segment and one point (numpy's operations).
+double segment_point_distance(Point a, Point b, Point c) {
+  const double abx = b.x - a.x;
+  const double aby = b.y - a.y;
+  double denom = abx * abx + aby * aby;
+  if (!(denom > 0.0)) denom = 1.0;
+  double t = ((c.x - a.x) * abx + (c.y - a.y) * aby) / denom;
+  t = std::min(std::max(t, 0.0), 1.0);
+  return std::hypot(c.x - (a.x + t * abx), c.y - (a.y + t * aby));
+}
+
+// np.argmin: the first minimum (NaN aside: none is ever compared here).
+template <class Value>
+std::size_t argmin(const std::vector<Value>& values) {
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < values.size(); ++k) {
+    if (values[k] < values[best]) best = k;
+  }
+  return best;
+}
+
+// np.argsort(values[candidates], kind="stable")[:count] mapped back to the candidates.
+std::vector<std::size_t> cheapest(const std::vector<std::size_t>& candidates, const std::vector<double>& values,
+                                  std::size_t count) {
+  std::vector<std::size_t> order = candidates;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  if (order.size() > count) order.resize(count);
+  return order;
+}
+
+// navigation._dedupe / dedupe_xy: drop each point within 1e-12 of the point before it.
+std::vector<Point> dedupe_points(const std::vector<Point>& points) {
+  std::vector<Point> kept;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (k == 0 || std::hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y) > kDuplicate) {
+      kept.push_back(points[k]);
+    }
+  }
+  return kept;
+}
+
+// routing._route: a route through points with known costs, zero-length hops dropped.
+Route make_route(const std::vector<Point>& xy, const std::vector<double>& costs, bool goal_reached) {
+  Route route;
+  route.goal_reached = goal_reached;
+  route.has_costs = true;
+  route.points.push_back(xy.front());
+  for (std::size_t k = 1; k < xy.size(); ++k) {
+    if (std::hypot(xy[k].x - xy[k - 1].x, xy[k].y - xy[k - 1].y) > kDuplicate) {
+      route.points.push_back(xy[k]);
+      route.costs.push_back(costs[k - 1]);
+    }
+  }
+  route.cost = numpy_sum(route.costs);
+  return route;
+}
+
+Route stay_route(Point start) {
+  Route route;
+  route.points = {start};
+  return route;
+}
+
+// The lazily checked links of the start (links.StartReach) or of a goal (links.GoalLinks).
+struct StartLinks {
+  std::vector<double> links;  // nan: not checked yet
+  std::vector<double> bound;  // straight lengths
+  bool complete = false;
+};
+
+struct GoalLinks {
+  std::vector<Point> points;
+  std::vector<std::uint8_t> usable;  // terrain and table only
+  std::vector<double> bound;
+  std::vector<double> cost;  // nan: not checked yet
+};
+
+struct GoalSpec {
+  std::optional<Point> direct;
+  std::vector<Point> points;
+  std::vector<std::uint8_t> usable;
+  Point aim;
+};
+
+class Navigator;
+
+// routing._ActiveGraph: waypoints and exact link costs with some bases blocking.
+struct ActiveGraph {
+  std::vector<std::size_t> active;
+  std::vector<Point> points;
+  std::size_t start = 0;
+  std::vector<double> matrix;  // (V, V)
+  std::vector<std::uint8_t> usable;
+  std::vector<double> dist;
+  std::vector<std::int64_t> pred;
+
+  [[nodiscard]] std::vector<std::size_t> path_to(std::size_t node) const {
+    std::vector<std::size_t> path{node};
+    while (path.back() != start && path.size() <= points.size()) {
+      path.push_back(static_cast<std::size_t>(pred[path.back()]));
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+  }
+};
+
+class Navigator {
+ public:
+  Navigator(const TableGeometry& table, const BasesView& bases, std::size_t mover)
+      : table_(table),
+        routing_(table.routing()),
+        mover_(mover),
+        radius_(bases.radii[mover]),
+        start_(bases.center(mover)),
+        tol_(table.settings().contact_tolerance),
+        margin_(table.routing().waypoint_margin),
+        sides_(table.routing().base_waypoint_sides) {
+    const RadiusGeometry& geometry = table.for_radius(radius_);
+    if (!geometry.nav) throw std::invalid_argument("route: no navigation graph registered for this base radius");
+    nav_ = &*geometry.nav;
+    clearance_ = geometry.clearance ? &*geometry.clearance : nullptr;
+    if (routing_.ring.size() != sides_ || routing_.wrap_ring.size() != 2 * sides_) {
+      throw std::invalid_argument("route: the routing settings' unit rings do not match base_waypoint_sides");
+    }
+    for (std::size_t j = 0; j < bases.size(); ++j) {
+      if (j == mover || !bases.on(j)) continue;
+      ids_.push_back(j);
+      centres_.push_back(bases.center(j));
+      reach_.push_back(bases.radii[j] + radius_);
+    }
+    for (std::size_t k = 0; k < ids_.size(); ++k) {
+      const double limit = reach_[k] - tol_;
+      limit_.push_back(limit);
+      const double positive = std::max(limit, 0.0);
+      limit2_.push_back(positive * positive);
+    }
+    const std::size_t n = nav_->size();
+    start_links_.links.assign(n, kNan);
+    start_links_.bound.resize(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      start_links_.bound[v] = std::hypot(nav_->nodes[v].x - start_.x, nav_->nodes[v].y - start_.y);
+    }
+    start_links_.complete = n == 0;
+  }
+
+  [[nodiscard]] const TableGeometry& table() const { return table_; }
+  [[nodiscard]] Point start() const { return start_; }
+  [[nodiscard]] double radius() const { return radius_; }
+  [[nodiscard]] const NavGraph& nav() const { return *nav_; }
+  [[nodiscard]] std::size_t mover() const { return mover_; }
+  [[nodiscard]] double tol() const { return tol_; }
+  [[nodiscard]] double margin() const { return margin_; }
+  [[nodiscard]] const Shape* clearance() const { return clearance_; }
+  [[nodiscard]] const std::vector<Point>& centres() const { return centres_; }
+  [[nodiscard]] const std::vector<double>& reach() const { return reach_; }
+  [[nodiscard]] const std::vector<double>& limits() const { return limit_; }
+
+  // Obstacle position of a model index (np.searchsorted of the sorted ids), if on the table.
+  [[nodiscard]] std::optional<std::size_t> position(std::size_t model) const {
+    const auto found = std::lower_bound(ids_.begin(), ids_.end(), model);
+    if (found == ids_.end() || *found != model) return std::nullopt;
+    return static_cast<std::size_t>(found - ids_.begin());
+  }
+
+  // -- legality and visibility ---------------------------------------------------------------
+  [[nodiscard]] bool nav_legal(Point p) const {
+    const Box& b = nav_->bounds;
+    constexpr double eps = 1e-9;
+    if (!(p.x >= b.xmin - eps && p.x <= b.xmax + eps && p.y >= b.ymin - eps && p.y <= b.ymax + eps)) return false;
+    return clearance_ == nullptr || !clearance_->contains(p);
+  }
+
+  // Navigator.legal / legal_xy: table, terrain and every other base but ``skip``.
+  [[nodiscard]] bool legal(Point p, std::optional<std::size_t> skip = std::nullopt) const {
+    if (!nav_legal(p)) return false;
+    for (std::size_t k = 0; k < centres_.size(); ++k) {
+      if (skip && *skip == k) continue;
+      if (!(std::hypot(p.x - centres_[k].x, p.y - centres_[k].y) - limit_[k] >= 0.0)) return false;
+    }
+    return true;
+  }
+
+  [[nodiscard]] bool blocks(Point a, Point b) const { return clearance_ != nullptr && clearance_->meets_segment(a, b); }
+
+  [[nodiscard]] bool in_difficult(Point a, Point b) const {
+    const Shape& difficult = table_.difficult();
+    return !difficult.empty() && difficult.meets_segment(a, b);
+  }
+
+  // navigation.link_cost: inf where terrain blocks the base, else the segment's cost.
+  [[nodiscard]] double link_cost(Point a, Point b) const { return blocks(a, b) ? kInf : table_.segment_cost(a, b); }
+
+  // Whether the segment keeps the base clear of the bases ``members`` (numpy's distances).
+  [[nodiscard]] bool clear_of(Point a, Point b, const std::vector<std::size_t>& members) const {
+    for (const std::size_t k : members) {
+      if (segment_point_distance(a, b, centres_[k]) < limit_[k]) return false;
+    }
+    return true;
+  }
+
+  // Navigator.crossed: obstacle positions whose bases the polyline overlaps.
+  [[nodiscard]] std::vector<std::size_t> crossed(const std::vector<Point>& points) const {
+    std::vector<std::size_t> hits;
+    if (ids_.empty() || points.size() < 2) return hits;
+    for (std::size_t k = 0; k < centres_.size(); ++k) {
+      for (std::size_t s = 0; s + 1 < points.size(); ++s) {
+        if (segment_point_distance(points[s], points[s + 1], centres_[k]) < limit_[k]) {
+          hits.push_back(k);
+          break;
+        }
+      }
+    }
+    return hits;
+  }
+
+  // Navigator._segment_meets_bases (its own squared arithmetic).
+  [[nodiscard]] bool segment_meets_bases(Point a, Point b) const {
+    const double dx = b.x - a.x;
+    const double dy = b.y - a.y;
+    const double length2 = dx * dx + dy * dy;
+    for (std::size_t k = 0; k < centres_.size(); ++k) {
+      const Point o = centres_[k];
+      double t = length2 > 0.0 ? ((o.x - a.x) * dx + (o.y - a.y) * dy) / length2 : 0.0;
+      t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+      const double ex = a.x + t * dx - o.x;
+      const double ey = a.y + t * dy - o.y;
+      if (ex * ex + ey * ey < limit2_[k]) return true;
+    }
+    return false;
+  }
+
+  // Navigator._spot_clear.
+  [[nodiscard]] bool spot_clear(Point p, std::size_t skip) const {
+    const Box& b = nav_->bounds;
+    constexpr double eps = 1e-9;
+    if (!(b.xmin - eps <= p.x && p.x <= b.xmax + eps && b.ymin - eps <= p.y && p.y <= b.ymax + eps)) return false;
+    if (clearance_ != nullptr && clearance_->contains(p)) return false;
+    for (std::size_t k = 0; k < centres_.size(); ++k) {
+      if (k == skip) continue;
+      const double dx = p.x - centres_[k].x;
+      const double dy = p.y - centres_[k].y;
+      if (dx * dx + dy * dy < limit2_[k]) return false;
+    }
+    return true;
+  }
+
+  // -- routes ---------------------------------------------------------------------------------
+  Route route(double allowance, std::optional<Point> goal, std::optional<std::size_t> target) {
+    if (std::optional<Route> straight = straight_route(goal, target)) return std::move(*straight);
+    Route found = route_static(goal, target);
+    std::optional<Route> repaired = detour(found, allowance, target);
+    if (repaired && (!target || repaired->cost <= allowance + kSlack || contact_bound(*target) > allowance)) {
+      return std::move(*repaired);
+    }
+    std::vector<std::size_t> active;
+    if (target) {
+      active = cluster(*target);
+      found = route_active(active, goal, target);
+    }
+    for (std::size_t round = 0; round < kMaxLazyRounds; ++round) {
+      const std::vector<Point> paid = head(found, allowance).path;
+      std::vector<std::size_t> hits;
+      for (const std::size_t k : crossed(paid)) {
+        if (!std::binary_search(active.begin(), active.end(), k)) hits.push_back(k);
+      }
+      if (hits.empty()) break;
+      std::vector<std::size_t> merged;
+      std::set_union(active.begin(), active.end(), hits.begin(), hits.end(), std::back_inserter(merged));
+      active = std::move(merged);
+      found = route_active(active, goal, target);
+    }
+    if (repaired && (!found.goal_reached || repaired->cost < found.cost)) return std::move(*repaired);
+    return found;
+  }
+
+  // Route.segment_costs: each segment's cost (computed once).
+  void ensure_costs(Route& route) const {
+    if (route.has_costs) return;
+    route.costs.clear();
+    for (std::size_t k = 1; k < route.points.size(); ++k) {
+      route.costs.push_back(table_.segment_cost(route.points[k - 1], route.points[k]));
+    }
+    route.has_costs = true;
+  }
+
+  // Route.head: the part the allowance pays for (navigation.truncate with known costs).
+  StraightPlan head(Route& route, double allowance) const {
+    ensure_costs(route);
+    return truncate(route.points, route.costs, allowance);
+  }
+
+  [[nodiscard]] StraightPlan truncate(const std::vector<Point>& points, const std::vector<double>& costs,
+                                      double allowance) const {
+    if (points.size() < 2) return StraightPlan{{points.front()}, 0.0, false};
+    std::vector<double> total;
+    double running = 0.0;
+    for (const double cost : costs) {
+      running += cost;
+      total.push_back(running);
+    }
+    if (total.back() <= allowance + kSlack) return StraightPlan{points, total.back(), false};
+    const auto k = static_cast<std::size_t>(std::upper_bound(total.begin(), total.end(), allowance) - total.begin());
+    const double spent = k > 0 ? total[k - 1] : 0.0;
+    std::vector<Point> kept(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(k + 1));
+    kept.push_back(end_at_cost(points[k], points[k + 1], allowance - spent, costs[k]));
+    return StraightPlan{dedupe_points(kept), allowance, false};
+  }
+
+ private:
+  // navigation._end_at_cost.
+  [[nodiscard]] Point end_at_cost(Point a, Point b, double budget, double cost) const {
+    const double length = std::hypot(b.x - a.x, b.y - a.y);
+    if (length <= 0.0) return a;
+    if (cost <= length + kDuplicate) {
+      const double f = std::min(budget, length) / length;
+      return Point{a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f};
+    }
+    return table_.point_at_cost(a, b, budget, cost);
+  }
+
+  // Navigator._straight.
+  std::optional<Route> straight_route(std::optional<Point> goal, std::optional<std::size_t> target) const {
+    const Point s = start_;
+    Point g{};
+    if (target) {
+      const Point c = centres_[*target];
+      const double dx = s.x - c.x;
+      const double dy = s.y - c.y;
+      const double length = python_hypot(dx, dy);
+      const double contact = reach_[*target] + tol_ / 2.0;
+      if (length <= contact) return std::nullopt;
+      g = Point{c.x + dx * contact / length, c.y + dy * contact / length};
+      if (!spot_clear(g, *target)) return std::nullopt;
+    } else {
+      g = *goal;
+    }
+    const double length = python_hypot(g.x - s.x, g.y - s.y);
+    if (length <= kDuplicate) {
+      Route route = stay_route(s);
+      route.goal_reached = true;
+      route.has_costs = true;
+      return route;
+    }
+    if (segment_meets_bases(s, g)) return std::nullopt;
+    if (blocks(s, g) || in_difficult(s, g)) return std::nullopt;
+    Route route;
+    route.points = {s, g};
+    route.cost = length;
+    route.goal_reached = true;
+    route.costs = {length};
+    route.has_costs = true;
+    return route;
+  }
+
+  [[nodiscard]] double contact_bound(std::size_t k) const {
+    return python_hypot(centres_[k].x - start_.x, centres_[k].y - start_.y) - reach_[k];
+  }
+
+  // links.contact_spots of one origin: the spot facing it, if the origin is outside contact.
+  static std::optional<Point> contact_spot(Point centre, double contact, Point origin) {
+    const double ox = origin.x - centre.x;
+    const double oy = origin.y - centre.y;
+    const double length = std::hypot(ox, oy);
+    if (!(length > contact)) return std::nullopt;
+    const double f = contact / length;
+    return Point{centre.x + ox * f, centre.y + oy * f};
+  }
+
+  // Navigator._goal_links: the goal's static links, the straight link's end, the aim.
+  void goal_links(std::optional<Point> goal, std::optional<std::size_t> target, GoalLinks& links,
+                  std::vector<std::uint8_t>& usable, std::optional<Point>& direct, Point& aim) const {
+    const std::size_t n = nav_->size();
+    links.points.resize(n);
+    links.usable.assign(n, 1);
+    if (!target) {
+      std::fill(links.points.begin(), links.points.end(), *goal);
+      direct = *goal;
+      aim = *goal;
+    } else {
+      const Point centre = centres_[*target];
+      const double contact = reach_[*target] + tol_ / 2.0;
+      for (std::size_t v = 0; v < n; ++v) {
+        const std::optional<Point> spot = contact_spot(centre, contact, nav_->nodes[v]);
+        const double ox = nav_->nodes[v].x - centre.x;
+        const double oy = nav_->nodes[v].y - centre.y;
+        links.points[v] = spot ? *spot : Point{centre.x + ox * contact, centre.y + oy * contact};
+        links.usable[v] = spot && nav_legal(*spot) ? 1 : 0;
+      }
+      // Navigator._direct_spot.
+      direct = contact_spot(centre, contact, start_);
+      if (direct && !legal(*direct, *target)) direct.reset();
+      aim = centre;
+    }
+    links.bound.resize(n);
+    links.cost.resize(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      links.bound[v] = links.usable[v] ? std::hypot(links.points[v].x - nav_->nodes[v].x,
+                                                    links.points[v].y - nav_->nodes[v].y)
+                                       : kInf;
+      links.cost[v] = links.usable[v] ? kNan : kInf;
+    }
+    usable = links.usable;
+    if (target && ids_.size() > 1) {
+      for (std::size_t v = 0; v < n; ++v) {
+        if (usable[v]) usable[v] = legal_bases(links.points[v], *target) ? 1 : 0;
+      }
+    }
+  }
+
+  // Navigator._clear_of_bases of one point.
+  [[nodiscard]] bool legal_bases(Point p, std::size_t skip) const {
+    for (std::size_t k = 0; k < centres_.size(); ++k) {
+      if (k == skip) continue;
+      if (!(std::hypot(p.x - centres_[k].x, p.y - centres_[k].y) - limit_[k] >= 0.0)) return false;
+    }
+    return true;
+  }
+
+  // Navigator._reach_bounds: (reach, first, whether exact), via written when not exact.
+  void reach_bounds(std::vector<double>& reach, std::vector<std::size_t>& first, std::vector<double>& via) const {
+    const std::size_t n = nav_->size();
+    via.resize(n * n);
+    reach.assign(n, kInf);
+    first.assign(n, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      const double link = std::isnan(start_links_.links[k]) ? start_links_.bound[k] : start_links_.links[k];
+      for (std::size_t v = 0; v < n; ++v) via[k * n + v] = link + nav_->dist[k * n + v];
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+      std::size_t best = 0;
+      for (std::size_t k = 1; k < n; ++k) {
+        if (via[k * n + v] < via[best * n + v]) best = k;
+      }
+      first[v] = best;
+      reach[v] = via[best * n + v];
+    }
+  }
+
+  void settle_start(const std::vector<std::size_t>& nodes) {
+    for (const std::size_t v : nodes) start_links_.links[v] = link_cost(start_, nav_->nodes[v]);
+    start_links_.complete = std::none_of(start_links_.links.begin(), start_links_.links.end(),
+                                         [](double x) { return std::isnan(x); });
+  }
+
+  void complete_start() {
+    if (start_links_.complete) return;
+    for (std::size_t v = 0; v < nav_->size(); ++v) {
+      if (std::isnan(start_links_.links[v])) start_links_.links[v] = link_cost(start_, nav_->nodes[v]);
+    }
+    start_links_.complete = true;
+  }
+
+  // Navigator._route_static / _search_static.
+  Route route_static(std::optional<Point> goal, std::optional<std::size_t> target) {
+    GoalLinks links;
+    std::vector<std::uint8_t> usable;
+    std::optional<Point> direct;
+    Point aim;
+    goal_links(goal, target, links, usable, direct, aim);
+    const std::size_t n = nav_->size();
+    double best_cost = kInf;
+    std::optional<std::size_t> best_node;
+    if (direct) best_cost = link_cost(start_, *direct);
+    std::vector<double> reach;
+    std::vector<std::size_t> first;
+    std::vector<double> via;
+    if (n > 0) {
+      std::vector<double> total(n);
+      for (std::size_t round = 0; round < 2 * n + 2; ++round) {
+        reach_bounds(reach, first, via);
+        for (std::size_t v = 0; v < n; ++v) {
+          const double known = links.cost[v];
+          total[v] = reach[v] + (usable[v] ? (std::isnan(known) ? links.bound[v] : known) : kInf);
+        }
+        const std::size_t node = argmin(total);
+        if (!(total[node] < best_cost - kDuplicate)) break;
+        if (!start_links_.complete) {
+          // The cheapest way to ``node`` is exact once no unchecked start link could match it.
+          bool pending = false;
+          std::vector<std::size_t> open;
+          for (std::size_t k = 0; k < n; ++k) {
+            if (!std::isnan(start_links_.links[k])) continue;
+            open.push_back(k);
+            if (via[k * n + node] <= reach[node]) pending = true;
+          }
+          if (pending) {
+            std::vector<double> col(n);
+            for (std::size_t k = 0; k < n; ++k) col[k] = via[k * n + node];
+            settle_start(cheapest(open, col, kBatch));
+            continue;
+          }
+        }
+        if (!std::isnan(links.cost[node])) {
+          best_cost = total[node];
+          best_node = node;
+          break;
+        }
+        std::vector<std::size_t> open;
+        for (std::size_t v = 0; v < n; ++v) {
+          if (std::isnan(links.cost[v]) && usable[v]) open.push_back(v);
+        }
+        for (const std::size_t v : cheapest(open, total, kBatch)) {
+          links.cost[v] = link_cost(nav_->nodes[v], links.points[v]);
+        }
+      }
+    }
+    if (best_node) return static_route(*best_node, links, first);
+    if (direct && std::isfinite(best_cost)) return make_route({start_, *direct}, {best_cost}, true);
+    return static_nearest(aim);
+  }
+
+  [[nodiscard]] std::vector<std::size_t> static_path(std::size_t i, std::size_t j) const {
+    const std::size_t n = nav_->size();
+    std::vector<std::size_t> path{i};
+    for (std::size_t round = 0; round < n; ++round) {
+      if (path.back() == j) break;
+      path.push_back(static_cast<std::size_t>(nav_->next_hop[path.back() * n + j]));
+    }
+    return path;
+  }
+
+  Route static_route(std::size_t node, const GoalLinks& links, const std::vector<std::size_t>& first) const {
+    const std::size_t n = nav_->size();
+    const std::vector<std::size_t> hops = static_path(first[node], node);
+    std::vector<Point> xy{start_};
+    std::vector<double> costs{start_links_.links[hops.front()]};
+    for (std::size_t k = 0; k < hops.size(); ++k) {
+      xy.push_back(nav_->nodes[hops[k]]);
+      if (k > 0) costs.push_back(nav_->cost[hops[k - 1] * n + hops[k]]);
+    }
+    xy.push_back(links.points[node]);
+    costs.push_back(links.cost[node]);
+    return make_route(xy, costs, true);
+  }
+
+  Route static_nearest(Point aim) {
+    const std::size_t n = nav_->size();
+    if (n == 0) return stay_route(start_);
+    complete_start();
+    std::vector<double> reach;
+    std::vector<std::size_t> first;
+    std::vector<double> via;
+    reach_bounds(reach, first, via);
+    std::optional<std::size_t> node;
+    double best = kInf;
+    for (std::size_t v = 0; v < n; ++v) {
+      if (!std::isfinite(reach[v])) continue;
+      const double d = std::hypot(nav_->nodes[v].x - aim.x, nav_->nodes[v].y - aim.y);
+      if (!node || d < best) {
+        node = v;
+        best = d;
+      }
+    }
+    if (!node) return stay_route(start_);
+    const std::vector<std::size_t> hops = static_path(first[*node], *node);
+    std::vector<Point> xy{start_};
+    std::vector<double> costs{start_links_.links[hops.front()]};
+    for (std::size_t k = 0; k < hops.size(); ++k) {
+      xy.push_back(nav_->nodes[hops[k]]);
+      if (k > 0) costs.push_back(nav_->cost[hops[k - 1] * n + hops[k]]);
+    }
+    return make_route(xy, costs, false);
+  }
+
+  // -- bases as graph obstacles -----------------------------------------------------------------
+  const ActiveGraph& graph(const std::vector<std::size_t>& active) {
+    auto found = graphs_.find(active);
+    if (found != graphs_.end()) return *found->second;
+    auto built = std::make_unique<ActiveGraph>(build_graph(active));
+    const ActiveGraph& ref = *built;
+    graphs_.emplace(active, std::move(built));
+    return ref;
+  }
+
+  ActiveGraph build_graph(const std::vector<std::size_t>& active) {
+    ActiveGraph g;
+    g.active = active;
+    const NavGraph& nav = *nav_;
+    const std::size_t n = nav.size();
+    const double cos_side = std::cos(kPi / static_cast<double>(sides_));
+    std::vector<Point> extra;
+    for (const std::size_t k : active) {
+      const double spoke = (reach_[k] + margin_) / cos_side;
+      for (const Point& unit : routing_.ring) {
+        const Point p{centres_[k].x + spoke * unit.x, centres_[k].y + spoke * unit.y};
+        if (legal(p)) extra.push_back(p);
+      }
+    }
+    g.points = nav.nodes;
+    g.points.insert(g.points.end(), extra.begin(), extra.end());
+    g.points.push_back(start_);
+    const std::size_t v = g.points.size();
+    g.start = v - 1;
+    std::vector<double>& m = g.matrix;
+    m.assign(v * v, kInf);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < n; ++j) m[i * v + j] = nav.cost[i * n + j];
+    }
+    // routing._static_cut: the static edges a blocking base cuts.
+    for (const std::size_t k : active) {
+      const Point c = centres_[k];
+      const double lim = limit_[k];
+      const double slack = lim * (1.0 + 1e-9) + 1e-9;
+      for (const auto& [i, j] : nav.edges) {
+        const Point a = nav.nodes[i];
+        const Point b = nav.nodes[j];
+        if (!(std::min(a.x, b.x) - slack <= c.x && std::max(a.x, b.x) + slack >= c.x &&
+              std::min(a.y, b.y) - slack <= c.y && std::max(a.y, b.y) + slack >= c.y)) {
+          continue;
+        }
+        if (segment_point_distance(a, b, c) < lim) {
+          m[i * v + j] = kInf;
+          m[j * v + i] = kInf;
+        }
+      }
+    }
+    std::vector<std::uint8_t> ok(v, 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const std::size_t k : active) {
+        if (!(std::hypot(nav.nodes[i].x - centres_[k].x, nav.nodes[i].y - centres_[k].y) >= limit_[k])) {
+          ok[i] = 0;
+          break;
+        }
+      }
+    }
+    const auto cut = [&](Point a, Point b) {
+      for (const std::size_t k : active) {
+        if (segment_point_distance(a, b, centres_[k]) < limit_[k]) return true;
+      }
+      return false;
+    };
+    // Links from the ring points and the start to every static waypoint.
+    for (std::size_t e = n; e < v; ++e) {
+      for (std::size_t j = 0; j < n; ++j) {
+        double cost = kInf;
+        if (ok[j] && !cut(g.points[e], nav.nodes[j])) {
+          cost = e == g.start ? start_link(j) : link_cost(g.points[e], nav.nodes[j]);
+        }
+        m[e * v + j] = cost;
+        m[j * v + e] = cost;
+      }
+    }
+    // Links between the ring points and the start.
+    for (std::size_t i = n; i < v; ++i) {
+      for (std::size_t j = i + 1; j < v; ++j) {
+        const double cost = cut(g.points[i], g.points[j]) ? kInf : link_cost(g.points[i], g.points[j]);
+        m[i * v + j] = cost;
+        m[j * v + i] = cost;
+      }
+    }
+    for (std::size_t i = 0; i < v; ++i) {
+      if (ok[i]) continue;
+      for (std::size_t j = 0; j < v; ++j) {
+        m[i * v + j] = kInf;
+        m[j * v + i] = kInf;
+      }
+    }
+    for (std::size_t i = 0; i < v; ++i) m[i * v + i] = kInf;
+    g.usable = ok;
+    relax(g);
+    return g;
+  }
+
+  double start_link(std::size_t j) {
+    if (std::isnan(start_links_.links[j])) start_links_.links[j] = link_cost(start_, nav_->nodes[j]);
+    return start_links_.links[j];
+  }
+
+  // routing._relax: cheapest costs from the start (Dijkstra reaches the same fixpoint as
+  // the vectorised Bellman-Ford: rounding is monotone) and the first cheapest predecessor.
+  static void relax(ActiveGraph& g) {
+    const std::size_t v = g.points.size();
+    const std::vector<double>& m = g.matrix;
+    g.dist.assign(v, kInf);
+    for (std::size_t j = 0; j < v; ++j) g.dist[j] = m[g.start * v + j];
+    g.dist[g.start] = 0.0;
+    std::vector<std::uint8_t> done(v, 0);
+    done[g.start] = 1;
+    for (;;) {
+      std::optional<std::size_t> next;
+      for (std::size_t j = 0; j < v; ++j) {
+        if (!done[j] && std::isfinite(g.dist[j]) && (!next || g.dist[j] < g.dist[*next])) next = j;
+      }
+      if (!next) break;
+      const std::size_t u = *next;
+      done[u] = 1;
+      for (std::size_t j = 0; j < v; ++j) {
+        const double via = g.dist[u] + m[u * v + j];
+        if (via < g.dist[j]) g.dist[j] = via;
+      }
+    }
+    g.pred.assign(v, 0);
+    for (std::size_t j = 0; j < v; ++j) {
+      std::size_t best = 0;
+      double best_value = g.dist[0] + m[0 * v + j];
+      for (std::size_t u = 1; u < v; ++u) {
+        const double value = g.dist[u] + m[u * v + j];
+        if (value < best_value) {
+          best = u;
+          best_value = value;
+        }
+      }
+      g.pred[j] = static_cast<std::int64_t>(best);
+    }
+    g.pred[g.start] = -1;
+  }
+
+  // Navigator._goal_spec.
+  GoalSpec goal_spec(const std::vector<Point>& points, std::optional<Point> goal,
+                     std::optional<std::size_t> target) const {
+    GoalSpec spec;
+    if (!target) {
+      spec.direct = *goal;
+      spec.points.assign(points.size(), *goal);
+      spec.usable.assign(points.size(), 1);
+      spec.aim = *goal;
+      return spec;
+    }
+    const Point centre = centres_[*target];
+    const double contact = reach_[*target] + tol_ / 2.0;
+    const auto spot = [&](Point origin, Point& out) {
+      const std::optional<Point> found = contact_spot(centre, contact, origin);
+      if (found) {
+        out = *found;
+        return legal(*found, *target);
+      }
+      out = Point{centre.x + (origin.x - centre.x) * contact, centre.y + (origin.y - centre.y) * contact};
+      return false;
+    };
+    Point direct;
+    if (spot(start_, direct)) spec.direct = direct;
+    spec.points.resize(points.size());
+    spec.usable.resize(points.size());
+    for (std::size_t k = 0; k < points.size(); ++k) spec.usable[k] = spot(points[k], spec.points[k]) ? 1 : 0;
+    spec.aim = centre;
+    return spec;
+  }
+
+  // Navigator._route_active: cheapest route with the ``active`` bases blocking.
+  Route route_active(const std::vector<std::size_t>& active, std::optional<Point> goal,
+                     std::optional<std::size_t> target) {
+    const ActiveGraph& g = graph(active);
+    GoalSpec spec = goal_spec(g.points, goal, target);
+    const std::size_t v = g.points.size();
+    std::vector<std::uint8_t> usable(v);
+    for (std::size_t k = 0; k < v; ++k) usable[k] = spec.usable[k] && g.usable[k] ? 1 : 0;
+    if (spec.direct) {
+      usable[g.start] = 1;
+      spec.points[g.start] = *spec.direct;
+    } else {
+      usable[g.start] = 0;
+    }
+    std::vector<double> link(v);
+    std::vector<std::uint8_t> known(v);
+    for (std::size_t k = 0; k < v; ++k) {
+      link[k] = usable[k] ? std::hypot(spec.points[k].x - g.points[k].x, spec.points[k].y - g.points[k].y) : kInf;
+      known[k] = usable[k] ? 0 : 1;
+    }
+    std::vector<double> total(v);
+    for (std::size_t round = 0; round < v / kBatch + 2; ++round) {
+      for (std::size_t k = 0; k < v; ++k) total[k] = g.dist[k] + link[k];
+      const std::size_t last = argmin(total);
+      if (!std::isfinite(total[last])) break;
+      if (known[last]) {
+        std::vector<Point> points;
+        for (const std::size_t k : g.path_to(last)) points.push_back(g.points[k]);
+        points.push_back(spec.points[last]);
+        Route found;
+        found.points = dedupe_points(points);
+        found.cost = total[last];
+        found.goal_reached = true;
+        return found;
+      }
+      std::vector<std::size_t> open;
+      for (std::size_t k = 0; k < v; ++k) {
+        if (!known[k] && std::isfinite(g.dist[k])) open.push_back(k);
+      }
+      for (const std::size_t k : cheapest(open, total, kBatch)) {
+        const Point a = g.points[k];
+        const Point b = spec.points[k];
+        const bool seen = !blocks(a, b) && clear_of(a, b, g.active);
+        link[k] = seen ? table_.segment_cost(a, b) : kInf;
+        known[k] = 1;
+      }
+    }
+    return nearest_reachable(g, spec);
+  }
+
+  Route nearest_reachable(const ActiveGraph& g, const GoalSpec& spec) const {
+    std::optional<std::size_t> node;
+    double best = kInf;
+    for (std::size_t k = 0; k < g.points.size(); ++k) {
+      if (!std::isfinite(g.dist[k])) continue;
+      const double d = std::hypot(g.points[k].x - spec.aim.x, g.points[k].y - spec.aim.y);
+      if (!node || d < best) {
+        node = k;
+        best = d;
+      }
+    }
+    if (!node) return stay_route(start_);
+    std::vector<Point> points;
+    for (const std::size_t k : g.path_to(*node)) points.push_back(g.points[k]);
+    Route found;
+    found.points = dedupe_points(points);
+    found.cost = g.dist[*node];
+    return found;
+  }
+
+  // -- detours around clusters of bases -------------------------------------------------------
+  const std::vector<std::size_t>& cluster(std::size_t k) {
+    auto found = clusters_.find(k);
+    if (found != clusters_.end()) return found->second;
+    const std::vector<std::vector<std::size_t>>& links_of = chained();
+    std::vector<std::uint8_t> member(centres_.size(), 0);
+    member[k] = 1;
+    std::vector<std::size_t> frontier{k};
+    while (!frontier.empty()) {
+      const std::size_t j = frontier.back();
+      frontier.pop_back();
+      for (const std::size_t m : links_of[j]) {
+        if (!member[m]) {
+          member[m] = 1;
+          frontier.push_back(m);
+        }
+      }
+    }
+    std::vector<std::size_t> members;
+    for (std::size_t j = 0; j < member.size(); ++j) {
+      if (member[j]) members.push_back(j);
+    }
+    return clusters_.emplace(k, std::move(members)).first->second;
+  }
+
+  const std::vector<std::vector<std::size_t>>& chained() {
+    if (!chains_) {
+      const std::size_t count = centres_.size();
+      std::vector<std::vector<std::size_t>> rows(count);
+      for (std::size_t j = 0; j < count; ++j) {
+        for (std::size_t m = 0; m < count; ++m) {
+          const double gap = std::hypot(centres_[m].x - centres_[j].x, centres_[m].y - centres_[j].y) - reach_[m] - reach_[j];
+          if (gap < 2.0 * margin_) rows[j].push_back(m);
+        }
+      }
+      chains_ = std::move(rows);
+    }
+    return *chains_;
+  }
+
+  // Navigator._wrap: the convex polygon around a cluster of bases (counter-clockwise).
+  [[nodiscard]] std::vector<Point> wrap(const std::vector<std::size_t>& members) const {
+    const double cos_side = std::cos(kPi / static_cast<double>(2 * sides_));
+    std::vector<Point> points;
+    for (const std::size_t k : members) {
+      const double spoke = (reach_[k] + margin_) / cos_side;
+      for (const Point& unit : routing_.wrap_ring) {
+        points.push_back(Point{centres_[k].x + spoke * unit.x, centres_[k].y + spoke * unit.y});
+      }
+    }
+    return convex_hull(std::move(points));
+  }
+
+  // Navigator._first_crossing.
+  [[nodiscard]] std::optional<std::size_t> first_crossing(const std::vector<Point>& points) const {
+    if (centres_.empty()) return std::nullopt;
+    for (std::size_t k = 0; k + 1 < points.size(); ++k) {
+      if (segment_meets_bases(points[k], points[k + 1])) return k;
+    }
+    return std::nullopt;
+  }
+
+  // Navigator._first_crossed: the base the leg overlaps first along p -> q.
+  [[nodiscard]] std::optional<std::size_t> first_crossed(Point a, Point b, Point p, Point q) const {
+    std::vector<std::size_t> crossing;
+    for (std::size_t k = 0; k < centres_.size(); ++k) {
+      if (segment_point_distance(a, b, centres_[k]) < limit_[k]) crossing.push_back(k);
+    }
+    if (crossing.empty()) return std::nullopt;  // Python would raise here (docs: near-ties)
+    if (crossing.size() == 1) return crossing.front();
+    std::size_t best = crossing.front();
+    double best_along = kInf;
+    for (const std::size_t k : crossing) {
+      const double along = (centres_[k].x - p.x) * (q.x - p.x) + (centres_[k].y - p.y) * (q.y - p.y);
+      if (along < best_along) {
+        best_along = along;
+        best = k;
+      }
+    }
+    return best;
+  }
+
+  // Navigator._detour: repair a terrain-only route around the bases its paid-for part crosses.
+  std::optional<Route> detour(Route& found, double allowance, std::optional<std::size_t> /*target*/) {
+    ensure_costs(found);
+    std::vector<Point> points = found.points;
+    std::vector<double> costs = found.costs;
+    for (std::size_t round = 0; round < kMaxLazyRounds; ++round) {
+      const double total = numpy_sum(costs);
+      const std::vector<Point> paid = total <= allowance ? points : truncate(points, costs, allowance).path;
+      const std::optional<std::size_t> seg = first_crossing(paid);
+      if (!seg) {
+        Route repaired;
+        repaired.points = std::move(points);
+        repaired.cost = total;
+        repaired.goal_reached = found.goal_reached;
+        repaired.costs = std::move(costs);
+        repaired.has_costs = true;
+        return repaired;
+      }
+      const Point p = points[*seg];
+      const Point q = points[*seg + 1];
+      const std::optional<std::size_t> k = first_crossed(paid[*seg], paid[*seg + 1], p, q);
+      if (!k) return std::nullopt;
+      const std::vector<std::size_t> members = cluster(*k);
+      const std::vector<Point> corners = wrap(members);
+      const bool p_inside = in_convex(corners, p);
+      const bool q_inside = in_convex(corners, q);
+      std::optional<std::pair<std::vector<Point>, std::vector<double>>> best;
+      double best_sum = kInf;
+      for (const std::vector<Point>& way : around(corners, p, q, p_inside, q_inside)) {
+        std::vector<Point> legs{p};
+        legs.insert(legs.end(), way.begin(), way.end());
+        legs.push_back(q);
+        const bool legal_way = std::all_of(way.begin(), way.end(), [&](Point w) { return nav_legal(w); });
+        if (!legal_way) continue;
+        bool visible = true;
+        for (std::size_t s = 0; s + 1 < legs.size() && visible; ++s) visible = !blocks(legs[s], legs[s + 1]);
+        if (!visible) continue;
+        if (p_inside || q_inside) {
+          bool clear = true;
+          for (std::size_t s = 0; s + 1 < legs.size() && clear; ++s) clear = clear_of(legs[s], legs[s + 1], members);
+          if (!clear) continue;
+        }
+        std::vector<double> leg_costs;
+        for (std::size_t s = 0; s + 1 < legs.size(); ++s) leg_costs.push_back(table_.segment_cost(legs[s], legs[s + 1]));
+        const double sum = numpy_sum(leg_costs);
+        if (!best || sum < best_sum) {
+          best = std::make_pair(way, std::move(leg_costs));
+          best_sum = sum;
+        }
+      }
+      if (!best) return std::nullopt;
+      const auto at = static_cast<std::ptrdiff_t>(*seg);
+      points.insert(points.begin() + at + 1, best->first.begin(), best->first.end());
+      costs.erase(costs.begin() + at);
+      costs.insert(costs.begin() + at, best->second.begin(), best->second.end());
+    }
+    return std::nullopt;
+  }
+
+  // Whether p lies in the closed convex polygon (counter-clockwise corners): shapely's
+  // intersects_xy.
+  static bool in_convex(const std::vector<Point>& corners, Point p) {
+    const std::size_t n = corners.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      if (orientation(corners[k], corners[(k + 1) % n], p) < 0) return false;
+    }
+    return true;
+  }
+
+  // routing._around: the two ways from p to q around a convex polygon.
+  static std::vector<std::vector<Point>> around(const std::vector<Point>& polygon, Point p, Point q, bool p_inside,
+                                                bool q_inside) {
+    std::vector<Point> all = polygon;
+    all.push_back(p);
+    all.push_back(q);
+    const std::vector<Point> ring = convex_hull(std::move(all));
+    const std::size_t n = ring.size();
+    const auto nearest = [&](Point x) {
+      std::size_t best = 0;
+      double best_d = kInf;
+      for (std::size_t k = 0; k < n; ++k) {
+        const double d = std::hypot(ring[k].x - x.x, ring[k].y - x.y);
+        if (d < best_d) {
+          best_d = d;
+          best = k;
+        }
+      }
+      return best;
+    };
+    const std::size_t ip = nearest(p);
+    const std::size_t iq = nearest(q);
+    const std::size_t lead = p_inside ? 0 : 1;
+    const std::size_t tail = q_inside ? 1 : 0;
+    std::vector<std::vector<Point>> ways;
+    std::vector<Point> forward;
+    for (std::size_t k = lead; k < (iq + n - ip) % n + tail; ++k) forward.push_back(ring[(ip + k) % n]);
+    std::vector<Point> backward;
+    for (std::size_t k = lead; k < (ip + n - iq) % n + tail; ++k) backward.push_back(ring[(ip + n - k) % n]);
+    if (!forward.empty()) ways.push_back(std::move(forward));
+    if (!backward.empty()) ways.push_back(std::move(backward));
+    return ways;
+  }
+
+  const TableGeometry& table_;
+  const RoutingSettings& routing_;
+  const NavGraph* nav_ = nullptr;
+  const Shape* clearance_ = nullptr;
+  std::size_t mover_;
+  double radius_;
+  Point start_;
+  double tol_;
+  double margin_;
+  std::size_t sides_;
+  std::vector<std::size_t> ids_;
+  std::vector<Point> centres_;
+  std::vector<double> reach_;
+  std::vector<double> limit_;
+  std::vector<double> limit2_;
+  StartLinks start_links_;
+  std::map<std::vector<std::size_t>, std::unique_ptr<ActiveGraph>> graphs_;
+  std::map<std::size_t, std::vector<std::size_t>> clusters_;
+  std::optional<std::vector<std::vector<std::size_t>>> chains_;
+};
+
+// The nearest point of a polygon's rings to p (GEOS's DistanceOp, as shapely.shortest_line
+// finds it: the first segment at the least distance, its closest point).
+Point nearest_on_boundary(const Shape& shape, Point p) {
+  double best = kInf;
+  Point found = p;
+  const auto distance = [](Point a, Point b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); };
+  for (const Ring& ring : shape.rings()) {
+    for (std::size_t k = 0; k + 1 < ring.points.size(); ++k) {
+      const Point a = ring.points[k];
+      const Point b = ring.points[k + 1];
+      double d = 0.0;
+      if (a.x == b.x && a.y == b.y) {
+        d = distance(p, a);
+      } else {
+        const double len2 = (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y);
+        const double r = ((p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y)) / len2;
+        if (r <= 0.0) {
+          d = distance(p, a);
+        } else if (r >= 1.0) {
+          d = distance(p, b);
+        } else {
+          const double s = ((a.y - p.y) * (b.x - a.x) - (a.x - p.x) * (b.y - a.y)) / len2;
+          d = std::fabs(s) * std::sqrt(len2);
+        }
+      }
+      if (!(d < best)) continue;
+      best = d;
+      // LineSegment::closestPoint.
+      double factor = 0.0;
+      if (p.x == a.x && p.y == a.y) {
+        factor = 0.0;
+      } else if (p.x == b.x && p.y == b.y) {
+        factor = 1.0;
+      } else {
+        const double dx = b.x - a.x;
+        const double dy = b.y - a.y;
+        factor = ((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy);
+      }
+      if (factor > 0.0 && factor < 1.0) {
+        found = Point{a.x + factor * (b.x - a.x), a.y + factor * (b.y - a.y)};
+      } else {
+        found = distance(a, p) < distance(b, p) ? a : b;
+      }
+    }
+  }
+  return found;
+}
+
+// movement._legal_goal: the goal moved to the nearest legal base position nearby.
+std::optional<Point> legal_goal(const Navigator& nav, Point goal) {
+  const Box& b = nav.nav().bounds;
+  if (b.xmin > b.xmax || b.ymin > b.ymax) return std::nullopt;
+  const auto clamp = [&](Point p) { return Point{std::min(std::max(p.x, b.xmin), b.xmax), std::min(std::max(p.y, b.ymin), b.ymax)}; };
+  Point point = clamp(goal);
+  const double margin = nav.margin();
+  const Shape* clearance = nav.clearance();
+  for (std::size_t round = 0; round < kGoalFixRounds; ++round) {
+    if (nav.legal(point)) return point;
+    if (clearance != nullptr && clearance->contains(point)) {
+      const Point edge = nearest_on_boundary(*clearance, point);
+      const double ax = edge.x - point.x;
+      const double ay = edge.y - point.y;
+      const double norm = python_hypot(ax, ay);
+      if (norm > 0.0) point = Point{edge.x + ax / norm * margin, edge.y + ay / norm * margin};
+    }
+    const std::vector<Point>& centres = nav.centres();
+    std::vector<std::size_t> inside;
+    for (std::size_t k = 0; k < centres.size(); ++k) {
+      if (std::hypot(centres[k].x - point.x, centres[k].y - point.y) < nav.limits()[k]) inside.push_back(k);
+    }
+    for (const std::size_t k : inside) {
+      double ax = point.x - centres[k].x;
+      double ay = point.y - centres[k].y;
+      double norm = python_hypot(ax, ay);
+      if (norm == 0.0) norm = 1.0;
+      if (norm == 1.0 && ax == 0.0 && ay == 0.0) ax = 1.0;
+      const double out = nav.reach()[k] + margin;
+      point = Point{centres[k].x + ax / norm * out, centres[k].y + ay / norm * out};
+    }
+    point = clamp(point);
+  }
+  if (nav.legal(point)) return point;
+  return std::nullopt;
+}
+
+StraightPlan stay_plan(const BasesView& bases, std::size_t i, bool reached) {
+  return StraightPlan{{bases.center(i)}, 0.0, reached};
+}
+
+void check_model(const BasesView& bases, std::size_t i, const char* what) {
+  if (i >= bases.size()) throw std::out_of_range(std::string(what) + ": model index out of range");
+}
+
+// movement.plan_with.
+StraightPlan plan_with(Navigator& nav, const BasesView& bases, std::optional<Point> goal, double allowance,
+                       std::optional<std::size_t> target) {
+  const std::size_t i = nav.mover();
+  allowance = std::max(0.0, allowance);
+  if (target) {
+    check_model(bases, *target, "stop_in_contact_with");
+    if (*target == i || !bases.on(*target)) return stay_plan(bases, i, false);
+    if (edge_distance(bases, i, *target) <= nav.tol()) return stay_plan(bases, i, true);
+    const std::optional<std::size_t> position = nav.position(*target);
+    Route found = nav.route(allowance, std::nullopt, position);
+    StraightPlan plan = nav.head(found, allowance);
+    plan.reached = found.goal_reached && found.cost <= allowance + kSlack;
+    return plan;
+  }
+  if (!goal) throw std::invalid_argument("plan_move: give a goal point or stop_in_contact_with");
+  const std::optional<Point> legal = legal_goal(nav, *goal);
+  const Point aim = legal ? *legal : *goal;
+  Route found = nav.route(allowance, aim, std::nullopt);
+  StraightPlan plan = nav.head(found, allowance);
+  const bool at_goal = legal && std::fabs(legal->x - goal->x) <= kSlack && std::fabs(legal->y - goal->y) <= kSlack;
+  plan.reached = at_goal && found.goal_reached && found.cost <= allowance + kSlack;
+  return plan;
+}
+
+// destinations._short_of_contact.
+StraightPlan short_of_contact(Navigator& nav, std::size_t target, double allowance, double gap) {
+  const std::optional<std::size_t> position = nav.position(target);
+  if (!position) throw std::invalid_argument("plan_destination: the enemy is the mover or off the table");
+  Route found = nav.route(allowance, std::nullopt, position);
+  const double budget = found.goal_reached ? std::min(allowance, std::max(0.0, found.cost - gap)) : allowance;
+  StraightPlan plan = nav.head(found, budget);
+  plan.reached = found.goal_reached && found.cost - gap <= allowance + kSlack;
+  return plan;
+}
+
+// destinations._cover_move: (plan, protection level) or none.
+std::optional<std::pair<StraightPlan, int>> cover_move(const TableGeometry& table, const BasesView& bases,
+                                                       Navigator& nav, std::size_t enemy, double allowance) {
+  const std::vector<Point>& spots = nav.nav().cover_spots;
+  if (spots.empty()) return std::nullopt;
+  const Point s = nav.start();
+  const double min_move = table.settings().min_move;
+  std::vector<double> straight(spots.size());
+  std::vector<std::size_t> near;
+  for (std::size_t k = 0; k < spots.size(); ++k) {
+    straight[k] = std::hypot(spots[k].x - s.x, spots[k].y - s.y);
+    if (straight[k] <= allowance && straight[k] >= min_move) near.push_back(k);
+  }
+  std::vector<std::size_t> order;
+  for (const std::size_t k : near) {
+    if (nav.legal(spots[k])) order.push_back(k);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return straight[a] < straight[b]; });
+  const Point enemy_xy = bases.center(enemy);
+  const double enemy_r = bases.radii[enemy];
+  std::size_t tried = 0;
+  for (const std::size_t k : order) {
+    const auto [visible, cover] = table.sight_between(enemy_xy, enemy_r, spots[k], nav.radius());
+    const int level = visible ? cover : 3;
+    if (level == 0) continue;
+    StraightPlan plan = plan_with(nav, bases, spots[k], allowance, std::nullopt);
+    ++tried;
+    if (plan.reached) return std::make_pair(std::move(plan), level);
+    if (tried >= table.routing().cover_max_candidates) break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+double numpy_sum(std::span<const double> values) {
+  const std::size_t n = values.size();
+  if (n < 8) {
+    double res = 0.0;
+    for (const double value : values) res += value;
+    return res;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (std::size_t j = 0; j < 8; ++j) r[j] = values[j];
+    std::size_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (std::size_t j = 0; j < 8; ++j) r[j] += values[i + j];
+    }
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += values[i];
+    return res;
+  }
+  std::size_t half = n / 2;
+  half -= half % 8;
+  return numpy_sum(values.subspan(0, half)) + numpy_sum(values.subspan(half));
+}
+
+std::vector<Point> convex_hull(std::vector<Point> points) {
+  std::sort(points.begin(), points.end(), [](Point a, Point b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  points.erase(std::unique(points.begin(), points.end(), [](Point a, Point b) { return a.x == b.x && a.y == b.y; }),
+               points.end());
+  if (points.size() < 3) return points;
+  // Andrew's monotone chain with exact orientations; collinear points dropped (as GEOS does).
+  std::vector<Point> hull(2 * points.size());
+  std::size_t k = 0;
+  for (const Point& p : points) {
+    while (k >= 2 && orientation(hull[k - 2], hull[k - 1], p) <= 0) --k;
+    hull[k++] = p;
+  }
+  const std::size_t lower = k + 1;
+  for (std::size_t m = points.size() - 1; m-- > 0;) {
+    const Point& p = points[m];
+    while (k >= lower && orientation(hull[k - 2], hull[k - 1], p) <= 0) --k;
+    hull[k++] = p;
+  }
+  hull.resize(k - 1);
+  // Start at the lowest point (the leftmost of those), as GEOS's hull begins.
+  const auto first = std::min_element(hull.begin(), hull.end(), [](Point a, Point b) { return a.y < b.y || (a.y == b.y && a.x < b.x); });
+  std::rotate(hull.begin(), first, hull.end());
+  return hull;
+}
+
+Route route(const TableGeometry& table, const BasesView& bases, std::size_t mover, double allowance,
+            std::optional<Point> goal, std::optional<std::size_t> target) {
+  check_model(bases, mover, "route");
+  if (goal.has_value() == target.has_value()) throw std::invalid_argument("route: give exactly one of goal and target");
+  Navigator nav(table, bases, mover);
+  std::optional<std::size_t> position;
+  if (target) {
+    check_model(bases, *target, "route");
+    position = nav.position(*target);
+    if (!position) throw std::invalid_argument("route: the target is the mover or off the table");
+  }
+  return nav.route(allowance, goal, position);
+}
+
+StraightPlan plan_move(const TableGeometry& table, const BasesView& bases, std::size_t i, std::optional<Point> goal,
+                       double allowance, std::optional<std::size_t> stop_in_contact_with) {
+  check_model(bases, i, "plan_move");
+  if (!bases.on(i)) return stay_plan(bases, i, false);
+  if (!stop_in_contact_with && !goal) throw std::invalid_argument("plan_move: give a goal point or stop_in_contact_with");
+  Navigator nav(table, bases, i);
+  return plan_with(nav, bases, stop_in_contact_with ? std::nullopt : goal, allowance, stop_in_contact_with);
+}
+
+std::optional<StraightPlan> plan_charge(const TableGeometry& table, const BasesView& bases, std::size_t i,
+                                        std::size_t target, double reach) {
+  StraightPlan plan = plan_move(table, bases, i, std::nullopt, reach, target);
+  if (!plan.reached) return std::nullopt;
+  return plan;
+}
+
+std::vector<std::int64_t> charge_targets(const TableGeometry& table, const BasesView& bases, std::size_t i,
+                                         double reach, std::span<const std::int64_t> enemies) {
+  check_model(bases, i, "charge_targets");
+  std::vector<std::int64_t> found;
+  if (!bases.on(i)) return found;
+  std::optional<Navigator> nav;
+  for (const std::int64_t j : enemies) {
+    if (j < 0 || static_cast<std::size_t>(j) >= bases.size()) throw std::out_of_range("charge_targets: enemy index out of range");
+    const auto target = static_cast<std::size_t>(j);
+    if (target == i || !bases.on(target) || edge_distance(bases, i, target) > reach + kSlack) continue;
+    if (!nav) nav.emplace(table, bases, i);
+    if (plan_with(*nav, bases, std::nullopt, reach, target).reached) found.push_back(j);
+  }
+  return found;
+}
+
+std::pair<StraightPlan, bool> plan_flight_around(const TableGeometry& table, const BasesView& bases, std::size_t i,
+                                                 double distance) {
+  check_model(bases, i, "plan_flight");
+  if (!bases.on(i)) return {stay_plan(bases, i, false), false};
+  const double tol = table.settings().contact_tolerance;
+  const Point c = bases.center(i);
+  const double r = bases.radii[i];
+  const double w = table.width();
+  const double h = table.height();
+  const double before = std::max(0.0, std::min({c.x, c.y, w - c.x, h - c.y}) - r);
+  if (before <= tol) return {stay_plan(bases, i, true), true};
+  // movement._edge_goal: the nearest edge, ties left, bottom, right, top.
+  const double gaps[4] = {c.x, c.y, w - c.x, h - c.y};
+  const Point goals[4] = {{r, c.y}, {c.x, r}, {w - r, c.y}, {c.x, h - r}};
+  const Point directions[4] = {{-1.0, 0.0}, {0.0, -1.0}, {1.0, 0.0}, {0.0, 1.0}};
+  std::size_t edge = 0;
+  for (std::size_t k = 1; k < 4; ++k) {
+    if (gaps[k] < gaps[edge]) edge = k;
+  }
+  const StraightPlan plan = plan_move(table, bases, i, goals[edge], distance, std::nullopt);
+  const Point end = plan.path.back();
+  const double gap = (goals[edge].x - end.x) * directions[edge].x + (goals[edge].y - end.y) * directions[edge].y;
+  if (gap <= before + kSlack) return table.left_at_edge(plan, r);
+  return table.plan_flight(bases, i, distance);
+}
+
+std::optional<Destination> plan_destination(const TableGeometry& table, const BasesView& bases, std::size_t i,
+                                            double allowance, DestinationKind kind, std::int64_t ref,
+                                            std::span<const Point> objectives, double enemy_gap) {
+  check_model(bases, i, "plan_destination");
+  if (!bases.on(i) || allowance <= 0.0) return std::nullopt;
+  const auto model = [&](const char* what) {
+    if (ref < 0 || static_cast<std::size_t>(ref) >= bases.size()) {
+      throw std::out_of_range(std::string("plan_destination: ") + what + " index out of range");
+    }
+    return static_cast<std::size_t>(ref);
+  };
+  Navigator nav(table, bases, i);
+  StraightPlan plan;
+  std::string label;
+  const std::string number = std::to_string(ref);
+  switch (kind) {
+    case DestinationKind::kTowardEnemy: {
+      const std::size_t j = model("enemy");
+      plan = enemy_gap > 0.0 ? short_of_contact(nav, j, allowance, enemy_gap)
+                             : plan_with(nav, bases, std::nullopt, allowance, j);
+      label = "toward enemy " + number;
+      break;
+    }
+    case DestinationKind::kTowardObjective: {
+      if (ref < 0 || static_cast<std::size_t>(ref) >= objectives.size()) {
+        throw std::out_of_range("plan_destination: objective index out of range");
+      }
+      plan = plan_with(nav, bases, objectives[static_cast<std::size_t>(ref)], allowance, std::nullopt);
+      label = "toward objective " + number;
+      break;
+    }
+    case DestinationKind::kCoverFromEnemy: {
+      auto found = cover_move(table, bases, nav, model("enemy"), allowance);
+      if (!found) return std::nullopt;
+      static constexpr const char* kWhat[4] = {"", "into soft cover from", "into hard cover from", "out of sight of"};
+      plan = std::move(found->first);
+      label = std::string(kWhat[found->second]) + " enemy " + number;
+      break;
+    }
+    case DestinationKind::kAway: {
+      const Point foe = bases.center(model("enemy"));
+      const Point s = nav.start();
+      const double ax = s.x - foe.x;
+      const double ay = s.y - foe.y;
+      const double norm = python_hypot(ax, ay);
+      if (norm <= kDuplicate) return std::nullopt;
+      const Point goal{s.x + ax / norm * allowance, s.y + ay / norm * allowance};
+      plan = plan_with(nav, bases, goal, allowance, std::nullopt);
+      label = "away from enemy " + number;
+      break;
+    }
+    case DestinationKind::kTowardFriend: {
+      plan = plan_with(nav, bases, std::nullopt, allowance, model("friend"));
+      label = "toward friend " + number;
+      break;
+    }
+  }
+  Destination destination;
+  destination.kind = kind;
+  destination.ref = ref;
+  destination.point = plan.path.back();
+  destination.cost = plan.cost;
+  destination.label = std::move(label);
+  destination.path = std::move(plan.path);
+  destination.reached = plan.reached;
+  return destination;
+}
+
+std::vector<Destination> candidate_destinations(const TableGeometry& table, const BasesView& bases, std::size_t i,
+                                                double allowance, std::span<const std::int64_t> enemies,
+                                                std::span<const std::int64_t> friends,
+                                                std::span<const Point> objectives, double enemy_gap) {
+  check_model(bases, i, "candidate_destinations");
+  std::vector<Destination> found;
+  if (!bases.on(i) || allowance <= 0.0) return found;
+  const double min_move = table.settings().min_move;
+  const double distinct = table.routing().distinct_distance;
+  const auto valid = [&](std::int64_t j) {
+    if (j < 0 || static_cast<std::size_t>(j) >= bases.size()) {
+      throw std::out_of_range("candidate_destinations: model index out of range");
+    }
+    return static_cast<std::size_t>(j);
+  };
+  Navigator nav(table, bases, i);
+  const auto add = [&](DestinationKind kind, std::int64_t ref, StraightPlan plan, std::string label) {
+    const Point start = plan.path.front();
+    const Point end = plan.path.back();
+    if (python_hypot(end.x - start.x, end.y - start.y) < min_move) return;  // MovePlan.moved
+    for (const Destination& earlier : found) {
+      if (python_hypot(earlier.point.x - end.x, earlier.point.y - end.y) < distinct) return;  // math.dist
+    }
+    Destination destination;
+    destination.kind = kind;
+    destination.ref = ref;
+    destination.point = end;
+    destination.cost = plan.cost;
+    destination.label = std::move(label);
+    destination.path = std::move(plan.path);
+    destination.reached = plan.reached;
+    found.push_back(std::move(destination));
+  };
+  std::vector<std::int64_t> live;
+  for (const std::int64_t j : enemies) {
+    const std::size_t k = valid(j);
+    if (k != i && bases.on(k)) live.push_back(j);
+  }
+  for (const std::int64_t j : live) {
+    const auto k = static_cast<std::size_t>(j);
+    StraightPlan plan = enemy_gap > 0.0 ? short_of_contact(nav, k, allowance, enemy_gap)
+                                        : plan_with(nav, bases, std::nullopt, allowance, k);
+    add(DestinationKind::kTowardEnemy, j, std::move(plan), "toward enemy " + std::to_string(j));
+  }
+  for (std::size_t k = 0; k < objectives.size(); ++k) {
+    add(DestinationKind::kTowardObjective, static_cast<std::int64_t>(k),
+        plan_with(nav, bases, objectives[k], allowance, std::nullopt), "toward objective " + std::to_string(k));
+  }
+  const std::optional<std::size_t> foe = nearest(bases, i, live);
+  if (foe) {
+    const std::string number = std::to_string(*foe);
+    const auto ref = static_cast<std::int64_t>(*foe);
+    if (auto cover = cover_move(table, bases, nav, *foe, allowance)) {
+      static constexpr const char* kWhat[4] = {"", "into soft cover from", "into hard cover from", "out of sight of"};
+      add(DestinationKind::kCoverFromEnemy, ref, std::move(cover->first),
+          std::string(kWhat[cover->second]) + " enemy " + number);
+    }
+    const Point s = nav.start();
+    const Point c = bases.center(*foe);
+    const double ax = s.x - c.x;
+    const double ay = s.y - c.y;
+    const double norm = python_hypot(ax, ay);
+    if (norm > kDuplicate) {
+      const Point goal{s.x + ax / norm * allowance, s.y + ay / norm * allowance};
+      add(DestinationKind::kAway, ref, plan_with(nav, bases, goal, allowance, std::nullopt), "away from enemy " + number);
+    }
+  }
+  for (const std::int64_t f : friends) {
+    const std::size_t k = valid(f);
+    if (k == i || !bases.on(k)) continue;
+    add(DestinationKind::kTowardFriend, f, plan_with(nav, bases, std::nullopt, allowance, k),
+        "toward friend " + std::to_string(f));
+  }
+  return found;
+}
+
+}  // namespace riven::table
