@@ -12,4 +12,5 @@ NB_MODULE(_native, module) {
   riven::bindings::bind_table(module);
   riven::bindings::bind_game(module);
   riven::bindings::bind_encoding(module);
+  riven::bindings::bind_oracle(module);
 }
