@@ -5,6 +5,8 @@ model's own scenario profile, from fixed seeds. At every decision point the nati
 asked first from the Python Oracle's exact random state; its decision, its ``oracle_decision``
 explanation (every field and word) and the state of its stream afterwards must equal the Python
 Oracle's. Whole games played by native Oracles write the Python games' event logs byte for byte.
+Under the other resolution systems only their own choices (spends, the choice phase) are left to
+the Python Oracle.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from riven_env.errors import AgentSpecError  # noqa: E402
 from riven_env.game.events import dumps_event  # noqa: E402
 from riven_env.game.runner import agent_seeds, play  # noqa: E402
 from riven_env.game.setup import new_game  # noqa: E402
+from riven_env.rules.resolution import resolution_names  # noqa: E402
 from riven_env.scenario import list_bundled  # noqa: E402
 
 if available():
@@ -66,8 +69,10 @@ class Twin:
         return python
 
 
-def _twin_game(mission: str, spec: str, seed: int) -> tuple[Counter[str], list, dict[str, int]]:
-    state = new_game(mission, seed)
+def _twin_game(
+    mission: str, spec: str, seed: int, overrides: dict[str, object] | None = None
+) -> tuple[Counter[str], list, dict[str, int]]:
+    state = new_game(mission, seed, overrides=overrides)
     seeds = agent_seeds(seed)
     agents = {side: Twin(spec, side, seeds[side]) for side in ("blue", "red")}
     play(state, agents)
@@ -91,6 +96,19 @@ def test_native_oracle_matches_python_on_every_decision(mission: str) -> None:
         assert not fallbacks, (mission, spec, fallbacks)
         total.update(checked)
     assert total["activate"] > 0 and total["action"] > 0, total
+
+
+@pytest.mark.parametrize("system", [s for s in resolution_names() if s != "riven"])
+def test_other_resolution_systems_leave_only_their_own_choices_to_python(system: str) -> None:
+    # Another system's spends and choice phase are its own Oracle rules (Python); activations
+    # and actions are still decided in the core, and everything matches.
+    fallbacks: Counter[str] = Counter()
+    for k, mission in enumerate(("duel-1v1", "skirmish-5v5")):
+        checked, mismatches, found = _twin_game(mission, "oracle", 5 + k, {"resolution": system})
+        assert not mismatches, (system, mission, mismatches[:3])
+        assert checked["activate"] > 0 and checked["action"] > 0
+        fallbacks.update(found)
+    assert set(fallbacks) <= {"another resolution system's spends", "choice phase"}, fallbacks
 
 
 def test_the_games_reach_spends_and_fallback_rolls() -> None:

@@ -41,7 +41,7 @@ from riven_agents.oracle.profiles import Condition, OracleData, OracleDataError,
 from riven_env.errors import AgentSpecError
 from riven_env.game import Decision, GameState
 from riven_env.game.actions import END
-from riven_env.game.decisions import ACCEPT, PASS, PHASE_ACTION, PHASE_CHOICE
+from riven_env.game.decisions import ACCEPT, PASS, PHASE_ACTION, PHASE_CHOICE, PHASE_SPEND
 from riven_env.game.state import SIDES
 from riven_env.rules import BANDS, action_specs
 from riven_env.rules.odds import mettle_range
@@ -265,7 +265,9 @@ def native_oracle_game(agent: OracleAgent, state: GameState) -> NativeOracleGame
     try:
         out.validate(static)
     except ValueError as error:
-        raise OracleDataError(f"native Oracle for scenario {state.scenario.name!r}: {error}") from None
+        raise OracleDataError(
+            f"native Oracle for scenario {state.scenario.name!r}: {error}"
+        ) from None
     return NativeOracleGame(out, tuple(profiles), plans)
 
 
@@ -418,8 +420,8 @@ class NativeOracleAgent(OracleAgent):
 
         if state.phase == PHASE_CHOICE:
             return self._python(state, legal, "choice phase")
-        if state.rules.get("meta.resolution") != "riven":
-            return self._python(state, legal, "another resolution system")
+        if state.phase == PHASE_SPEND and state.rules.get("meta.resolution") != "riven":
+            return self._python(state, legal, "another resolution system's spends")
         try:
             native_state = to_native(state)
         except NativeStateError:
@@ -454,7 +456,12 @@ def destination_points(
     """``state.destinations(i, allowance)`` as ``(kind id, ref or -1, x, y)`` for the core."""
     kinds = list(static.destination_kinds)
     return [
-        (kinds.index(d.kind), -1 if d.ref is None else int(d.ref), float(d.point[0]), float(d.point[1]))
+        (
+            kinds.index(d.kind),
+            -1 if d.ref is None else int(d.ref),
+            float(d.point[0]),
+            float(d.point[1]),
+        )
         for d in state.destinations(i, allowance)
     ]
 
