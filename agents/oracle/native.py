@@ -391,6 +391,7 @@ class NativeOracleAgent(OracleAgent):
         super().__init__(name, side, seed, profile, data=data, profiles_path=profiles_path)
         # Games by scenario: (weak scenario, rules, table, the game's Oracle in the core).
         self._games: dict[tuple[int, int, int], tuple[Any, NativeOracleGame]] = {}
+        self._decisions: tuple[Any, dict[Decision, Any]] = (None, {})
         #: Decisions the Python Oracle made since construction, by reason (see the docstring).
         self.python_fallbacks: dict[str, int] = {}
 
@@ -405,6 +406,19 @@ class NativeOracleAgent(OracleAgent):
             self._games.clear()
         self._games[key] = (weakref.ref(state.scenario), game)
         return game
+
+    def _native_decisions(self, static: Any, legal: Sequence[Decision], convert: Any) -> list[Any]:
+        """The core's decisions for ``legal`` (remembered per game: a game lists few distinct ones)."""
+        if self._decisions[0] is not static:
+            self._decisions = (static, {})
+        memo = self._decisions[1]
+        out = []
+        for d in legal:
+            found = memo.get(d)
+            if found is None:
+                found = memo[d] = convert(d, static)
+            out.append(found)
+        return out
 
     def _python(self, state: GameState, legal: Sequence[Decision], reason: str) -> Decision:
         self.python_fallbacks[reason] = self.python_fallbacks.get(reason, 0) + 1
@@ -437,7 +451,7 @@ class NativeOracleAgent(OracleAgent):
             native_state,
             table.core,
             native_rules(state.rules),
-            [native_decision(d, static) for d in legal],
+            self._native_decisions(static, legal, native_decision),
             stream,
             lambda i, reach, near: charge_targets(state.table, state.bases, i, reach, near),
             lambda i, allowance: destination_points(state, static, i, allowance),
