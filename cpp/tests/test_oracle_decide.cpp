@@ -166,7 +166,7 @@ int main() {
   const riven::game::Bases bases = riven::game::bases_of(state);
 
   // Queries: the wall hides red-2; red-1 stands in the open; blue holds the well alone.
-  const auto shots = riven::game::shot_targets(state, bases.view(), table, rules, 0, &o.ranged[0], 0.02);
+  const auto shots = riven::game::shot_targets(state, bases.view(), table, rules, 0, &*o.ranged[0], 0.02);
   RIVEN_CHECK(shots.size() == 1 && shots[0].target == 1 && shots[0].cover == "none");
   RIVEN_CHECK(riven::game::controller(state, 0) == 0);
   RIVEN_CHECK(riven::game::engaged_enemies(state, bases.view(), 0, 0.02).empty());
@@ -186,13 +186,13 @@ int main() {
   state.phase = riven::game::Phase::Action;
   state.active_model = 0;
   state.actions_left = 2;
-  const std::vector<Decision> act = {make(kShoot, 0, -1, 1), make(kShoot, 0, -1, 2), make(kEnd, 0)};
+  const std::vector<Decision> act = {make(kShoot, 0, -1, 1), make(kShoot, 0, -1, 2), make(kEnd, -1)};
   c = riven::oracle::decide(o, state, table, rules, act, rng, routing);
   RIVEN_CHECK(c.branch == Branch::Priority && c.rule == 1 && c.index == 1 && c.target == 2);
 
   // Nothing applies: the fallback face is rolled on the Oracle's stream and ends the activation.
   const riven::rules::Pcg64 before = rng;
-  const std::vector<Decision> only_end = {make(kEnd, 0)};
+  const std::vector<Decision> only_end = {make(kEnd, -1)};
   c = riven::oracle::decide(o, state, table, rules, only_end, rng, routing);
   RIVEN_CHECK(c.branch == Branch::Fallback && c.roll >= 1 && c.roll <= 6 && c.index == 0);
   riven::rules::Pcg64 replay = before;
@@ -200,7 +200,7 @@ int main() {
 
   // Engaged: red-1 in base contact, the melee rule comes first.
   state.models[1].x = 3.0;
-  const std::vector<Decision> fight = {make(kMelee, 0, -1, 1), make(kShoot, 0, -1, 2), make(kEnd, 0)};
+  const std::vector<Decision> fight = {make(kMelee, 0, -1, 1), make(kShoot, 0, -1, 2), make(kEnd, -1)};
   c = riven::oracle::decide(o, state, table, rules, fight, rng, routing);
   RIVEN_CHECK(c.branch == Branch::Priority && c.rule == 0 && c.index == 0 && c.target == 1);
 
