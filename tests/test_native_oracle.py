@@ -156,3 +156,48 @@ def test_a_missing_core_is_a_clear_agent_error(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(native_module, "_core", missing)
     with pytest.raises(AgentSpecError, match="needs the native core"):
         NativeOracleAgent("native-oracle", "blue", 0)
+
+
+def test_the_batched_call_decides_as_one_call_per_state() -> None:
+    from riven_env.native.encoding import native_decision
+    from riven_env.native.game import native_static, to_native
+    from riven_env.native.random import native_stream
+    from riven_env.native.rules import native_rules
+    from riven_env.native.table import native_table
+
+    state = new_game("skirmish-5v5", 3)
+    seeds = agent_seeds(3)
+    points = []
+
+    def record(s: Any) -> None:
+        if not s.over:
+            points.append((s.copy(), list(s.legal_decisions())))
+
+    play(state, {s: make_agent("oracle", s, seeds[s]) for s in seeds}, on_decision=record)
+    agent = NativeOracleAgent("native-oracle", "blue", 0)
+    first = points[0][0]
+    static, game = native_static(first), agent.native_game(first)
+    table = native_table(first.table)
+    for radius in first.bases.radii.tolist():
+        table.ensure_radius(radius)
+    rules = native_rules(first.rules)
+    core = agent.native
+    singles, states, decisions = [], [], []
+    for s, legal in points:
+        natives = [native_decision(d, static) for d in legal]
+        ns = to_native(s)
+        try:  # without routing callbacks: the points that need routing are refused
+            found = core.oracle_decide(
+                game.core, ns, table.core, rules, natives, native_stream(agent.rng), None, None
+            )
+        except ValueError as error:
+            assert "routing" in str(error)
+            continue
+        singles.append(found)
+        states.append(ns)
+        decisions.append(natives)
+    assert len(singles) > len(points) // 2
+    streams = [native_stream(agent.rng) for _ in states]
+    batched = core.oracle_decide_many(game.core, states, table.core, rules, decisions, streams)
+    key = [(b, i, m, p, r, roll, t, d) for b, i, _, m, p, r, roll, t, d, _ in singles]
+    assert [(b, i, m, p, r, roll, t, d) for b, i, _, m, p, r, roll, t, d, _ in batched] == key
