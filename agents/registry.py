@@ -1,7 +1,8 @@
 """Make agents from the names used on the command line and in configs.
 
 Names: ``oracle`` (each model's scenario Oracle profile), ``oracle:PROFILE`` (one profile
-for the whole side), ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N simulations per
+for the whole side), ``native-oracle[:PROFILE]`` (the same Oracle decided in the native core),
+``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N simulations per
 decision), ``expert`` or ``expert:BUDGET`` (closed-loop activation search with Oracle
 rollouts, BUDGET simulations per searched decision), ``recipe:KEY=VALUE,...`` (a scripted agent
 following an exploit recipe of ``riven stress-oracle``: :mod:`riven_agents.recipe`), ``ppo:PATH`` (a trained MaskablePPO policy: safetensors weights and a JSON sidecar,
@@ -26,6 +27,7 @@ MODEL_SUFFIXES: frozenset[str] = frozenset({".zip", ".safetensors"})
 AGENT_KINDS: dict[str, tuple[str, str, str]] = {
     "random": ("riven_agents.random_agent", "RandomAgent", ""),
     "oracle": ("riven_agents.oracle", "OracleAgent", "profile"),
+    "native-oracle": ("riven_agents.oracle.native", "NativeOracleAgent", "profile"),
     "greedy": ("riven_agents.greedy", "GreedyAgent", ""),
     "mcts": ("riven_agents.mcts", "MCTSAgent", "simulations"),
     "recipe": ("riven_agents.recipe", "RecipeAgent", "params"),
@@ -39,6 +41,10 @@ AGENT_DESCRIPTIONS: dict[str, tuple[str, str]] = {
     "oracle": (
         "oracle[:PROFILE]",
         "the scripted Enemy Oracle: each model's scenario profile, or PROFILE for the side",
+    ),
+    "native-oracle": (
+        "native-oracle[:PROFILE]",
+        "the Enemy Oracle decided in the native core: the same choices and explanations",
     ),
     "greedy": ("greedy", "one-step lookahead on the heuristic evaluation, dice sampled"),
     "mcts": ("mcts[:N]", "open-loop MCTS, N simulations per decision with random rollouts"),
@@ -58,7 +64,7 @@ AGENT_DESCRIPTIONS: dict[str, tuple[str, str]] = {
 # Kinds whose agents are trained policies loaded from a file.
 POLICY_KINDS = ("ppo", "ppo+pickle")
 ALLOWED_TEXT = (
-    "oracle, oracle:PROFILE, random, greedy, mcts[:N], expert[:BUDGET], recipe[:KEY=VALUE,...], "
+    "oracle, oracle:PROFILE, native-oracle[:PROFILE], random, greedy, mcts[:N], expert[:BUDGET], recipe[:KEY=VALUE,...], "
     "ppo:PATH, ppo+pickle:PATH"
 )
 

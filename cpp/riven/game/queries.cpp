@@ -531,4 +531,80 @@ std::string decision_label(const ForwardModel& fm, const GameState& state, const
   return out;
 }
 
+// -- forms without a ForwardModel (the native Oracle) ------------------------------------
+
+std::vector<std::size_t> engaged_enemies(const GameState& state, const table::BasesView& bases, std::size_t i,
+                                         double contact_tolerance) {
+  std::vector<std::size_t> out;
+  const int side = state.model_side(i);
+  for (const std::size_t j : table::contacts(bases, i, contact_tolerance)) {
+    if (state.model_side(j) != side && state.models[j].is_active()) out.push_back(j);
+  }
+  return out;
+}
+
+rules::ConditionLimits limits(const GameState& state, std::size_t i, const rules::RulesConfig& rules) {
+  return rules::condition_limits(condition_names(state, i), rules);
+}
+
+double move_allowance(const GameState& state, std::size_t i, const rules::RulesConfig& rules) {
+  const double move = state.statics->profiles[static_cast<std::size_t>(state.statics->model_profile[i])].move;
+  const double penalty = state.models[i].condition_count == 0 ? 0.0 : limits(state, i, rules).move_penalty;
+  return std::max(0.0, move - penalty);
+}
+
+const std::vector<std::string>& engaged_forbids(const rules::RulesConfig& rules) { return rules.engagement.forbids; }
+
+std::vector<ShotTarget> shot_targets(const GameState& state, const table::BasesView& bases,
+                                     const table::TableGeometry& table, const rules::RulesConfig& rules,
+                                     std::size_t i, const rules::Weapon* ranged, double contact_tolerance) {
+  std::vector<ShotTarget> targets;
+  if (ranged == nullptr) return targets;
+  if (contains(engaged_forbids(rules), "shoot") && !engaged_enemies(state, bases, i, contact_tolerance).empty()) {
+    return targets;
+  }
+  const int side = state.model_side(i);
+  bool own_read = false;
+  std::vector<std::size_t> own_contacts;
+  for (const int enemy : enemies_of(state, i)) {
+    const std::size_t j = at(enemy);
+    if (!rules::in_range(*ranged, table::edge_distance(bases, i, j))) continue;
+    std::vector<std::size_t> engaged_with;
+    for (const std::size_t k : table::contacts(bases, j, contact_tolerance)) {
+      if (state.model_side(k) == side) engaged_with.push_back(k);
+    }
+    if (!engaged_with.empty()) {
+      if (!own_read) {
+        own_contacts = table::contacts(bases, i, contact_tolerance);
+        own_read = true;
+      }
+      bool adjacent = false;
+      for (const std::size_t k : engaged_with) {
+        if (std::find(own_contacts.begin(), own_contacts.end(), k) != own_contacts.end()) adjacent = true;
+      }
+      if (!rules::may_shoot_into_melee(adjacent, rules)) continue;
+    }
+    // sight(): (False, "none") when either model is off the table (enemies are active: on it).
+    if (!bases.on(i) || !bases.on(j)) continue;
+    const auto [visible, rank] = table.sight_between(bases.center(i), bases.radii[i], bases.center(j), bases.radii[j]);
+    if (!visible) continue;
+    static const std::string kCoverNames[3] = {"none", "soft", "hard"};
+    const std::string& cover = kCoverNames[std::clamp(rank, 0, 2)];
+    targets.push_back({j, rules::effective_cover(cover, condition_names(state, j), ranged, rules)});
+  }
+  return targets;
+}
+
+int controller(const GameState& state, std::size_t k) {
+  const Objective& obj = state.statics->objectives[k];
+  bool present[kSides] = {false, false};
+  for (std::size_t j = 0; j < state.models.size(); ++j) {
+    if (state.models[j].is_active() && distance_to_point(state, j, {obj.x, obj.y}) <= obj.radius) {
+      present[state.model_side(j)] = true;
+    }
+  }
+  if (present[0] == present[1]) return -1;
+  return present[0] ? 0 : 1;
+}
+
 }  // namespace riven::game

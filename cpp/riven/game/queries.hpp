@@ -82,4 +82,34 @@ std::vector<Decision> legal_decisions(const ForwardModel& fm, const GameState& s
 /// str(decision) of the Python Decision.
 std::string decision_label(const ForwardModel& fm, const GameState& state, const Decision& decision);
 
+// -- The same queries for callers that hold the rules and the table but no ForwardModel (the
+// native Oracle, cpp/riven/oracle, which decides for states of either engine). They mirror
+// the same Python functions; the ForwardModel forms above are the game loop's.
+
+/// GameState.engaged_enemies on given bases: active enemies in base contact.
+std::vector<std::size_t> engaged_enemies(const GameState& state, const table::BasesView& bases, std::size_t i,
+                                         double contact_tolerance);
+/// effects.limits with the rules given.
+rules::ConditionLimits limits(const GameState& state, std::size_t i, const rules::RulesConfig& rules);
+/// actions.move_allowance with the rules given.
+double move_allowance(const GameState& state, std::size_t i, const rules::RulesConfig& rules);
+/// actions.engaged_forbids of the rules given.
+const std::vector<std::string>& engaged_forbids(const rules::RulesConfig& rules);
+
+/// One entry of actions.shot_targets: the target and the cover it is shot against.
+struct ShotTarget {
+  std::size_t target = 0;
+  std::string cover;
+};
+
+/// actions.shot_targets with the rules, table and model i's ranged weapon given (nullptr: no
+/// ranged weapon, no targets), in enemy order.
+std::vector<ShotTarget> shot_targets(const GameState& state, const table::BasesView& bases,
+                                     const table::TableGeometry& table, const rules::RulesConfig& rules,
+                                     std::size_t i, const rules::Weapon* ranged, double contact_tolerance);
+
+/// victory.controller: the side controlling objective k (only its active models within the
+/// radius), or -1.
+int controller(const GameState& state, std::size_t k);
+
 }  // namespace riven::game
