@@ -9,7 +9,7 @@ import tomllib
 from typer.testing import CliRunner
 
 from riven_env.balance.knobs import apply_values, current_values, write_candidate
-from riven_env.balance.mirror import colour_swapped_document, estimate, swap_kind
+from riven_env.balance.mirror import colour_swapped_document, estimate, swap_kind, swapped_file
 from riven_env.balance.objective import balance_settings, clearly_off, meets, verdict
 from riven_env.cli.main import app
 from riven_env.errors import ScenarioError
@@ -192,6 +192,15 @@ def test_colour_swap_moves_everything_with_the_roster():
     assert swap_kind(tomllib.loads(UNBALANCED.read_text()), load_scenario(UNBALANCED).balance) == (
         "rosters"
     )
+
+
+@pytest.mark.parametrize("info", list_bundled(), ids=lambda info: info.name)
+def test_every_bundled_mission_s_swapped_arm_loads(tmp_path, info):
+    # The knobs name the rosters as the file places them (ruins' sides.red.models[3]); after a
+    # swap they would name models that are not there, so the derived file drops them.
+    path, _ = swapped_file(info.path, load_scenario(info.path).balance, tmp_path)
+    assert "knobs" not in tomllib.loads(path.read_text(encoding="utf-8")).get("balance", {})
+    assert load_scenario(path).balance is not None
 
 
 def _rows(winners):

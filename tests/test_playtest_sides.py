@@ -20,8 +20,8 @@ from riven_env.playtest.runner import run_playtest
 from riven_env.playtest.stats import wilson_interval
 from riven_env.playtest.summary import roster_text, side_rosters, summarise_game
 
-# skirmish-5v5 gives both sides the tactical profile (the balance tuning of issue 15 moved the
-# Reavers off aggressive); solo-hero-horde below covers sides with different profiles.
+# skirmish-5v5: the Wardens play tactical, the Reavers aggressive (the second balance pass of
+# issue 15, on the reflected table); solo-hero-horde below covers a model's own profile.
 SKIRMISH_ROSTERS = {
     "blue": "captain, veteran, warrior, archer, marksman",
     "red": "captain, brute, 2x warrior, archer, marksman",
@@ -31,9 +31,9 @@ SKIRMISH_ROSTERS = {
 def test_the_oracle_resolves_each_sides_profile_from_the_mission():
     summary = summarise_game(play_game("skirmish-5v5", "oracle", "oracle", 5, max_decisions=3))
     assert summary.sides["blue"].oracle_profile == "tactical"
-    assert summary.sides["red"].oracle_profile == "tactical"
+    assert summary.sides["red"].oracle_profile == "aggressive"
     assert summary.sides["blue"].name == "Wardens of the Ford"
-    assert {m.oracle for m in summary.models if m.side == "red"} == {"tactical"}
+    assert {m.oracle for m in summary.models if m.side == "red"} == {"aggressive"}
     rosters = side_rosters(summary)
     assert roster_text(rosters["blue"]) == SKIRMISH_ROSTERS["blue"]
     assert roster_text(rosters["red"]) == SKIRMISH_ROSTERS["red"]
@@ -53,8 +53,8 @@ def test_a_model_with_its_own_profile_is_named_in_the_roster():
     summary = summarise_game(play_game("solo-hero-horde", "random", "oracle", 2, max_decisions=3))
     red = side_rosters(summary)["red"]
     assert red["oracle_profile"] == "aggressive"
-    assert roster_text(red) == "5x goblin, 2x goblin_slinger, wolf (beast)"
-    assert sum(entry["count"] for entry in red["roster"]) == red["models"] == 8
+    assert roster_text(red) == "6x goblin, goblin_slinger, 2x wolf (beast)"
+    assert sum(entry["count"] for entry in red["roster"]) == red["models"] == 9
 
 
 def test_a_log_without_resolved_profiles_keeps_the_scenarios():
@@ -78,7 +78,7 @@ def test_the_run_row_the_json_and_the_report_name_profiles_and_rosters(skirmish_
         stored = json.loads(db.run(skirmish_run.run_id)["sides"])
         analysis = analyse_run(db, skirmish_run.run_id)
     assert stored["blue"]["oracle_profile"] == "tactical"
-    assert stored["red"]["oracle_profile"] == "tactical"
+    assert stored["red"]["oracle_profile"] == "aggressive"
     sides = skirmish_run.to_json()["sides"]
     assert sides["blue"]["oracle_profile"] == "tactical" and sides["blue"]["agent"] == "oracle"
     for side, text in SKIRMISH_ROSTERS.items():
@@ -103,7 +103,7 @@ def test_the_playtest_text_output_names_profiles_and_rosters(tmp_path):
     blue = next(line for line in lines if line.startswith("blue: "))
     red = next(line for line in lines if line.startswith("red: "))
     assert "Oracle profile tactical" in blue and SKIRMISH_ROSTERS["blue"] in blue
-    assert "Oracle profile tactical" in red and SKIRMISH_ROSTERS["red"] in red
+    assert "Oracle profile aggressive" in red and SKIRMISH_ROSTERS["red"] in red
 
 
 def test_a_database_written_before_the_sides_column_still_opens(tmp_path):

@@ -132,7 +132,7 @@ def test_solo_hero_mission() -> None:
     assert scenario.mode == "solo_hero"
     [hero] = scenario.sides["blue"].models
     assert "hero" in hero.profile.keywords
-    assert 6 <= len(scenario.sides["red"].models) <= 8
+    assert len(scenario.sides["red"].models) >= 6  # a horde (nine since issue 15's tuning)
     assert "survive" in {c.type for c in scenario.victory.conditions}
 
 

@@ -198,7 +198,22 @@ def swapped_scenario(scenario: str | Path, folder: Path) -> Path:
             condition["side"] = SIDES[1 - SIDES.index(old)]
             if "models" in condition:
                 condition["models"] = [model_id(condition["side"], m) for m in condition["models"]]
+    drop_balance_knobs(new)
     return write_derived(new, str(doc["scenario"]["name"]), "swapped", folder)
+
+
+def drop_balance_knobs(doc: dict[str, Any]) -> None:
+    """Remove ``[[balance.knobs]]`` from a derived mission document (in place).
+
+    The knobs point into the mission's own rosters as the file places them
+    (``sides.red.models[3].count``); once rosters change colour or are replaced the paths
+    name other models or none (a swapped ruins has three red entries, not four), and the
+    loader would refuse the derived file. The declared target still stands; the knobs only
+    matter to ``riven balance`` on the mission's own file.
+    """
+    balance = doc.get("balance")
+    if isinstance(balance, dict):
+        balance.pop("knobs", None)
 
 
 def roster_scenario(
@@ -225,10 +240,7 @@ def roster_scenario(
         merged = {**doc.get(key, {}), **blue.get(key, {}), **red.get(key, {})}
         if merged:
             new[key] = merged
-    # The mission's balance knobs point into its own rosters (sides.red.models[3]...), which
-    # the new rosters replace; the declared target still stands, the knobs do not.
-    if "knobs" in new.get("balance", {}):
-        del new["balance"]["knobs"]
+    drop_balance_knobs(new)
     tag = f"{blue['label']}-vs-{red['label']}"
     return write_derived(new, str(doc["scenario"]["name"]), tag, folder)
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from riven_env.analytics.rosters import (
     SIDES,
+    drop_balance_knobs,
     model_id,
     scenario_document,
     swapped_scenario,
@@ -78,6 +79,7 @@ def colour_swapped_document(doc: Mapping[str, Any]) -> dict[str, Any]:
             condition["side"] = _other(condition["side"])
         if "models" in condition:
             condition["models"] = [model_id(condition["side"], m) for m in condition["models"]]
+    drop_balance_knobs(new)
     return new
 
 
