@@ -13,6 +13,11 @@ Features (each "mine minus theirs"):
 * ``objectives``: hold objectives controlled now (per objective);
 * ``proximity``: for each hold objective, how close the side's nearest active model is
   (1 at the objective, 0 across the table's diagonal);
+* ``holding``: the points the hold objectives controlled now would score if held to the
+  end: each one's points times the end-of-round scorings left (this round's included,
+  none before the condition's ``from_round``). ``objectives`` sees control now; this sees
+  what it is worth over the rounds that remain (an early hold is worth more than a late
+  one). Its default weight is 0 (greedy and mcts do not use it; the expert's settings do);
 * ``momentum``: Momentum tokens (per token);
 * ``tempo``: actions left to the side's active model (it is about to use them).
 * ``threat``: the wounds the side's shooters would expect to deal if each shot now at its
@@ -45,6 +50,8 @@ class EvaluationWeights:
     # One victory point is worth about a quarter of a model in a 5-model warband.
     points: float = 0.25
     objectives: float = 0.2
+    # Off by default (the expert turns it on): the future scorings of what is held now.
+    holding: float = 0.0
     # Small: it only breaks ties between moves that change nothing else.
     proximity: float = 0.1
     momentum: float = 0.03
@@ -95,6 +102,21 @@ def threat(state: GameState, side: str) -> float:
     return total / (sum(m.profile.wounds for m in enemy) or 1)
 
 
+def _holding(state: GameState, side: str) -> float:
+    """Points the hold objectives ``side`` controls now would score if held to the end."""
+    conditions = [c for c in state.scenario.victory.conditions if c.type == "hold"]
+    total = 0.0
+    for condition in conditions:
+        first = max(state.round, condition.from_round or 1)
+        scorings = max(0, state.round_limit - first + 1)
+        if not scorings:
+            continue
+        for k, obj in enumerate(state.objectives):
+            if obj.kind == "hold" and controller(state, k) == side:
+                total += obj.points * max(1, condition.points or 1) * scorings
+    return total
+
+
 def _side_features(
     state: GameState, side: str, weights: EvaluationWeights | None = None
 ) -> dict[str, float]:
@@ -126,6 +148,8 @@ def _side_features(
         proximity += max(0.0, 1.0 - nearest / diagonal)
     features["objectives"] = held
     features["proximity"] = proximity
+    if weights is not None and weights.holding:
+        features["holding"] = _holding(state, side)
     if weights is not None and weights.threat:
         features["threat"] = threat(state, side)
     return features

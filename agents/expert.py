@@ -48,7 +48,12 @@ from typing import Any
 
 from riven_agents.base import BaseAgent
 from riven_agents.evaluation import evaluate
-from riven_agents.expert_settings import SCENARIO_PROFILE, ExpertSettings, load_settings
+from riven_agents.expert_settings import (
+    MIXTURE_PROFILE,
+    SCENARIO_PROFILE,
+    ExpertSettings,
+    load_settings,
+)
 from riven_agents.oracle import OracleAgent
 from riven_agents.oracle.dice import dice_for_rule
 from riven_agents.oracle.profiles import DiceRule
@@ -89,6 +94,7 @@ class SearchStats:
     decisions: int = 0
     searched: int = 0
     simulations: int = 0
+    reused: int = 0
     seconds: float = 0.0
 
     def per_decision_ms(self) -> float:
@@ -100,7 +106,8 @@ class SearchStats:
         sims = self.simulations / self.searched if self.searched else 0.0
         return (
             f"{self.decisions} decisions ({self.searched} searched, {sims:.1f} simulations "
-            f"each), {self.per_decision_ms():.1f} ms per decision, {rate:.1f} decisions/s"
+            f"each, {self.reused} kept from earlier searches), {self.per_decision_ms():.1f} ms "
+            f"per decision, {rate:.1f} decisions/s"
         )
 
 
@@ -188,12 +195,17 @@ class ExpertAgent(BaseAgent):
         # streams of their own drawn from this agent's seed.
         self._rule = OracleAgent("oracle", side, int(seeds[0]), profile=s.spend_profile)
         enemy = "red" if side == "blue" else "blue"
+        self._mixture = s.enemy_mixture if s.enemy_profile == MIXTURE_PROFILE else ()
+        enemy_profile = self._mixture[0] if self._mixture else s.enemy_profile
         self._rollout = {
             who: OracleAgent("oracle", who, int(seeds[1 + k]), profile=_forced(profile))
-            for k, (who, profile) in enumerate(((side, s.self_profile), (enemy, s.enemy_profile)))
+            for k, (who, profile) in enumerate(((side, s.self_profile), (enemy, enemy_profile)))
         }
         self._enemy = enemy
         self._rank = {kind: k for k, kind in enumerate(s.prior_order)}
+        # The subtree kept for the next decision of the same activation (search.reuse_tree):
+        # the chosen root edge's children, by the signature of the state the dice produced.
+        self._kept: dict[Any, _Node] = {}
 
     # ------------------------------------------------------------------ the agent
     def act(self, state: GameState, legal: Sequence[Decision]) -> Decision:
@@ -263,18 +275,36 @@ class ExpertAgent(BaseAgent):
     # ------------------------------------------------------------------ search
     def _search(self, state: GameState, candidates: list[Decision]) -> Decision:
         root_side = state.current_side
-        root = _Node(candidates)
+        root = self._kept.get(signature(state)) if state.phase == PHASE_ACTION else None
+        if root is None or set(root.candidates) != set(candidates):
+            root = _Node(candidates)
+        else:
+            self.stats.reused += root.visits
         scope = state.active_model if state.phase == PHASE_ACTION else None
         # Common random numbers: the k-th simulation of every root decision plays on the same
-        # dice seed, so that root decisions are compared on the same luck.
+        # dice seed (and, with a mixture, the same enemy profile), so that root decisions are
+        # compared on the same luck.
         seeds = [int(x) for x in self.rng.integers(0, SEED_BOUND, size=self.budget)]
+        enemies = (
+            [self._mixture[int(k)] for k in self.rng.integers(0, len(self._mixture), self.budget)]
+            if self._mixture
+            else []
+        )
         for _ in range(self.budget):
-            self._simulate(state, root, root_side, scope, seeds)
+            self._simulate(state, root, root_side, scope, seeds, enemies)
             self.stats.simulations += 1
-        return self._best(root)
+        best = self._best(root)
+        self._kept = root.edges[best].children if self.settings.reuse_tree else {}
+        return best
 
     def _simulate(
-        self, state: GameState, root: _Node, side: str, scope: int | None, seeds: list[int]
+        self,
+        state: GameState,
+        root: _Node,
+        side: str,
+        scope: int | None,
+        seeds: list[int],
+        enemies: list[str],
     ) -> None:
         sample: GameState | None = None
         node: _Node | None = root
@@ -286,7 +316,10 @@ class ExpertAgent(BaseAgent):
             if edge is None:
                 edge = node.edges[decision] = _Edge()
             if sample is None:  # the root: its decision's next seed (a fresh view of the dice)
-                sample = state.view(side, seeds[edge.visits % len(seeds)])
+                k = edge.visits % len(seeds)
+                sample = state.view(side, seeds[k])
+                if enemies:
+                    self._rollout[self._enemy].forced = enemies[k]
             path.append((node, edge))
             sample.apply(decision)
             depth += 1

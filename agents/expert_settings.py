@@ -19,6 +19,9 @@ from riven_env.files import read_toml
 DATA_FILE = Path(__file__).resolve().parent / "data" / "expert.toml"
 SCENARIO_PROFILE = "scenario"
 """A rollout profile value: each model plays its own scenario Oracle profile."""
+MIXTURE_PROFILE = "mixture"
+"""``rollout.enemy_profile`` value: each simulation draws the enemy's profile from
+``rollout.enemy_mixture`` (a search robust to whichever profile the enemy really plays)."""
 
 
 class ExpertDataError(RivenError):
@@ -35,9 +38,11 @@ class ExpertSettings:
     widening_scale: float
     widening_exponent: float
     max_tree_depth: int
+    reuse_tree: bool
     rollout_decisions: int
     self_profile: str
     enemy_profile: str
+    enemy_mixture: tuple[str, ...]
     spend_profile: str
     turnover_cost: float
     prior_order: tuple[str, ...]
@@ -80,10 +85,10 @@ def _number(table: dict[str, Any], section: str, key: str, kind: type, low: Any,
     return kind(value)
 
 
-def _profile(value: Any, key: str, source: str) -> str:
+def _profile(value: Any, key: str, source: str, *extra: str) -> str:
     from riven_agents.oracle import profile_names
 
-    allowed = (SCENARIO_PROFILE, *profile_names())
+    allowed = (SCENARIO_PROFILE, *extra, *profile_names())
     if value not in allowed:
         raise ExpertDataError(f"{source}: {key} = {value!r}: allowed {', '.join(allowed)}")
     return value
@@ -104,7 +109,23 @@ def parse_settings(doc: dict[str, Any], source: str) -> ExpertSettings:
     for section, keys in _TEXTS.items():
         table = _section(doc, section, source)
         for key in keys:
-            values[key] = _profile(table.get(key), f"{section}.{key}", source)
+            extra = (MIXTURE_PROFILE,) if key == "enemy_profile" else ()
+            values[key] = _profile(table.get(key), f"{section}.{key}", source, *extra)
+    reuse = _section(doc, "search", source).get("reuse_tree")
+    if not isinstance(reuse, bool):
+        raise ExpertDataError(f"{source}: search.reuse_tree = {reuse!r}: expected true or false")
+    values["reuse_tree"] = reuse
+    mixture = _section(doc, "rollout", source).get("enemy_mixture")
+    if not isinstance(mixture, list) or not mixture:
+        raise ExpertDataError(
+            f"{source}: rollout.enemy_mixture = {mixture!r}: expected a non-empty list of "
+            "Oracle profile names"
+        )
+    values["enemy_mixture"] = tuple(
+        _profile(name, "rollout.enemy_mixture", source) for name in mixture
+    )
+    if SCENARIO_PROFILE in values["enemy_mixture"]:
+        raise ExpertDataError(f"{source}: rollout.enemy_mixture must name Oracle profiles")
     if values["spend_profile"] == SCENARIO_PROFILE:
         raise ExpertDataError(f"{source}: rules.spend_profile must name an Oracle profile")
     order = _section(doc, "prior", source).get("order")
@@ -132,4 +153,11 @@ def load_settings(path: str | Path | None = None) -> ExpertSettings:
     return parse_settings(read_toml(file, what="expert settings file"), str(file))
 
 
-__all__ = ["DATA_FILE", "ExpertDataError", "ExpertSettings", "load_settings", "parse_settings"]
+__all__ = [
+    "DATA_FILE",
+    "MIXTURE_PROFILE",
+    "ExpertDataError",
+    "ExpertSettings",
+    "load_settings",
+    "parse_settings",
+]

@@ -40,6 +40,23 @@ def test_evaluation_weights_change_the_value() -> None:
     assert 0 < plain < heavy < 1
 
 
+def test_holding_counts_the_scorings_left_of_a_held_objective() -> None:
+    from riven_agents.evaluation import _holding
+
+    from riven_env.game.victory import controller
+
+    # skirmish-5v5-mirror: the well (1 point) scores at the end of rounds 2 to 8.
+    state = new_game("skirmish-5v5-mirror", 1)
+    state.bases.centers[state.side_models("blue")[0]] = (18.0, 18.0)
+    state.positions_changed()
+    assert controller(state, 0) == "blue"
+    assert (_holding(state, "blue"), _holding(state, "red")) == (7.0, 0.0)
+    state.round = 8
+    assert _holding(state, "blue") == 1.0
+    # Off by default (greedy and mcts); the expert's weight makes the hold worth more.
+    assert evaluate(state, "blue", EvaluationWeights(holding=0.5)) > evaluate(state, "blue")
+
+
 # ----------------------------------------------------------------------------- greedy
 def test_greedy_plays_legal_decisions_and_is_deterministic() -> None:
     def run() -> list[dict]:

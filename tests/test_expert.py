@@ -105,9 +105,53 @@ def test_settings_file_is_checked_key_by_key(tmp_path: Path) -> None:
     with pytest.raises(ExpertDataError, match=r"evaluation\.luck is not a weight"):
         parse_settings(doc, "x.toml")
     doc = read_toml(DATA_FILE)
+    doc["search"]["reuse_tree"] = "yes"
+    with pytest.raises(
+        ExpertDataError, match=r"search\.reuse_tree = 'yes': expected true or false"
+    ):
+        parse_settings(doc, "x.toml")
+    doc = read_toml(DATA_FILE)
+    doc["rollout"]["enemy_mixture"] = ["tactical", "scenario"]
+    with pytest.raises(ExpertDataError, match=r"rollout\.enemy_mixture must name Oracle profiles"):
+        parse_settings(doc, "x.toml")
+    doc = read_toml(DATA_FILE)
+    doc["rollout"]["enemy_mixture"] = []
+    with pytest.raises(ExpertDataError, match=r"rollout\.enemy_mixture = \[\]: expected"):
+        parse_settings(doc, "x.toml")
+    doc = read_toml(DATA_FILE)
     del doc["prior"]
     with pytest.raises(ExpertDataError, match=r"\[prior\] is missing"):
         parse_settings(doc, "x.toml")
+
+
+def test_the_tree_is_kept_between_the_decisions_of_an_activation() -> None:
+    # With search.reuse_tree the next decision of an activation starts from the subtree the
+    # dice led to, so simulations of the earlier search count again; without it none do.
+    from dataclasses import replace
+
+    def reused(keep: bool) -> int:
+        settings = replace(load_settings(), reuse_tree=keep)
+        state = new_game(MIRROR, 4)
+        expert = ExpertAgent("expert:12", "blue", 1, budget=12, settings=settings)
+        play(state, {"blue": expert, "red": RandomAgent("random", "red", 2)}, max_decisions=60)
+        assert expert.stats.simulations == 12 * expert.stats.searched
+        return expert.stats.reused
+
+    assert reused(True) > 0
+    assert reused(False) == 0
+
+
+def test_a_mixture_of_enemy_profiles_is_drawn_per_simulation() -> None:
+    from dataclasses import replace
+
+    settings = replace(
+        load_settings(), enemy_profile="mixture", enemy_mixture=("defensive", "beast")
+    )
+    state = new_game(MIRROR, 3)
+    expert = ExpertAgent("expert:6", state.current_side, 0, budget=6, settings=settings)
+    decision = expert.act(state, state.legal_decisions())
+    assert decision in state.legal_decisions()
+    assert expert._rollout[expert._enemy].forced in ("defensive", "beast")
 
 
 def test_beats_random_in_a_small_match() -> None:
