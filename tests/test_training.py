@@ -125,6 +125,37 @@ def test_training_writes_checkpoints_snapshots_evaluations_and_a_usable_agent(ti
     assert state.is_terminal
 
 
+def test_training_writes_where_its_time_went(tiny_run) -> None:
+    # Issue 13: the split between the environments and the update, measured by the run.
+    run, _ = tiny_run
+    split = json.loads((run.out / "timing.json").read_text(encoding="utf-8"))
+    assert split["timesteps"] == 256 and split["timesteps_per_s"] > 0
+    seconds = split["seconds"]
+    assert set(seconds) == {"env", "policy", "update", "housekeeping"}
+    assert all(v >= 0 for v in seconds.values())
+    # Steps and updates both happened, evaluations ran as housekeeping, and the parts add
+    # up to the wall time (the rest is SB3's own setup between the callback's hooks).
+    assert seconds["env"] > 0 and seconds["update"] > 0 and seconds["housekeeping"] > 0
+    assert sum(seconds.values()) <= split["wall_s"] * 1.001
+    assert sum(seconds.values()) >= split["wall_s"] * 0.9
+
+
+def test_time_split_counts_each_part_once() -> None:
+    from riven_training.timing import TimeSplit
+
+    split = TimeSplit()
+    split.training_start(100)
+    split.rollout_start()
+    split.env_s += 0.0  # a wrapped VecEnv adds here
+    with split.housekeeping():
+        pass
+    split.rollout_end()
+    split.training_end(164)
+    data = split.to_dict()
+    assert data["timesteps"] == 64
+    assert "time split: 64 timesteps" in split.line() and "update" in split.line()
+
+
 def test_resume_continues_the_timestep_count(tiny_run) -> None:
     from riven_agents.policy_file import read_sidecar
     from riven_training.train import TrainRun, train

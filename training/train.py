@@ -35,6 +35,7 @@ from riven_training.evaluate import MatchResult, evaluate_agent
 from riven_training.hyperparams import load_train_config
 from riven_training.league import League, league_opponents
 from riven_training.selfplay import SelfPlayPool
+from riven_training.timing import TimeSplit, timed_vec_env
 
 from riven_env.errors import RivenError
 from riven_env.extras import require
@@ -45,6 +46,8 @@ from riven_env.interrupts import interrupts_blocked_for_children, interrupts_def
 FINAL_NAME = "final" + WEIGHTS_SUFFIX
 #: The best held-out checkpoint of a league run.
 BEST_NAME = "best" + WEIGHTS_SUFFIX
+TIMING_NAME = "timing.json"
+"""Where the run's wall time went (:class:`~riven_training.timing.TimeSplit`)."""
 #: The agent-spec prefix that opts in to resuming from a pickle-based SB3 ``.zip``.
 PICKLE_PREFIX = "ppo+pickle:"
 
@@ -142,8 +145,15 @@ def _callback_class() -> type:
     class RivenCallback(BaseCallback):
         """Checkpoints, evaluations, self-play snapshots and pool win rates."""
 
-        def __init__(self, run: TrainRun, metadata: dict[str, Any], pool: SelfPlayPool | None):
+        def __init__(
+            self,
+            run: TrainRun,
+            metadata: dict[str, Any],
+            pool: SelfPlayPool | None,
+            split: TimeSplit | None = None,
+        ):
             super().__init__()
+            self.split = split or TimeSplit()
             self.run = run
             self.metadata = metadata
             self.pool = pool
@@ -155,6 +165,19 @@ def _callback_class() -> type:
             self.best: tuple[float, float] | None = None
 
         def _on_training_start(self) -> None:
+            self.split.training_start(self.num_timesteps)
+            with self.split.housekeeping():
+                self._start_schedule()
+
+        def _on_training_end(self) -> None:
+            self.split.training_end(self.num_timesteps)
+            for name, seconds in self.split.seconds().items():
+                self.logger.record(f"time/{name}_s", seconds)
+
+        def _on_rollout_start(self) -> None:
+            self.split.rollout_start()
+
+        def _start_schedule(self) -> None:
             now = self.num_timesteps
             for name, every in (
                 ("checkpoint", self.checkpoint_every),
@@ -177,6 +200,11 @@ def _callback_class() -> type:
             return True
 
         def _on_step(self) -> bool:
+            with self.split.housekeeping():
+                self._housekeeping()
+            return True
+
+        def _housekeeping(self) -> None:
             if self.pool is not None:
                 for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
                     if done:
@@ -195,9 +223,13 @@ def _callback_class() -> type:
                     self._holdout()
             if self.pool is not None and self._due("snapshot", self.snapshot_every):
                 self._snapshot()
-            return True
 
         def _on_rollout_end(self) -> None:
+            self.split.rollout_end()
+            with self.split.housekeeping():
+                self._pool_update()
+
+        def _pool_update(self) -> None:
             if self.pool is None:
                 return
             if isinstance(self.pool, League):
@@ -519,7 +551,13 @@ def train(run: TrainRun) -> Path:
 
 
 def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: Any) -> Path:
-    """Build or load the model, train it on ``vec_env`` and save ``final.safetensors``."""
+    """Build or load the model, train it on ``vec_env`` and save ``final.safetensors``.
+
+    Also writes ``timing.json`` (:class:`~riven_training.timing.TimeSplit`): the wall time
+    split between the environments, the policy, the update and the housekeeping.
+    """
+    split = TimeSplit()
+    vec_env = timed_vec_env(vec_env, split)
     probe = make_env_fn(run.scenario, "random", run.config["env"])().unwrapped
     metadata = encoding_metadata(probe, run.scenario)
     policy, policy_kwargs = policy_choice(run.config, probe)
@@ -538,7 +576,7 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
             **run.config["ppo"],
         )
         reset = True
-    callback = _callback_class()(run, metadata, pool)
+    callback = _callback_class()(run, metadata, pool, split)
     model.learn(
         total_timesteps=run.timesteps,
         callback=callback,
@@ -546,6 +584,13 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
         reset_num_timesteps=reset,
         tb_log_name="ppo",
     )
+    # Where the time went (issue 13: RL here is bound by the environment), for the run
+    # folder and the terminal.
+    (run.out / TIMING_NAME).write_text(
+        json.dumps(split.to_dict(), indent=2) + "\n", encoding="utf-8"
+    )
+    if run.log is not None:
+        run.log(split.line())
     return save_model(model, run.out / FINAL_NAME, metadata)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -411,6 +411,7 @@ class ResultsDB:
         records: Sequence[GameRecord],
         *,
         new_run: PlaytestConfig | None = None,
+        with_games: Callable[[], None] | None = None,
     ) -> None:
         """Store a batch of finished games in one transaction (all or nothing).
 
@@ -422,6 +423,9 @@ class ResultsDB:
             records: The finished games.
             new_run: The run's configuration when its ``runs`` row is not stored yet
                 (:meth:`new_run_id`): the row commits with these games.
+            with_games: Writes of other layers that belong to these games (the analytics
+                layer's trajectories), run inside the same transaction so that a
+                resumed run never finds games without them, or them without games.
 
         Raises:
             PlaytestError: The database refused the rows (for example a value outside
@@ -455,6 +459,8 @@ class ResultsDB:
                 self._con.execute(
                     "UPDATE runs SET sides = ? WHERE run_id = ? AND sides IS NULL", [sides, run_id]
                 )
+                if with_games is not None:
+                    with_games()
         except PlaytestError as exc:
             wide = _out_of_range(tables)
             if wide is None:
@@ -472,8 +478,22 @@ class ResultsDB:
         self._con.execute(f"INSERT INTO {table} SELECT {selects}", values)
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> None:
-        """Run one SQL statement that returns no rows (tables of other layers: analytics)."""
-        self._con.execute(sql, list(params or []))
+        """Run one SQL statement that returns no rows (tables of other layers: analytics).
+
+        Ctrl-C is held until the statement has run (DuckDB would abort it half way with
+        "Query interrupted"), then raised as KeyboardInterrupt.
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C arrived while the statement ran (raised after it).
+            PlaytestError: DuckDB refused the statement, naming the file.
+        """
+        duckdb = require("duckdb", "playtest", "the playtest results database")
+        try:
+            with interrupts_deferred():
+                self._con.execute(sql, list(params or []))
+        except duckdb.Error as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise PlaytestError(f"cannot write {self._where()}: {first}") from exc
 
     # ------------------------------------------------------------------ reading
     def query(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -230,9 +231,13 @@ def _play(
                     else:
                         records.append(record_from_dict(item))
                 if records:
-                    db.add_games(target, records, new_run=new_run)
+                    db.add_games(
+                        target,
+                        records,
+                        new_run=new_run,
+                        with_games=functools.partial(store_trajectories, db, target, batch),
+                    )
                     new_run = None
-                    store_trajectories(db, target, batch)
                 played += len(records)
                 bar.advance(task, len(records))
                 if failure is not None:
