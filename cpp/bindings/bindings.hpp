@@ -10,5 +10,6 @@ void bind_table(nanobind::module_& module);
 void bind_game(nanobind::module_& module);
 void bind_encoding(nanobind::module_& module);
 void bind_game_loop(nanobind::module_& module);
+void bind_batch(nanobind::module_& module);
 
 }  // namespace riven::bindings

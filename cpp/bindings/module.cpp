@@ -13,4 +13,5 @@ NB_MODULE(_native, module) {
   riven::bindings::bind_game(module);
   riven::bindings::bind_encoding(module);
   riven::bindings::bind_game_loop(module);
+  riven::bindings::bind_batch(module);
 }
