@@ -109,7 +109,7 @@ def bench(
         (f"... after {memory['games']} more games, MiB", _mib(memory["rss_mib"]), "", ""),
         *[
             (
-                f"native / python: {name}",
+                f"native / python (CPU): {name}",
                 f"{value:.2f}x",
                 f">= {targets['speedup.' + name]:.0f}x",
                 str(met["speedup." + name]),
@@ -117,8 +117,8 @@ def bench(
             for name, value in result["speedup"].items()
         ],
         (
-            f"batched native env steps/s (N = {result['batched']['games']})",
-            f"{result['batched']['steps_per_s']:.0f}",
+            f"batched native env steps per CPU s (N = {result['batched']['games']})",
+            f"{result['batched']['steps_per_cpu_s']:.0f}",
             "",
             "",
         ),
