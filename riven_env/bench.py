@@ -411,7 +411,7 @@ def run_bench(
     scaling_games: int = 400,
     kaz_steps: int = 10000,
     memory_games: int = 200,
-    batched_steps: int = 64 * 200,
+    batched_steps: int = 64 * 100,
     mcts_decisions: int = 10,
     mcts_simulations: int = 25,
     quick: bool = False,
