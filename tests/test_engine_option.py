@@ -53,10 +53,12 @@ def test_playtest_records_the_engine_and_resume_keeps_to_it(tmp_path) -> None:
     db = str(tmp_path / "p.duckdb")
     common = ("playtest", "--scenario", "duel-1v1", "--blue", "random", "--red", "random",
               "--workers", "1", "--db", db, "--json", "--quiet")  # fmt: skip
-    first = _run(*common, "--games", "2", "--engine", "native")
+    report = tmp_path / "r.html"
+    first = _run(*common, "--games", "2", "--engine", "native", "--report", str(report))
     assert first.exit_code == 0, first.output
     data = json.loads(first.stdout)
     assert data["config"]["engine"] == "native"
+    assert "engine: native" in report.read_text(encoding="utf-8")
     refused = _run(*common, "--games", "3", "--resume", "--engine", "python")
     assert refused.exit_code == 2
     assert "played with engine 'native', not 'python'" in refused.stderr
