@@ -19,8 +19,26 @@ What is measured (each a plain wall-clock rate on this machine, nothing extrapol
   ``last()`` then a random legal action, one agent's decision per step);
   ``pz_kaz_ratio`` = it over KAZ, the like-for-like comparison of the two AEC envs.
 
-The targets of the playtest issue are in :data:`TARGETS`; the JSON output says which were met.
-Speed is checked here, never in unit tests.
+Both engines (issue 13), in the same run:
+
+* ``engines.ENGINE``: env steps/s against random and against the Oracle, oracle-vs-oracle
+  games/s, MCTS simulations/s (``mcts:N`` searching from real positions) and memory per game
+  (bytes one more game state costs: traced Python allocations, plus the bytes the core state
+  owns on the native engine), each on ``python`` and on ``native``;
+* ``speedup``: native over python for ``env_steps_vs_random``, ``env_steps_vs_oracle``,
+  ``oracle_games`` and ``mcts_simulations``, rates per CPU second (one process is one core,
+  and a shared machine's wall clock moves with the other work on it);
+* ``batched``: learner steps per second (``steps_per_s`` wall clock, ``steps_per_cpu_s``
+  CPU) of the batched native environment
+  (:class:`~riven_env.envs.vector.RivenVectorEnv`, N = 64 games in one process, one core,
+  random opponent, random legal learner actions), and ``batched_kaz_ratio`` = its CPU rate
+  over knights_archers_zombies' CPU rate;
+* ``oracle``: what plays the Oracle on the native engine (the Python agent until the native
+  Oracle is merged: ``"python agent on the native engine"``).
+
+The targets are in :data:`TARGETS`; the JSON output says which were met (``met``). Speed is
+checked here, never in unit tests. ``quick=True`` (``riven bench --quick``) runs every measure
+at a token size, for tests of the output's shape.
 """
 
 from __future__ import annotations
@@ -35,61 +53,214 @@ from typing import Any
 
 import numpy as np
 
-# Targets from the issue "Playtests at scale" (ratios and rates, not rules data).
+# Targets from the issues "Playtests at scale" and 13 (ratios and rates, not rules data).
 TARGETS = {
     "kaz_ratio": 2.0,  # our env at least 2x knights_archers_zombies steps/s
     "oracle_games_per_s_per_core": 100.0,
     "scaling_ratio_2_workers": 1.8,
+    # Issue 13: native over python, at least 20x each.
+    "speedup.env_steps_vs_random": 20.0,
+    "speedup.env_steps_vs_oracle": 20.0,
+    "speedup.oracle_games": 20.0,
+    "speedup.mcts_simulations": 20.0,
+    # The batched native env (N = 64, one core) at least 6x knights_archers_zombies.
+    "batched_kaz_ratio": 6.0,
+    # Memory per game, native over python: at most 1.
+    "memory_per_game_ratio": 1.0,
 }
+#: Games of the batched benchmark (issue 13: N = 64).
+BATCHED_GAMES = 64
+#: What plays the Oracle on the native engine until the native Oracle is merged.
+ORACLE_ON_NATIVE = "python agent on the native engine"
 
 
 def env_steps_per_s(
-    scenario: str, opponent: str, steps: int, seed: int = 0, obs_mode: str = "flat"
+    scenario: str,
+    opponent: str,
+    steps: int,
+    seed: int = 0,
+    obs_mode: str = "flat",
+    engine: str = "python",
 ) -> dict[str, Any]:
     """Step ``riven/Skirmish-v0`` (``obs_mode="entity"``: ``-v1``) with random legal actions."""
     from riven_env.envs.gym_env import RivenSkirmishEnv
 
-    env = RivenSkirmishEnv(scenario, opponent, learner_side="random", obs_mode=obs_mode)
+    env = RivenSkirmishEnv(
+        scenario, opponent, learner_side="random", obs_mode=obs_mode, engine=engine
+    )
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     episodes = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
         legal = np.flatnonzero(info["action_mask"])
         _, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
         if terminated or truncated:
             episodes += 1
             _, info = env.reset()
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     env.close()
     return {
         "steps": steps,
         "seconds": elapsed,
         "steps_per_s": steps / elapsed,
+        "cpu_seconds": cpu,
+        "steps_per_cpu_s": steps / cpu,
         "episodes": episodes,
     }
 
 
-def games_per_s(scenario: str, blue: str, red: str, games: int, seed: int = 0) -> dict[str, Any]:
+def games_per_s(
+    scenario: str, blue: str, red: str, games: int, seed: int = 0, engine: str = "python"
+) -> dict[str, Any]:
     """Play ``games`` whole games in this process; return games and decisions per second."""
     from riven_env.game.runner import play_game
 
     decisions = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for k in range(games):
-        events = play_game(scenario, blue, red, seed + k)
+        events = play_game(scenario, blue, red, seed + k, engine=engine)
         decisions += sum(1 for e in events if e["type"] == "decision")
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {
         "games": games,
         "seconds": elapsed,
         "games_per_s": games / elapsed,
+        "cpu_seconds": cpu,
+        "games_per_cpu_s": games / cpu,
         "decisions_per_s": decisions / elapsed,
     }
 
 
+def mcts_simulations_per_s(
+    scenario: str, simulations: int, decisions: int, seed: int = 0, engine: str = "python"
+) -> dict[str, Any]:
+    """Simulations per second of ``mcts:SIMULATIONS`` searching from the positions of a game.
+
+    Both sides are the MCTS agent; only the time inside ``act`` counts, and only decisions
+    with a choice (a lone legal decision is returned without search).
+    """
+    from riven_agents.registry import make_agent
+
+    from riven_env.game.runner import agent_seeds
+    from riven_env.game.setup import new_game
+
+    spent, cpu, searched, game = 0.0, 0.0, 0, 0
+    while searched < decisions:
+        state = new_game(scenario, seed + game, engine=engine)
+        seeds = agent_seeds(seed + game)
+        agents = {s: make_agent(f"mcts:{simulations}", s, seeds[s]) for s in ("blue", "red")}
+        game += 1
+        while not state.is_terminal and searched < decisions:
+            legal = state.legal_decisions()
+            start, cpu_start = time.perf_counter(), time.process_time()
+            decision = agents[state.current_side].act(state, legal)
+            elapsed, cpu_used = time.perf_counter() - start, time.process_time() - cpu_start
+            if len(legal) > 1:
+                spent += elapsed
+                cpu += cpu_used
+                searched += 1
+            state.apply(decision)
+    total = searched * simulations
+    return {
+        "simulations_per_decision": simulations,
+        "decisions": searched,
+        "seconds": spent,
+        "simulations_per_s": total / spent if spent else float("inf"),
+        "cpu_seconds": cpu,
+        "simulations_per_cpu_s": total / cpu if cpu else float("inf"),
+    }
+
+
+def memory_per_game(scenario: str, engine: str, copies: int = 200, seed: int = 0) -> dict[str, Any]:
+    """Bytes one more game state costs, from a position in the middle of a random game.
+
+    Python allocations are traced (``tracemalloc``) over ``copies`` copies; on the native
+    engine the core state's own bytes (``owned_bytes``, outside Python's allocator) are
+    added to the traced bytes of its Python wrapper.
+    """
+    import tracemalloc
+
+    from riven_agents.registry import make_agent
+
+    from riven_env.game.setup import new_game
+
+    state = new_game(scenario, seed, engine=engine)
+    agent = make_agent("random", "blue", seed)
+    for _ in range(40):
+        if state.is_terminal:
+            break
+        state.apply(agent.act(state, state.legal_decisions()))
+    state.legal_decisions()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    kept = [state.copy() for _ in range(copies)]
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    traced = sum(stat.size_diff for stat in after.compare_to(before, "filename")) / len(kept)
+    owned = float(state.native.owned_bytes()) if engine == "native" else 0.0
+    return {"bytes_per_game": traced + owned, "traced_bytes": traced, "core_bytes": owned}
+
+
+def batched_steps_per_s(
+    scenario: str, steps: int, games: int = BATCHED_GAMES, seed: int = 0
+) -> dict[str, Any]:
+    """Learner steps per second of the batched native env (``games`` games, random opponent).
+
+    Every call steps all ``games`` games (each counts as a step); the learner's actions are
+    random legal ones, drawn for the whole batch with one numpy call.
+    """
+    from riven_env.envs.vector import RivenVectorEnv
+
+    venv = RivenVectorEnv(games, scenario, "random", engine="native", learner_side="random")
+    rng = np.random.default_rng(seed)
+    venv.reset(seed=seed)
+    calls = max(1, steps // games)
+    episodes = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    for _ in range(calls):
+        masks = venv.action_masks()
+        # A random legal action per row: the largest of uniform scores over the legal ones.
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        _, _, terminated, truncated, _ = venv.step(actions)
+        episodes += int(np.count_nonzero(terminated | truncated))
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    venv.close()
+    done = calls * games
+    return {
+        "games": games,
+        "steps": done,
+        "seconds": elapsed,
+        "steps_per_s": done / elapsed,
+        "cpu_seconds": cpu,
+        "steps_per_cpu_s": done / cpu,
+        "episodes": episodes,
+        "backend": venv.backend,
+    }
+
+
+def engine_figures(
+    scenario: str, env_steps: int, games: int, mcts_decisions: int, mcts_simulations: int
+) -> dict[str, dict[str, Any]]:
+    """Every per-engine measure, python then native, on the same seeds."""
+    out: dict[str, dict[str, Any]] = {}
+    for engine in ("python", "native"):
+        out[engine] = {
+            "env_random": env_steps_per_s(scenario, "random", env_steps, engine=engine),
+            "env_oracle": env_steps_per_s(
+                scenario, "oracle", max(50, env_steps // 4), engine=engine
+            ),
+            "oracle": games_per_s(scenario, "oracle", "oracle", games, engine=engine),
+            "mcts": mcts_simulations_per_s(
+                scenario, mcts_simulations, mcts_decisions, engine=engine
+            ),
+            "memory": memory_per_game(scenario, engine),
+        }
+    return out
+
+
 def playtest_scaling(
-    scenario: str, games: int, workers: tuple[int, ...] = (1, 2)
+    scenario: str, games: int, workers: tuple[int, ...] = (1, 2), engine: str = "python"
 ) -> dict[str, Any]:
     """Games per second of ``riven playtest`` (oracle vs oracle) for each worker count."""
     from riven_env.playtest.config import PlaytestConfig
@@ -106,6 +277,7 @@ def playtest_scaling(
                 seed=0,
                 workers=count,
                 db=Path(tmp) / f"bench-{count}.duckdb",
+                engine=engine,
             )
             start = time.perf_counter()
             run_playtest(config, progress=False)
@@ -114,7 +286,9 @@ def playtest_scaling(
     return {"games": games, "games_per_s": rates, "ratio": rates[last] / rates[first]}
 
 
-def pz_steps_per_s(scenario: str, steps: int, seed: int = 0) -> dict[str, Any]:
+def pz_steps_per_s(
+    scenario: str, steps: int, seed: int = 0, engine: str = "python"
+) -> dict[str, Any]:
     """Random-legal-action steps per second of our PettingZoo AEC env (as KAZ is measured)."""
     from riven_env.extras import require
 
@@ -124,7 +298,7 @@ def pz_steps_per_s(scenario: str, steps: int, seed: int = 0) -> dict[str, Any]:
     def random_legal(env: Any, agent: str, obs: Any, rng: np.random.Generator) -> int:
         return int(rng.choice(np.flatnonzero(obs["action_mask"])))
 
-    return _aec_steps_per_s(make_env(scenario=scenario), steps, seed, random_legal)
+    return _aec_steps_per_s(make_env(scenario=scenario, engine=engine), steps, seed, random_legal)
 
 
 def rss_mib() -> float | None:
@@ -148,22 +322,26 @@ def rss_mib() -> float | None:
     return peak / (1024.0 * 1024.0) if sys.platform == "darwin" else peak / 1024.0
 
 
-def memory_growth(scenario: str, warmup: int, games: int, seed: int = 0) -> dict[str, Any]:
+def memory_growth(
+    scenario: str, warmup: int, games: int, seed: int = 0, engine: str = "python"
+) -> dict[str, Any]:
     """Memory of a fresh process after ``warmup`` oracle games and after ``games`` more."""
     import multiprocessing
 
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(_memory_growth_here, (scenario, warmup, games, seed))
+        return pool.apply(_memory_growth_here, (scenario, warmup, games, seed, engine))
 
 
-def _memory_growth_here(scenario: str, warmup: int, games: int, seed: int) -> dict[str, Any]:
+def _memory_growth_here(
+    scenario: str, warmup: int, games: int, seed: int, engine: str = "python"
+) -> dict[str, Any]:
     from riven_env.game.runner import play_game
 
     for k in range(warmup):
-        play_game(scenario, "oracle", "oracle", seed + k)
+        play_game(scenario, "oracle", "oracle", seed + k, engine=engine)
     after_warmup = rss_mib()
     for k in range(games):
-        play_game(scenario, "oracle", "oracle", seed + warmup + k)
+        play_game(scenario, "oracle", "oracle", seed + warmup + k, engine=engine)
     after = rss_mib()
     growth = None if after is None or after_warmup is None else after - after_warmup
     return {
@@ -194,16 +372,35 @@ def _aec_steps_per_s(
     """Step a PettingZoo AEC env ``steps`` times: ``last()``, then ``choose``'s action."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for n in range(steps):
         agent = env.agent_selection
         obs, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else choose(env, agent, obs, rng))
         if not env.agents:
             env.reset(seed=seed + n + 1)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     env.close()
-    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+    return {
+        "steps": steps,
+        "seconds": elapsed,
+        "steps_per_s": steps / elapsed,
+        "cpu_seconds": cpu,
+        "steps_per_cpu_s": steps / cpu,
+    }
+
+
+#: ``quick=True`` sizes: every measure runs, at a token size (a test of the output's shape).
+QUICK = {
+    "env_steps": 60,
+    "games": 1,
+    "scaling_games": 2,
+    "kaz_steps": 200,
+    "memory_games": 2,
+    "batched_steps": 128,
+    "mcts_decisions": 2,
+    "mcts_simulations": 4,
+}
 
 
 def run_bench(
@@ -214,21 +411,58 @@ def run_bench(
     scaling_games: int = 400,
     kaz_steps: int = 10000,
     memory_games: int = 200,
+    batched_steps: int = 64 * 100,
+    mcts_decisions: int = 10,
+    mcts_simulations: int = 25,
+    quick: bool = False,
+    engine: str = "python",
 ) -> dict[str, Any]:
-    """Run every benchmark and return one JSON-ready dict (see the module docstring)."""
+    """Run every benchmark and return one JSON-ready dict (see the module docstring).
+
+    ``engine`` is the engine of the figures measured once (scaling, ``env_steps_per_s``,
+    ``oracle_games_per_s``, memory growth, the PettingZoo env); the ``engines`` block
+    measures both whatever it is.
+    """
+    if quick:
+        env_steps, games, scaling_games = QUICK["env_steps"], QUICK["games"], QUICK["scaling_games"]
+        kaz_steps, memory_games = QUICK["kaz_steps"], QUICK["memory_games"]
+        batched_steps = QUICK["batched_steps"]
+        mcts_decisions, mcts_simulations = QUICK["mcts_decisions"], QUICK["mcts_simulations"]
     # Scaling first, while this process is cold: one worker plays in this very process, and
     # the map geometry and route caches that the later measures warm up would give it a
     # head start over the freshly spawned workers that a real `riven playtest` run has not.
-    scaling = playtest_scaling(scenario, scaling_games)
-    env_random = env_steps_per_s(scenario, "random", env_steps)
-    env_oracle = env_steps_per_s(scenario, "oracle", max(200, env_steps // 4))
-    oracle = games_per_s(scenario, "oracle", "oracle", games)
-    memory = memory_growth(scenario, warmup=games, games=memory_games, seed=10_000)
-    pz = pz_steps_per_s(scenario, env_steps)
+    scaling = playtest_scaling(scenario, scaling_games, engine=engine)
+    env_random = env_steps_per_s(scenario, "random", env_steps, engine=engine)
+    env_oracle = env_steps_per_s(
+        scenario, "oracle", max(50 if quick else 200, env_steps // 4), engine=engine
+    )
+    oracle = games_per_s(scenario, "oracle", "oracle", games, engine=engine)
+    memory = memory_growth(scenario, warmup=games, games=memory_games, seed=10_000, engine=engine)
+    pz = pz_steps_per_s(scenario, env_steps, engine=engine)
     kaz = kaz_steps_per_s(kaz_steps)
     ratio = env_random["steps_per_s"] / kaz["steps_per_s"]
+    engines = engine_figures(scenario, env_steps, games, mcts_decisions, mcts_simulations)
+    batched = batched_steps_per_s(scenario, batched_steps)
+    batched_ratio = batched["steps_per_cpu_s"] / kaz["steps_per_cpu_s"]
+    py, nat = engines["python"], engines["native"]
+    # Issue 13's ratios are of CPU time (one process, one core): the figures of a shared
+    # machine's wall clock move with the other work on it, its CPU seconds far less.
+    speedup = {
+        "env_steps_vs_random": nat["env_random"]["steps_per_cpu_s"]
+        / py["env_random"]["steps_per_cpu_s"],
+        "env_steps_vs_oracle": nat["env_oracle"]["steps_per_cpu_s"]
+        / py["env_oracle"]["steps_per_cpu_s"],
+        "oracle_games": nat["oracle"]["games_per_cpu_s"] / py["oracle"]["games_per_cpu_s"],
+        "mcts_simulations": nat["mcts"]["simulations_per_cpu_s"]
+        / py["mcts"]["simulations_per_cpu_s"],
+    }
+    memory_ratio = nat["memory"]["bytes_per_game"] / py["memory"]["bytes_per_game"]
+    met_13 = {f"speedup.{k}": v >= TARGETS[f"speedup.{k}"] for k, v in speedup.items()}
+    met_13["batched_kaz_ratio"] = batched_ratio >= TARGETS["batched_kaz_ratio"]
+    met_13["memory_per_game_ratio"] = memory_ratio <= TARGETS["memory_per_game_ratio"]
     return {
         "scenario": scenario,
+        "engine": engine,
         "env_steps_per_s": env_random["steps_per_s"],
         "env_steps_per_s_vs_oracle": env_oracle["steps_per_s"],
         "oracle_games_per_s": oracle["games_per_s"],
@@ -236,6 +470,7 @@ def run_bench(
         "scaling": scaling,
         "memory": memory,
         "kaz_steps_per_s": kaz["steps_per_s"],
+        "kaz_steps_per_cpu_s": kaz["steps_per_cpu_s"],
         "kaz_ratio": ratio,
         "pz_steps_per_s": pz["steps_per_s"],
         "pz_kaz_ratio": pz["steps_per_s"] / kaz["steps_per_s"],
@@ -245,8 +480,30 @@ def run_bench(
             "oracle_games_per_s_per_core": oracle["games_per_s"]
             >= TARGETS["oracle_games_per_s_per_core"],
             "scaling_ratio_2_workers": scaling["ratio"] >= TARGETS["scaling_ratio_2_workers"],
+            **met_13,
+        },
+        "quick": quick,
+        "oracle": ORACLE_ON_NATIVE,
+        "speedup": speedup,
+        "batched": batched,
+        "batched_kaz_ratio": batched_ratio,
+        "memory_per_game": {
+            "python_bytes": py["memory"]["bytes_per_game"],
+            "native_bytes": nat["memory"]["bytes_per_game"],
+            "ratio": memory_ratio,
+        },
+        "engines": {
+            engine: {
+                "env_steps_per_cpu_s": f["env_random"]["steps_per_cpu_s"],
+                "env_steps_per_cpu_s_vs_oracle": f["env_oracle"]["steps_per_cpu_s"],
+                "oracle_games_per_cpu_s": f["oracle"]["games_per_cpu_s"],
+                "mcts_simulations_per_cpu_s": f["mcts"]["simulations_per_cpu_s"],
+                "memory_bytes_per_game": f["memory"]["bytes_per_game"],
+            }
+            for engine, f in engines.items()
         },
         "details": {
+            "engines": engines,
             "env_random": env_random,
             "env_oracle": env_oracle,
             "oracle": oracle,

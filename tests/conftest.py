@@ -248,3 +248,14 @@ def mini_game() -> Callable[..., Any]:
         return state
 
     return build
+
+
+@pytest.fixture(autouse=True)
+def _engine_default_is_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command run in-process with ``--engine`` sets ``RIVEN_ENGINE`` (for its workers);
+    each test starts from the real default and leaves nothing behind."""
+    from riven_env.game.engines import DEFAULT_ENGINE, ENGINE_VARIABLE
+
+    # setenv (not delenv) so that teardown puts back the value before the test, whatever a
+    # command set in between.
+    monkeypatch.setenv(ENGINE_VARIABLE, DEFAULT_ENGINE)

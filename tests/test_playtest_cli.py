@@ -30,7 +30,7 @@ def test_playtest_json_has_the_documented_keys(tmp_path):
     assert data["games"] == 3 and set(data["wins"]) == {"blue", "red"}
     assert set(data["win_rate"]["blue"]) == {"rate", "low", "high"}
     assert set(data["config"]) == {"scenario", "blue", "red", "games", "seed", "workers",
-                                   "backend", "overrides", "db", "run_id"}  # fmt: skip
+                                   "backend", "overrides", "engine", "db", "run_id"}  # fmt: skip
     assert data["config"]["overrides"] == {"turnover": "sbh"}
     assert (tmp_path / "games.parquet").exists() and (tmp_path / "r.html").exists()
 

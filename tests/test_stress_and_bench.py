@@ -13,38 +13,47 @@ from riven_env.cli.main import app
 
 @pytest.mark.slow
 def test_bench_json_has_every_measure() -> None:
-    result = CliRunner().invoke(
-        app,
-        [
-            "bench",
-            "--scenario",
-            "duel-1v1",
-            "--env-steps",
-            "60",
-            "--games",
-            "1",
-            "--scaling-games",
-            "2",
-            "--kaz-steps",
-            "200",
-            "--memory-games",
-            "2",
-            "--json",
-        ],
-    )
+    from riven_env.bench import QUICK, TARGETS
+
+    result = CliRunner().invoke(app, ["bench", "--scenario", "duel-1v1", "--quick", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     for key in ("env_steps_per_s", "oracle_games_per_s", "kaz_steps_per_s", "kaz_ratio", "scaling"):
         assert key in report
+    assert report["quick"] is True
     assert report["kaz_ratio"] == pytest.approx(
         report["env_steps_per_s"] / report["kaz_steps_per_s"]
     )
     assert report["pz_kaz_ratio"] == pytest.approx(
         report["pz_steps_per_s"] / report["kaz_steps_per_s"]
     )
-    assert report["details"]["pettingzoo"]["steps"] == 60
+    assert report["details"]["pettingzoo"]["steps"] == QUICK["env_steps"]
     assert set(report["scaling"]["games_per_s"]) == {"1", "2"}
     assert all(v > 0 for v in report["scaling"]["games_per_s"].values())
+    # Issue 13: both engines in one run, the speed-ups, the batched env, memory per game.
+    assert set(report["speedup"]) == {
+        "env_steps_vs_random",
+        "env_steps_vs_oracle",
+        "oracle_games",
+        "mcts_simulations",
+    }
+    assert all(v > 0 for v in report["speedup"].values())
+    engines = report["details"]["engines"]
+    assert report["speedup"]["env_steps_vs_random"] == pytest.approx(
+        engines["native"]["env_random"]["steps_per_cpu_s"]
+        / engines["python"]["env_random"]["steps_per_cpu_s"]
+    )
+    assert report["batched"]["games"] == 64 and report["batched"]["backend"] == "batched"
+    assert report["batched"]["steps_per_s"] > 0
+    assert report["batched_kaz_ratio"] == pytest.approx(
+        report["batched"]["steps_per_cpu_s"] / report["kaz_steps_per_cpu_s"]
+    )
+    assert set(report["engines"]) == {"python", "native"}
+    assert report["memory_per_game"]["native_bytes"] > 0
+    assert report["memory_per_game"]["python_bytes"] > 0
+    assert report["oracle"] == "python agent on the native engine"
+    for key in TARGETS:
+        assert key in report["targets"] and isinstance(report["met"][key], bool)
     memory = report["memory"]
     assert memory["games"] == 2 and memory["warmup_games"] == 1
     if memory["rss_mib"] is not None:  # the OS reports it (Linux, macOS)

@@ -14,4 +14,5 @@ NB_MODULE(_native, module) {
   riven::bindings::bind_encoding(module);
   riven::bindings::bind_game_loop(module);
   riven::bindings::bind_oracle(module);
+  riven::bindings::bind_batch(module);
 }

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from riven_env.cli.common import echo_json, friendly_errors, make_console
+from riven_env.cli.common import (
+    EngineOption,
+    apply_engine,
+    echo_json,
+    friendly_errors,
+    make_console,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -34,11 +40,19 @@ def bench(
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (ratio under kaz_ratio)."
     ),
+    quick: bool = typer.Option(
+        False, "--quick", help="Every measure at a token size (checks the output, not speed)."
+    ),
+    engine: EngineOption = "python",
 ) -> None:
-    """Measure env steps/s, oracle games/s, scaling with workers, memory and the KAZ ratio."""
+    """Measure env steps/s, oracle games/s, scaling, memory, the KAZ ratio, and both engines
+    side by side (speed-ups native over python, the batched native env)."""
     from riven_env.bench import run_bench
 
+    apply_engine(engine, scenario)
     result = run_bench(
+        quick=quick,
+        engine=engine,
         scenario=scenario,
         env_steps=env_steps,
         games=games,
@@ -93,6 +107,33 @@ def bench(
             "",
         ),
         (f"... after {memory['games']} more games, MiB", _mib(memory["rss_mib"]), "", ""),
+        *[
+            (
+                f"native / python (CPU): {name}",
+                f"{value:.2f}x",
+                f">= {targets['speedup.' + name]:.0f}x",
+                str(met["speedup." + name]),
+            )
+            for name, value in result["speedup"].items()
+        ],
+        (
+            f"batched native env steps per CPU s (N = {result['batched']['games']})",
+            f"{result['batched']['steps_per_cpu_s']:.0f}",
+            "",
+            "",
+        ),
+        (
+            "batched / KAZ (batched_kaz_ratio)",
+            f"{result['batched_kaz_ratio']:.2f}",
+            f">= {targets['batched_kaz_ratio']:.0f}",
+            str(met["batched_kaz_ratio"]),
+        ),
+        (
+            "memory per game native / python",
+            f"{result['memory_per_game']['ratio']:.2f}",
+            f"<= {targets['memory_per_game_ratio']:.0f}",
+            str(met["memory_per_game_ratio"]),
+        ),
     ]
     for row in rows:
         table.add_row(*row)

@@ -37,6 +37,15 @@ WorkersOption = Annotated[
     int | None,
     typer.Option("--workers", min=1, help="Parallel worker processes (default: all CPUs)."),
 ]
+#: ``--engine``: the game engine of every game a command plays (riven_env.game.engines).
+EngineOption = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        help="Game engine: python (the reference) or native (the compiled core).",
+    ),
+]
+
 #: ``--quiet``: no progress bar (it is never drawn when stderr is not a terminal anyway).
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q", help="No progress bar (never shown when not a TTY).")
@@ -80,6 +89,21 @@ def parse_overrides(pairs: Sequence[str] | None) -> dict[str, str]:
             )
         overrides[key.strip()] = value.strip()
     return overrides
+
+
+def apply_engine(engine: str, scenario: Any = None, overrides: dict[str, Any] | None = None) -> str:
+    """Make ``engine`` the engine of this command and its workers; refuse a scenario it
+    cannot play with one line (the engine, the scenario and what is allowed).
+
+    Raises:
+        EngineError: An unknown engine, or one that cannot play ``scenario``.
+    """
+    from riven_env.game.engines import check_engine, use_engine
+
+    engine = use_engine(engine)
+    if scenario is not None and engine != "python":
+        check_engine(scenario, engine, overrides)
+    return engine
 
 
 def friendly_errors(func: F) -> F:

@@ -7,7 +7,9 @@ from pathlib import Path
 import typer
 
 from riven_env.cli.common import (
+    EngineOption,
     QuietOption,
+    apply_engine,
     check_output,
     echo_json,
     friendly_errors,
@@ -41,9 +43,11 @@ def play(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     quiet: QuietOption = False,
+    engine: EngineOption = "python",
 ) -> None:
     """Play one game and print the result."""
     check_output(log, "--log")
+    apply_engine(engine, scenario, parse_overrides(set_))
     check_output(replay, "--replay")
     from riven_env.game.events import write_jsonl
     from riven_env.game.runner import play_game
@@ -66,6 +70,7 @@ def play(
             overrides=parse_overrides(set_),
             on_decision=advance,
             costs=costs,
+            engine=engine,
         )
         bar.update(task, completed=bar.tasks[0].total or 0)
     end = events[-1] if events and events[-1]["type"] == "game_end" else None

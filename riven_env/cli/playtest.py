@@ -16,6 +16,7 @@ from rich.table import Table
 
 from riven_env.cli.common import (
     EXIT_INTERRUPTED,
+    EngineOption,
     QuietOption,
     WorkersOption,
     check_output,
@@ -78,9 +79,11 @@ def _interrupted(exc: Exception) -> typer.Exit:
 
 
 def _base_config(**values: object):
+    from riven_env.cli.common import apply_engine
     from riven_env.playtest.config import PlaytestConfig, parse_overrides
 
     sets = values.pop("sets") or []
+    apply_engine(str(values.get("engine", "python")))
     return PlaytestConfig(overrides=parse_overrides(sets), **values)  # type: ignore[arg-type]
 
 
@@ -119,6 +122,7 @@ def playtest(
             "report roster and seat effects (docs/metrics.md).",
         ),
     ] = False,
+    engine: EngineOption = "python",
 ) -> None:
     """Play many games in parallel and store the results."""
     from riven_env.analytics.metrics import attach_metrics
@@ -132,6 +136,7 @@ def playtest(
     check_output(export, "--export", suffixes=[f".{fmt}" for fmt in EXPORT_FORMATS])
 
     config = _base_config(
+        engine=engine,
         scenario=scenario, blue=blue, red=red, games=games, seed=seed, workers=workers,
         backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
     )  # fmt: skip
@@ -244,6 +249,7 @@ def compare(
     as_json: AsJson = False,
     max_decisions: MaxDecisions = None,
     quiet: QuietOption = False,
+    engine: EngineOption = "python",
 ) -> None:
     """Compare rule variants with the baseline on the same seeds."""
     check_output(db, "--db")
@@ -252,6 +258,7 @@ def compare(
     from riven_env.playtest.runner import PlaytestInterrupted
 
     config = _base_config(
+        engine=engine,
         scenario=scenario, blue=blue, red=red, games=games, seed=seed, workers=workers,
         backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
     )  # fmt: skip
@@ -331,6 +338,7 @@ def tournament(
     as_json: AsJson = False,
     max_decisions: MaxDecisions = None,
     quiet: QuietOption = False,
+    engine: EngineOption = "python",
 ) -> None:
     """Round robin between agents (both sides of every pair) with OpenSkill ratings."""
     check_output(db, "--db")
@@ -339,6 +347,7 @@ def tournament(
 
     names = parse_agents(agents)
     config = _base_config(
+        engine=engine,
         scenario=scenario, blue=names[0], red=names[1], games=games, seed=seed, workers=workers,
         backend=backend, ray_address=ray_address, db=db, sets=sets, max_decisions=max_decisions,
     )  # fmt: skip

@@ -12,8 +12,10 @@ from pathlib import Path
 import typer
 
 from riven_env.cli.common import (
+    EngineOption,
     QuietOption,
     WorkersOption,
+    apply_engine,
     check_output,
     default_workers,
     echo_json,
@@ -97,6 +99,7 @@ def stress_oracle(
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
     workers: WorkersOption = None,
     quiet: QuietOption = False,
+    engine: EngineOption = "python",
 ) -> None:
     """Measure each Oracle's exploitability per colour; find and check exploit recipes."""
     from riven_env.analytics.stress import (
@@ -113,6 +116,7 @@ def stress_oracle(
     check_output(out, "--out", kind="folder")
     specs = _oracle_specs(oracle)
     overrides = parse_overrides(set_)
+    apply_engine(engine, scenario, overrides)
     if timesteps is not None and responder is not None:
         raise typer.BadParameter(
             "give --responder or --timesteps (train one), not both", param_hint="--timesteps"

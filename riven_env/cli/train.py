@@ -12,8 +12,10 @@ from pathlib import Path
 import typer
 
 from riven_env.cli.common import (
+    EngineOption,
     QuietOption,
     WorkersOption,
+    apply_engine,
     check_output,
     default_workers,
     echo_json,
@@ -90,9 +92,11 @@ def train_command(
         1, "--workers", min=1, help="Worker processes for the periodic evaluation games."
     ),
     quiet: QuietOption = False,
+    engine: EngineOption = "python",
 ) -> None:
     """Train a MaskablePPO policy; the result is agent ppo:OUT/final.safetensors."""
     check_output(out, "--out", kind="folder")
+    apply_engine(engine, scenario)
     from riven_training.hyperparams import load_train_config
     from riven_training.train import TrainingStopped, TrainRun, train
 
@@ -163,6 +167,7 @@ def eval_command(
     set_: list[str] | None = RULES_SET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     quiet: QuietOption = False,
+    engine: EngineOption = "python",
 ) -> None:
     """Play GAMES games and print blue's win/draw/loss rates with 95% confidence intervals."""
     from riven_training.evaluate import play_match
@@ -175,7 +180,8 @@ def eval_command(
         typer.echo("warning: --jobs is deprecated; use --workers", err=True)
         workers = workers or jobs
     overrides = parse_overrides(set_) or None
-    # Bad input (scenario, agents, --set) fails here, in one line, before any worker starts.
+    # Bad input (scenario, agents, --set, engine) fails here, in one line, before any worker.
+    apply_engine(engine, scenario, overrides)
     play_game(scenario, blue, red, seed, overrides=overrides, max_decisions=0)
     result = play_match(
         scenario,
@@ -220,6 +226,7 @@ def eval_colours_command(
     workers: WorkersOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print the rows as one JSON object."),
     quiet: QuietOption = False,
+    engine: EngineOption = "python",
 ) -> None:
     """An agent's win rate per colour against every Oracle profile and random, with 95% CIs."""
     import functools
@@ -230,6 +237,7 @@ def eval_colours_command(
 
     missions = list(mission or ["skirmish-5v5"])
     opponents = list(opponent or league_opponents(["random"]))
+    apply_engine(engine)
     make_agent(agent, "blue", 0)  # a bad spec fails here, in one line
     rows = colour_table(
         missions,

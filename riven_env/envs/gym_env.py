@@ -89,6 +89,9 @@ class RivenSkirmishEnv(gym.Env):
         objectives: Objective slots.
         include_events: Put each step's game events in ``info["events"]`` (slower).
         render_mode: ``"rgb_array"``, ``"ansi"`` or None.
+        engine: ``"python"`` or ``"native"``: the game engine of every episode
+            (:func:`~riven_env.game.new_game`; None: the process default, ``--engine``); on
+            the native engine flat and dict observations are encoded by the core.
 
     Raises:
         EnvArgumentError: A bad argument.
@@ -111,8 +114,13 @@ class RivenSkirmishEnv(gym.Env):
         objectives: int | None = None,
         include_events: bool = False,
         render_mode: str | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__()
+        from riven_env.game.engines import resolve_engine
+
+        self.engine = resolve_engine(engine)
+        self._native_encoder: Any = None
         if learner_side not in LEARNER_SIDES:
             raise EnvArgumentError(
                 f"learner_side={learner_side!r}: expected one of {list(LEARNER_SIDES)}"
@@ -270,6 +278,11 @@ class RivenSkirmishEnv(gym.Env):
         self.encoder = parts.encoder
         self.catalogue = parts.catalogue
         self.entity_encoder = parts.entity_encoder
+        self._native_encoder = None
+        if self.engine == "native" and self.entity_encoder is None and not self.encoder.raster:
+            from riven_env.envs.native_obs import NativeFlatEncoder
+
+            self._native_encoder = NativeFlatEncoder(self.encoder)
 
     def _start_game(self, game_seed: int) -> list[dict]:
         self.game_seed = game_seed
@@ -279,7 +292,7 @@ class RivenSkirmishEnv(gym.Env):
             self.learner_side = SIDES[int(self.np_random.integers(0, 2))]
         else:
             self.learner_side = self.learner_side_setting
-        self.state = new_game(self.scenario, game_seed, rules=self.rules)
+        self.state = new_game(self.scenario, game_seed, rules=self.rules, engine=self.engine)
         opponent_side = enemy_of(self.learner_side)
         self._opponent_agent, self._opponent_name = episode_opponent(
             self.opponent, opponent_side, agent_seeds(game_seed)[opponent_side], self.np_random
@@ -332,6 +345,10 @@ class RivenSkirmishEnv(gym.Env):
 
     def _observe(self) -> Any:
         side = self.learner_side
+        if self._native_encoder is not None:
+            if self.obs_mode == "flat":
+                return self._native_encoder.encode_flat(self.state, side)
+            return self._native_encoder.encode(self.state, side)
         if self.obs_mode == "flat":
             return self.encoder.encode_flat(self.state, side)
         if self.obs_mode == "entity":

@@ -40,6 +40,7 @@ class RivenAECEnv(AECEnv):
         models_per_side: Model slots per side.
         objectives: Objective slots.
         render_mode: ``"rgb_array"``, ``"ansi"`` or None.
+        engine: ``"python"`` or ``"native"`` (None: the process default, ``--engine``).
     """
 
     metadata = {
@@ -58,8 +59,12 @@ class RivenAECEnv(AECEnv):
         models_per_side: int | None = None,
         objectives: int | None = None,
         render_mode: str | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__()
+        from riven_env.game.engines import resolve_engine
+
+        self.engine = resolve_engine(engine)
         check_render_mode(render_mode, self.metadata["render_modes"])
         parts = build_env_parts(
             scenario,
@@ -75,6 +80,11 @@ class RivenAECEnv(AECEnv):
         self.encoder = parts.encoder
         self.catalogue = parts.catalogue
         self.render_mode = render_mode
+        self._native_encoder: Any = None
+        if self.engine == "native":
+            from riven_env.envs.native_obs import NativeFlatEncoder
+
+            self._native_encoder = NativeFlatEncoder(self.encoder)
         self.possible_agents = list(SIDES)
         observation = spaces.Box(-1.0, 1.0, shape=(self.encoder.flat_size,), dtype=np.float32)
         self.observation_spaces = {
@@ -110,7 +120,7 @@ class RivenAECEnv(AECEnv):
                 self._rng = np.random.default_rng()
             game_seed = int(self._rng.integers(0, _SEED_BOUND))
         self.game_seed = game_seed
-        self.state = new_game(self.scenario, game_seed, rules=self.rules)
+        self.state = new_game(self.scenario, game_seed, rules=self.rules, engine=self.engine)
         self.state.drain_events()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -127,7 +137,8 @@ class RivenAECEnv(AECEnv):
         mask = np.zeros(self.catalogue.size, dtype=np.int8)
         if agent == self.agent_selection and not self.state.is_terminal:
             mask[list(self._legal_index)] = 1
-        return {"observation": self.encoder.encode_flat(self.state, agent), "action_mask": mask}
+        encoder = self._native_encoder or self.encoder
+        return {"observation": encoder.encode_flat(self.state, agent), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action (``None`` for an agent that is done)."""

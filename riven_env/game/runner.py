@@ -80,6 +80,7 @@ def play_game(
     max_decisions: int | None = None,
     on_decision: Callable[[GameState], None] | None = None,
     costs: dict[str, dict[str, Any]] | None = None,
+    engine: str | None = None,
 ) -> list[Event]:
     """Play one game of ``scenario`` between the agents named ``blue`` and ``red``.
 
@@ -92,6 +93,7 @@ def play_game(
         max_decisions: Stop early after this many decisions (the game is then unfinished).
         on_decision: Called with the state after every decision.
         costs: Filled with each side's decisions and seconds spent deciding (see :func:`play`).
+        engine: ``"python"`` or ``"native"`` (None: the process default, ``--engine``).
 
     Returns:
         The event log (JSON-ready dicts; ``docs/event-log.md``).
@@ -99,7 +101,10 @@ def play_game(
     from riven_agents.registry import make_agent
 
     state = new_game(
-        scenario, int(np.uint64(seed)) if seed is not None else None, overrides=overrides
+        scenario,
+        int(np.uint64(seed)) if seed is not None else None,
+        overrides=overrides,
+        engine=engine,
     )
     seeds = agent_seeds(seed)
     agents = {

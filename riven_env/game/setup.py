@@ -9,13 +9,11 @@ from typing import Any
 
 import numpy as np
 
+from riven_env.game.engines import ENGINES, resolve_engine  # noqa: F401  (re-exported)
 from riven_env.game.model_state import ModelState
 from riven_env.game.state import SIDES, GameState
 from riven_env.rules import RulesConfig, bundled_rules, load_rules
 from riven_env.table import Bases
-
-ENGINES = ("python", "native")
-"""The game engines :func:`new_game` plays: the Python reference and the native core."""
 
 
 def _scenario(scenario: Any, rules: RulesConfig) -> Any:
@@ -67,7 +65,7 @@ def new_game(
     *,
     rules: RulesConfig | None = None,
     overrides: Mapping[str, object] | None = None,
-    engine: str = "python",
+    engine: str | None = None,
 ) -> Any:
     """Start a game of ``scenario`` (a bundled name, a file path or a loaded Scenario).
 
@@ -80,19 +78,37 @@ def new_game(
             (the compiled core, a :class:`~riven_env.native.loop.NativeGameState` with the same
             protocol; the set-up and first events are the Python engine's, the game is the
             core's). ``python`` stays the default until the equivalence suite covers every
-            variant (``docs/native-game-state.md``, "Game loop").
+            variant (``docs/native-game-state.md``, "Game loop"). None: the process's
+            default (:func:`riven_env.game.engines.default_engine`, set by ``--engine``).
 
     Returns:
         The state at the first decision point. Its pending events (``drain_events()``)
         begin with ``game_start``.
 
     Raises:
-        ValueError: ``engine`` is not one of :data:`ENGINES`.
+        EngineError: ``engine`` is not one of :data:`ENGINES` (a ValueError).
         NativeUnavailableError: ``engine="native"`` and the core is not built, or the rules
             name a resolution system the core has not ported.
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine {engine!r}: expected one of {', '.join(ENGINES)}")
+    engine = resolve_engine(engine)
+    state = prepare_game(scenario, seed, rules=rules, overrides=overrides)
+    state.start()
+    if engine == "native":
+        from riven_env.native.loop import NativeGameState
+
+        return NativeGameState.from_python(state)
+    return state
+
+
+def prepare_game(
+    scenario: Any,
+    seed: int | np.random.SeedSequence | None = None,
+    *,
+    rules: RulesConfig | None = None,
+    overrides: Mapping[str, object] | None = None,
+) -> GameState:
+    """:func:`new_game` up to ``GameState.start``: the models placed, the first side rolled,
+    ``game_start`` emitted (the batched native environment starts its games from here)."""
     rules = resolve_rules(rules, overrides)
     scenario = _scenario(scenario, rules)
     rng = np.random.default_rng(seed)
@@ -128,11 +144,6 @@ def new_game(
         model.wounds = model.wounds_max = state.resolution.starting_wounds(model.profile)
         model.resources = dict(state.resolution.starting_resources(model.profile))
     state.emit("game_start", **game_start_fields(state, seed))
-    state.start()
-    if engine == "native":
-        from riven_env.native.loop import NativeGameState
-
-        return NativeGameState.from_python(state)
     return state
 
 

@@ -158,6 +158,8 @@ class PlaytestConfig:
         player: Import path ``module:function`` of the function that plays one game with
             ``play_game``'s signature (another game that writes the same event log, or a
             test double).
+        engine: Game engine, ``python`` or ``native`` (``--engine``); stored with the run,
+            part of its identity (``--resume`` continues only a run of the same engine).
     """
 
     scenario: str
@@ -176,8 +178,15 @@ class PlaytestConfig:
     group_id: str | None = None
     kind: str = "playtest"
     player: str = DEFAULT_PLAYER
+    engine: str = "python"
 
     def __post_init__(self) -> None:
+        from riven_env.game.engines import ENGINES
+
+        if self.engine not in ENGINES:
+            raise PlaytestError(
+                f"engine={self.engine!r} is not allowed; allowed: {', '.join(ENGINES)}"
+            )
         if self.games < 1:
             raise PlaytestError(f"games={self.games} is not allowed; allowed: 1 or more")
         if self.seed < 0:
@@ -231,6 +240,9 @@ class PlaytestConfig:
             "overrides": dict(self.overrides),
             "max_decisions": self.max_decisions,
             "player": self.player,
+            # Only a non-default engine is named: runs stored before engines existed keep
+            # their identity (they were played by the Python engine).
+            **({"engine": self.engine} if self.engine != "python" else {}),
         }
 
     def identity(self) -> str:
@@ -256,6 +268,7 @@ class PlaytestConfig:
             "group_id": self.group_id,
             "kind": self.kind,
             "player": self.player,
+            "engine": self.engine,
         }
 
     def with_(self, **changes: Any) -> PlaytestConfig:

@@ -279,12 +279,16 @@ def render_report(analysis: RunAnalysis, extra_sections: Sequence[str] = ()) -> 
     run = analysis.run
     overrides = json.loads(run["overrides"]) if run["overrides"] else {}
     rules = ", ".join(f"{k} = {v}" for k, v in overrides.items()) or "rules as written"
+    config = run.get("config")
+    config = json.loads(config) if isinstance(config, str) else (config or {})
+    engine = config.get("engine") or "python"  # runs from before engines: the Python engine
     header = (
         f"<h1>Playtest report: {_e(run['scenario'])}</h1>"
         f"{_sides(analysis)}"
         f'<p class="meta">{analysis.summary.games} games played '
         f"(of {run['games_requested']} requested), run "
-        f"seed {run['seed']}, rules: {_e(rules)}. Run <code>{_e(run['run_id'])}</code>, "
+        f"seed {run['seed']}, rules: {_e(rules)}, engine: {_e(engine)}. "
+        f"Run <code>{_e(run['run_id'])}</code>, "
         f"created {_e(run['created'])}, code {_e(run['code_version'])}.</p>"
     )
     if analysis.summary.games == 0:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import functools
+import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.progress import Progress
 
 from riven_env.analytics.store import store_trajectories
+from riven_env.game.engines import ENGINES
 from riven_env.playtest.backends import BatchResults, make_batches, run_local, run_ray
 from riven_env.playtest.config import DEFAULT_PLAYER, PlaytestConfig
 from riven_env.playtest.db import GameRecord, ResultsDB, record_from_dict
@@ -71,6 +73,7 @@ class RunResult:
                 "workers": config.worker_count,
                 "backend": config.backend,
                 "overrides": dict(config.overrides),
+                "engine": config.engine,
                 "db": str(config.db),
                 "run_id": self.run_id,
             },
@@ -96,9 +99,12 @@ def check_inputs(config: PlaytestConfig) -> None:
         return
     from riven_agents.registry import make_agent
 
+    from riven_env.game.engines import check_engine
     from riven_env.game.setup import new_game
 
     new_game(config.scenario, 0, overrides=dict(config.overrides) or None)
+    if config.engine != "python":
+        check_engine(config.scenario, config.engine, dict(config.overrides))
     make_agent(config.blue, "blue", 0)
     make_agent(config.red, "red", 0)
 
@@ -164,12 +170,18 @@ def run_playtest(
         if target is not None:
             stored = db.run(target)
             if stored["identity"] != config.identity():
+                _refuse_other_engine(target, stored, config)
                 raise PlaytestError(
                     f"run {target} played a different experiment ({stored['identity']}); "
                     "resume it with the same scenario, agents, seed and --set values"
                 )
         elif resume:
             target = db.find_resumable(config)
+            if target is None:
+                for other in ENGINES:
+                    found = db.find_resumable(replace(config, engine=other))
+                    if other != config.engine and found is not None:
+                        _refuse_other_engine(found, db.run(found), config)
         # A new run's row is stored with its first games (one transaction): a run that
         # stops before any game is saved leaves nothing behind.
         new_run: PlaytestConfig | None = None
@@ -199,6 +211,24 @@ def run_playtest(
         skipped=len(finished),
         elapsed_s=time.perf_counter() - started,
     )
+
+
+def _engine_of(stored: dict[str, Any]) -> str:
+    """The engine a stored run played (runs from before engines: python)."""
+    config = stored.get("config")
+    if isinstance(config, str):
+        config = json.loads(config)
+    return str((config or {}).get("engine") or "python")
+
+
+def _refuse_other_engine(run_id: str, stored: dict[str, Any], config: PlaytestConfig) -> None:
+    """Refuse to resume a run with another engine than it was played with."""
+    engine = _engine_of(stored)
+    if engine != config.engine:
+        raise PlaytestError(
+            f"run {run_id} was played with engine {engine!r}, not {config.engine!r}: "
+            f"resume it with --engine {engine} (one run, one engine)"
+        )
 
 
 def _saved(db: ResultsDB, run_id: str | None) -> int:

@@ -59,6 +59,8 @@ def play_one(spec: Mapping[str, Any], game_index: int, player: PlayGame) -> dict
         seed,
         overrides=spec.get("overrides") or None,
         max_decisions=spec.get("max_decisions"),
+        # Named only when not the default: a custom player may not take engine=.
+        **({"engine": spec["engine"]} if spec.get("engine", "python") != "python" else {}),
     )
     summary = summarise_game(events)
     return {

@@ -1,0 +1,278 @@
+#include "riven/envs/batch.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "riven/game/loop.hpp"
+#include "riven/game/queries.hpp"
+#include "riven/rules/seeding.hpp"
+
+namespace riven::envs {
+
+namespace {
+
+// RivenSkirmishEnv's bounds: game seeds drawn below 2**62; a scenario that ends before the
+// learner's first decision is restarted with the next seed at most this many times.
+constexpr std::int64_t kSeedBound = std::int64_t{1} << 62;
+constexpr int kMaxEmptyGames = 16;
+
+void require(bool ok, const std::string& message) {
+  if (!ok) {
+    throw std::invalid_argument(message);
+  }
+}
+
+}  // namespace
+
+BatchEnv::BatchEnv(game::ForwardModel model, encoding::ObservationEncoder encoder, encoding::ActionCatalogue catalogue,
+                   std::vector<game::GameState> templates, bool roll_first, RewardConfig rewards, int learner_side,
+                   std::size_t games)
+    : model_(std::move(model)),
+      encoder_(std::move(encoder)),
+      catalogue_(std::move(catalogue)),
+      templates_(std::move(templates)),
+      roll_first_(roll_first),
+      rewards_(rewards),
+      learner_setting_(learner_side) {
+  require(games > 0, "batch: at least one game");
+  require(learner_side >= -1 && learner_side <= 1, "batch: learner side must be 0 (blue), 1 (red) or -1 (random)");
+  require(templates_.size() == 2, "batch: one template state per first side (blue, red) expected");
+  for (std::size_t s = 0; s < 2; ++s) {
+    require(templates_[s].statics != nullptr, "batch: a template state has no static part");
+  }
+  require(rewards_.max_learner_steps >= 1, "batch: episode.max_learner_steps must be >= 1");
+  games_.resize(games);
+  sight_.resize(templates_[0].model_count());
+}
+
+double BatchEnv::potential(const Game& g) const {
+  // riven_env/envs/rewards.py potential, operation for operation.
+  const RewardConfig& c = rewards_;
+  if (c.shaping_points == 0.0 && c.shaping_wounds == 0.0 && c.shaping_casualties == 0.0) {
+    return 0.0;
+  }
+  const game::GameState& s = g.state;
+  const int side = g.learner;
+  const int enemy = 1 - side;
+  double value = c.shaping_points * static_cast<double>(s.points[static_cast<std::size_t>(side)] -
+                                                        s.points[static_cast<std::size_t>(enemy)]);
+  if (c.shaping_wounds != 0.0 || c.shaping_casualties != 0.0) {
+    std::array<std::int64_t, 2> lost{0, 0};
+    std::array<std::int64_t, 2> fallen{0, 0};
+    for (std::size_t i = 0; i < s.models.size(); ++i) {
+      const auto owner = static_cast<std::size_t>(s.model_side(i));
+      const game::Model& m = s.models[i];
+      lost[owner] += game::profile_of(s, i).wounds - std::max(0, m.wounds);
+      const bool casualty =
+          m.status == game::Status::Down || m.status == game::Status::Out || m.status == game::Status::Fled;
+      fallen[owner] += casualty ? 1 : 0;
+    }
+    const auto me = static_cast<std::size_t>(side);
+    const auto foe = static_cast<std::size_t>(enemy);
+    value += c.shaping_wounds * static_cast<double>(lost[foe] - lost[me]);
+    value += c.shaping_casualties * static_cast<double>(fallen[foe] - fallen[me]);
+  }
+  return value;
+}
+
+bool BatchEnv::ended_by_round_limit(const Game& g) const {
+  return g.state.over && g.state.end_reason.view() == "round_limit";
+}
+
+void BatchEnv::refresh_legal(Game& g) {
+  g.by_index.assign(catalogue_.size(), -1);
+  g.legal.clear();
+  if (g.state.over) {
+    return;
+  }
+  g.legal = game::legal_decisions(model_, g.state);
+  const int side = g.state.current_side();
+  for (std::size_t k = 0; k < g.legal.size(); ++k) {
+    std::string why;
+    const int index = catalogue_.index_of(g.legal[k], side, &why);
+    require(index >= 0, "batch: a legal decision has no catalogue entry: " + why);
+    auto& slot = g.by_index[static_cast<std::size_t>(index)];
+    require(slot < 0, "batch: two legal decisions share catalogue index " + std::to_string(index));
+    slot = static_cast<std::int32_t>(k);
+  }
+}
+
+void BatchEnv::play_opponent(Game& g) {
+  // RivenSkirmishEnv._play_opponent with the random agent; the events are not kept.
+  while (!g.state.over && g.state.current_side() != g.learner) {
+    const std::vector<game::Decision> legal = game::legal_decisions(model_, g.state);
+    const auto pick = static_cast<std::size_t>(g.opponent_rng.integers(0, static_cast<std::int64_t>(legal.size())));
+    game::apply(model_, g.state, legal[pick], log_);
+    (void)log_.drain();
+  }
+  refresh_legal(g);
+}
+
+void BatchEnv::start_game(Game& g, std::uint64_t game_seed, bool draw_first) {
+  // RivenSkirmishEnv.reset: the game seed (given, or drawn), then _start_game, again with a
+  // drawn seed while a game ends before the learner's first decision.
+  if (draw_first) {
+    game_seed = static_cast<std::uint64_t>(rules::integers64(g.env_rng, 0, kSeedBound));
+  }
+  for (int attempt = 0; attempt < kMaxEmptyGames; ++attempt) {
+    g.game_seed = game_seed;
+    g.learner = learner_setting_ >= 0 ? learner_setting_ : static_cast<int>(g.env_rng.integers(0, 2));
+    // new_game: default_rng(seed), the first side rolled from it when the scenario rolls.
+    const std::array<std::uint64_t, 1> entropy{game_seed};
+    rules::Pcg64 dice = rules::seeded_pcg64(entropy);
+    std::size_t first = templates_[0].statics->first_side;
+    if (roll_first_) {
+      first = static_cast<std::size_t>(dice.integers(0, 2));
+    }
+    g.state = templates_[first];
+    g.state.rng = dice;
+    game::start(model_, g.state, log_);
+    (void)log_.drain();
+    const std::array<std::uint64_t, 2> agent{game_seed, static_cast<std::uint64_t>(1 + (1 - g.learner))};
+    g.opponent_rng = rules::seeded_pcg64(agent);
+    play_opponent(g);
+    if (!g.state.over) {
+      g.steps = 0;
+      g.potential = potential(g);
+      return;
+    }
+    game_seed = static_cast<std::uint64_t>(rules::integers64(g.env_rng, 0, kSeedBound));
+  }
+  throw std::invalid_argument("batch: " + std::to_string(kMaxEmptyGames) +
+                              " games in a row ended before the learner's first decision");
+}
+
+void sight_codes(const game::ForwardModel& model, const encoding::ObservationEncoder& encoder,
+                 const game::GameState& s, std::span<encoding::SightCode> out) {
+  require(out.size() == s.model_count(), "sight codes: one per model expected");
+  std::fill(out.begin(), out.end(), encoding::SightCode::NotSeen);
+  if (!encoder.spec().cover_vs_nearest_enemy) {
+    return;
+  }
+  const std::vector<int> nearest = encoder.nearest_enemies(s);
+  for (std::size_t i = 0; i < nearest.size(); ++i) {
+    const int j = nearest[i];
+    if (j < 0) {
+      continue;
+    }
+    const game::Model& target = s.models[i];
+    const game::Model& shooter = s.models[static_cast<std::size_t>(j)];
+    if (!target.on_table || !shooter.on_table) {  // table.sight: (False, "none") off the table
+      continue;
+    }
+    const auto [visible, rank] =
+        model.table->sight_between({shooter.x, shooter.y}, shooter.radius, {target.x, target.y}, target.radius);
+    if (visible) {
+      out[i] = static_cast<encoding::SightCode>(rank);
+    }
+  }
+}
+
+void BatchEnv::encode(const Game& g, std::span<float> obs) {
+  sight_codes(model_, encoder_, g.state, sight_);
+  encoder_.encode(g.state, g.learner, sight_, obs);
+}
+
+void BatchEnv::write(std::size_t k, const Game& g, std::span<float> obs, std::span<std::uint8_t> mask) {
+  const std::size_t width = encoder_.flat_size();
+  encode(g, obs.subspan(k * width, width));
+  const std::size_t actions = catalogue_.size();
+  for (std::size_t a = 0; a < actions; ++a) {
+    mask[k * actions + a] = g.by_index[a] >= 0 ? 1 : 0;
+  }
+}
+
+namespace {
+void check_outputs(const BatchOutputs& out, std::size_t n, std::size_t width, std::size_t actions) {
+  require(out.obs.size() == n * width && out.final_obs.size() == n * width,
+          "batch: obs and final_obs must hold (" + std::to_string(n) + ", " + std::to_string(width) + ") floats");
+  require(out.mask.size() == n * actions,
+          "batch: mask must hold (" + std::to_string(n) + ", " + std::to_string(actions) + ") bytes");
+  require(out.reward.size() == n && out.terminated.size() == n && out.truncated.size() == n &&
+              out.illegal.size() == n && out.learner_side.size() == n && out.final_winner.size() == n,
+          "batch: reward, terminated, truncated, illegal, learner_side and final_winner must hold " +
+              std::to_string(n) + " values");
+}
+}  // namespace
+
+void BatchEnv::reset(std::span<const std::uint64_t> seeds, const BatchOutputs& out) {
+  const std::size_t n = games_.size();
+  require(seeds.size() == n, "batch: one seed per game expected (" + std::to_string(n) + ")");
+  check_outputs(out, n, encoder_.flat_size(), catalogue_.size());
+  for (std::size_t k = 0; k < n; ++k) {
+    Game& g = games_[k];
+    const std::array<std::uint64_t, 1> entropy{seeds[k]};
+    g.env_rng = rules::seeded_pcg64(entropy);
+    start_game(g, seeds[k], false);
+    write(k, g, out.obs, out.mask);
+    out.reward[k] = 0.0;
+    out.terminated[k] = out.truncated[k] = out.illegal[k] = 0;
+    out.learner_side[k] = static_cast<std::int8_t>(g.learner);
+    out.final_winner[k] = -1;
+  }
+}
+
+void BatchEnv::step(std::span<const std::int64_t> actions, const BatchOutputs& out) {
+  const std::size_t n = games_.size();
+  const std::size_t size = catalogue_.size();
+  require(actions.size() == n, "batch: one action per game expected (" + std::to_string(n) + ")");
+  check_outputs(out, n, encoder_.flat_size(), size);
+  if (rewards_.raise_illegal) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::int64_t a = actions[k];
+      const bool legal = a >= 0 && static_cast<std::size_t>(a) < size && games_[k].by_index[static_cast<std::size_t>(a)] >= 0;
+      if (!legal) {
+        const std::string label =
+            a >= 0 && static_cast<std::size_t>(a) < size ? catalogue_.labels()[static_cast<std::size_t>(a)] : "out of range";
+        throw std::invalid_argument("batch: game " + std::to_string(k) + ": action " + std::to_string(a) + " (" + label +
+                                    ") is not legal now (illegal.policy = raise)");
+      }
+    }
+  }
+  const std::size_t width = encoder_.flat_size();
+  for (std::size_t k = 0; k < n; ++k) {
+    Game& g = games_[k];
+    g.steps += 1;
+    const std::int64_t a = actions[k];
+    const bool legal = a >= 0 && static_cast<std::size_t>(a) < size && g.by_index[static_cast<std::size_t>(a)] >= 0;
+    bool terminated = false;
+    bool truncated = false;
+    double reward = 0.0;
+    out.illegal[k] = legal ? 0 : 1;
+    if (!legal) {
+      reward = rewards_.illegal_penalty;
+      truncated = g.steps >= rewards_.max_learner_steps;
+    } else {
+      game::apply(model_, g.state, g.legal[static_cast<std::size_t>(g.by_index[static_cast<std::size_t>(a)])], log_);
+      (void)log_.drain();
+      play_opponent(g);
+      const game::GameState& s = g.state;
+      if (s.over) {
+        reward = s.winner < 0 ? rewards_.draw : (s.winner == g.learner ? rewards_.win : rewards_.loss);
+      }
+      const double next = potential(g);
+      reward += next - g.potential;
+      g.potential = next;
+      const bool round_limit = ended_by_round_limit(g);
+      terminated = s.over && !round_limit;
+      truncated = round_limit || (!s.over && g.steps >= rewards_.max_learner_steps);
+    }
+    out.reward[k] = reward;
+    out.terminated[k] = terminated ? 1 : 0;
+    out.truncated[k] = truncated ? 1 : 0;
+    out.final_winner[k] = -1;
+    if (terminated || truncated) {
+      // The finished game's last observation, then the next game (RivenSkirmishEnv.reset()).
+      encode(g, out.final_obs.subspan(k * width, width));
+      out.final_winner[k] = g.state.over ? g.state.winner : std::int8_t{-1};
+      start_game(g, 0, true);
+    }
+    write(k, g, out.obs, out.mask);
+    out.learner_side[k] = static_cast<std::int8_t>(g.learner);
+  }
+}
+
+}  // namespace riven::envs

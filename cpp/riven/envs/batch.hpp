@@ -1,0 +1,116 @@
+// The batched environment: many games of one scenario stepped in one call, as the Python
+// single-learner environment (riven_env/envs/gym_env.py RivenSkirmishEnv) steps one, writing
+// observations, masks, rewards and done flags into caller-owned arrays (PufferLib / EnvPool
+// style). Each game keeps the Python environment's streams exactly: the environment's own stream
+// (numpy default_rng(seed): the next game seed, the learner's side when drawn), the game's dice
+// stream (default_rng(game seed)) and the random opponent's (default_rng([game seed, 1 + side]),
+// riven_agents RandomAgent: legal[integers(0, len(legal))]), so the same seeds give the same
+// episodes on both. Finished games (terminated or truncated) start the next game at once; the
+// last observation of the finished one is kept for the caller (final_obs).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "riven/encoding/catalogue.hpp"
+#include "riven/encoding/observation.hpp"
+#include "riven/game/decision.hpp"
+#include "riven/game/events.hpp"
+#include "riven/game/forward_model.hpp"
+#include "riven/game/state.hpp"
+#include "riven/rules/pcg64.hpp"
+
+namespace riven::envs {
+
+/// riven_env/envs/data/env.toml, the keys the step reads (EnvConfig).
+struct RewardConfig {
+  double win = 1.0;
+  double loss = -1.0;
+  double draw = 0.0;
+  double shaping_points = 0.0;
+  double shaping_wounds = 0.0;
+  double shaping_casualties = 0.0;
+  bool raise_illegal = true;  // illegal.policy: raise, else penalise
+  double illegal_penalty = 0.0;
+  int max_learner_steps = 1;
+};
+
+/// The encoder's sight codes of `state` (what each model's nearest active enemy sees of it:
+/// riven_env/native/encoding.py NativeEncoder.sight_codes) from the native table's sight query.
+void sight_codes(const game::ForwardModel& model, const encoding::ObservationEncoder& encoder,
+                 const game::GameState& state, std::span<encoding::SightCode> out);
+
+/// Caller-owned outputs of one call, N rows each.
+struct BatchOutputs {
+  std::span<float> obs;              // (N, flat_size)
+  std::span<std::uint8_t> mask;      // (N, catalogue size)
+  std::span<double> reward;          // (N)
+  std::span<std::uint8_t> terminated;
+  std::span<std::uint8_t> truncated;
+  std::span<std::uint8_t> illegal;
+  std::span<float> final_obs;        // (N, flat_size): the last observation of a finished game
+  std::span<std::int8_t> learner_side;  // (N) the side of the game now running
+  std::span<std::int8_t> final_winner;  // (N) winner of the finished game (-1 draw / none)
+};
+
+class BatchEnv {
+ public:
+  /// `templates`: the state of a new game before GameState.start for each first side (0 blue,
+  /// 1 red; the scenario's own first side or both when it rolls, `roll_first`).
+  /// `learner_side`: 0, 1, or -1 (drawn per game from the environment's stream).
+  BatchEnv(game::ForwardModel model, encoding::ObservationEncoder encoder, encoding::ActionCatalogue catalogue,
+           std::vector<game::GameState> templates, bool roll_first, RewardConfig rewards, int learner_side,
+           std::size_t games);
+
+  [[nodiscard]] std::size_t size() const { return games_.size(); }
+  [[nodiscard]] std::size_t flat_size() const { return encoder_.flat_size(); }
+  [[nodiscard]] std::size_t actions() const { return catalogue_.size(); }
+
+  /// Seed each game's environment stream and start its first game with the seed itself as the
+  /// game seed (RivenSkirmishEnv.reset(seed=s)); rewards and flags are zeroed.
+  void reset(std::span<const std::uint64_t> seeds, const BatchOutputs& out);
+  /// One learner action (a catalogue index) per game. Throws std::invalid_argument naming the
+  /// game and the action when one is not legal under illegal.policy = raise (before any game
+  /// moves).
+  void step(std::span<const std::int64_t> actions, const BatchOutputs& out);
+
+  [[nodiscard]] const game::GameState& state(std::size_t k) const { return games_.at(k).state; }
+  [[nodiscard]] std::uint64_t game_seed(std::size_t k) const { return games_.at(k).game_seed; }
+  [[nodiscard]] std::int64_t episode_steps(std::size_t k) const { return games_.at(k).steps; }
+
+ private:
+  struct Game {
+    game::GameState state;
+    rules::Pcg64 env_rng;
+    rules::Pcg64 opponent_rng;
+    std::uint64_t game_seed = 0;
+    int learner = 0;
+    std::int64_t steps = 0;
+    double potential = 0.0;
+    std::vector<game::Decision> legal;
+    std::vector<std::int32_t> by_index;  // catalogue index -> legal position, -1
+  };
+
+  void start_game(Game& g, std::uint64_t game_seed, bool draw_more);
+  void play_opponent(Game& g);
+  void refresh_legal(Game& g);
+  [[nodiscard]] double potential(const Game& g) const;
+  [[nodiscard]] bool ended_by_round_limit(const Game& g) const;
+  void write(std::size_t k, const Game& g, std::span<float> obs, std::span<std::uint8_t> mask);
+  void encode(const Game& g, std::span<float> obs);
+
+  game::ForwardModel model_;
+  encoding::ObservationEncoder encoder_;
+  encoding::ActionCatalogue catalogue_;
+  std::vector<game::GameState> templates_;
+  bool roll_first_ = false;
+  RewardConfig rewards_;
+  int learner_setting_ = 0;
+  std::vector<Game> games_;
+  game::EventLog log_;
+  std::vector<encoding::SightCode> sight_;
+};
+
+}  // namespace riven::envs

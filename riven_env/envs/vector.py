@@ -1,0 +1,310 @@
+"""Many RIVEN games stepped at once: a Gymnasium ``VectorEnv`` (PufferLib / EnvPool style).
+
+:class:`RivenVectorEnv` runs ``num_envs`` single-learner games of one scenario, each exactly as
+:class:`~riven_env.envs.gym_env.RivenSkirmishEnv` plays it (the same streams: the environment's,
+the game's dice, the opponent's; the same observations, masks and rewards), in one of two ways:
+
+* ``batched`` (``engine="native"`` with the ``random`` opponent, ``obs_mode`` ``"flat"`` or
+  ``"dict"`` without the raster): one native call (``riven_env._native.BatchEnv``,
+  ``cpp/riven/envs/batch.cpp``) applies the N learner actions, plays the random opponent
+  (``legal[integers(0, len(legal))]`` from each game's own stream, as ``RandomAgent`` does) up to
+  each learner's next decision, restarts finished games and writes the observations, masks,
+  rewards and flags into preallocated arrays, the GIL released (routes still go through the
+  Python planner callback, which takes the GIL back for its own code);
+* ``python`` (every other opponent, engine or observation mode): the N single environments
+  stepped one after the other, the fallback with the same interface.
+
+Finished games restart in the same step (``AutoresetMode.SAME_STEP``): the returned observation
+is the next game's first, and ``infos["final_obs"]`` (with the ``"_final_obs"`` flags) holds the
+finished game's last. ``action_masks()`` is MaskablePPO's hook; the SB3 ``VecEnv`` adapter is
+``riven_training.vec_env.RivenSB3VecEnv``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from riven_env.encoding.layout import SIDES
+from riven_env.envs.gym_env import (
+    DEFAULT_SCENARIO,
+    LEARNER_SIDES,
+    EnvArgumentError,
+    RivenSkirmishEnv,
+)
+from riven_env.errors import IllegalActionError
+
+__all__ = ["BACKENDS", "RivenVectorEnv", "batched_refusal"]
+
+BACKENDS = ("batched", "python")
+"""How :class:`RivenVectorEnv` steps its games: one native call, or N Python environments."""
+
+# Seeds drawn for reset() without a seed stay below this (RivenSkirmishEnv's bound).
+_SEED_BOUND = 2**62
+
+
+def batched_refusal(
+    scenario: Any, opponent: Any, engine: str, obs_mode: str, raster: bool
+) -> str | None:
+    """Why the native batch cannot run these settings (None when it can)."""
+    if engine != "native":
+        return f"engine={engine!r} (the batch is the native engine's)"
+    if opponent != "random":
+        return f"opponent={opponent!r} (the batch plays the random opponent natively; others need Python agents)"
+    if obs_mode not in ("flat", "dict") or raster:
+        return f"obs_mode={obs_mode!r}, raster={raster} (the batch encodes flat or dict observations without the raster)"
+    if isinstance(scenario, list | tuple) and len(scenario) != 1:
+        return "a list of missions (the batch plays one scenario)"
+    return None
+
+
+class RivenVectorEnv(VectorEnv):
+    """``num_envs`` RIVEN games with one learner each, stepped together.
+
+    Args:
+        num_envs: Games at once.
+        scenario: A bundled name, a path or a loaded Scenario (one mission).
+        opponent: An agent spec; ``"random"`` runs natively, others on the Python fallback.
+        engine: ``"native"`` or ``"python"`` (the engine of every game).
+        learner_side: ``"blue"``, ``"red"`` or ``"random"`` (drawn per game).
+        obs_mode: ``"flat"`` (default) or ``"dict"`` (or ``"entity"``, Python fallback only).
+        backend: ``"batched"``, ``"python"`` or None (batched when the settings allow it).
+        **kwargs: The single environment's other arguments (``settings``, ``illegal_action``,
+            ``rules_overrides``, ``models_per_side``, ``objectives``, ``raster``).
+
+    Raises:
+        EnvArgumentError: A bad argument, or ``backend="batched"`` for settings it cannot run
+            (the message says which and what is allowed).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        scenario: Any = DEFAULT_SCENARIO,
+        opponent: Any = "random",
+        *,
+        engine: str = "native",
+        learner_side: str = "blue",
+        obs_mode: str = "flat",
+        backend: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise EnvArgumentError(f"num_envs={num_envs!r}: expected a whole number >= 1")
+        if backend not in (None, *BACKENDS):
+            raise EnvArgumentError(f"backend={backend!r}: expected one of {list(BACKENDS)} or None")
+        if learner_side not in LEARNER_SIDES:
+            raise EnvArgumentError(
+                f"learner_side={learner_side!r}: expected one of {list(LEARNER_SIDES)}"
+            )
+        why = batched_refusal(scenario, opponent, engine, obs_mode, bool(kwargs.get("raster")))
+        if backend == "batched" and why is not None:
+            raise EnvArgumentError(
+                f"backend='batched' cannot run {why}; use backend='python' or None"
+            )
+        self.backend = backend or ("python" if why is not None else "batched")
+        self.num_envs = num_envs
+        self.engine = engine
+        self.obs_mode = obs_mode
+        self.envs = [
+            RivenSkirmishEnv(
+                scenario,
+                opponent,
+                learner_side=learner_side,
+                obs_mode=obs_mode,
+                engine=engine,
+                **kwargs,
+            )
+            for _ in range(num_envs if self.backend == "python" else 1)
+        ]
+        first = self.envs[0]
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._masks = np.zeros((num_envs, first.catalogue.size), dtype=bool)
+        self._sides = np.zeros(num_envs, dtype=np.int8)
+        self._batch: Any = None
+        if self.backend == "batched":
+            self._build_batch(first, learner_side)
+
+    # ------------------------------------------------------------------ the native batch
+    def _build_batch(self, env: RivenSkirmishEnv, learner_side: str) -> None:
+        from riven_env.game.setup import prepare_game
+        from riven_env.native import load
+        from riven_env.native.encoding import NativeCatalogue, NativeEncoder
+        from riven_env.native.game import to_native
+        from riven_env.native.loop import forward_model
+
+        native = load()
+        templates = []
+        for side in SIDES:
+            state = prepare_game(env.scenario, 0, rules=env.rules)
+            state.first_side = state.side = side
+            state.drain_events()
+            templates.append(state)
+        model = forward_model(templates[0])
+        encoder = NativeEncoder(env.encoder).native(templates[0])
+        catalogue = NativeCatalogue(env.catalogue, templates[0]).native
+        config = env.config
+        rewards = native.RewardConfig()
+        rewards.win, rewards.loss, rewards.draw = config.win, config.loss, config.draw
+        rewards.shaping_points = config.shaping_points
+        rewards.shaping_wounds = config.shaping_wounds
+        rewards.shaping_casualties = config.shaping_casualties
+        rewards.raise_illegal = config.illegal_policy == "raise"
+        rewards.illegal_penalty = config.illegal_penalty
+        rewards.max_learner_steps = config.max_learner_steps
+        side = -1 if learner_side == "random" else SIDES.index(learner_side)
+        self._batch = native.BatchEnv(
+            model,
+            encoder,
+            catalogue,
+            [to_native(t) for t in templates],
+            env.scenario.first_side == "roll",
+            rewards,
+            side,
+            self.num_envs,
+        )
+        n, width, actions = self.num_envs, self._batch.flat_size, self._batch.actions
+        self._obs = np.zeros((n, width), dtype=np.float32)
+        self._final_obs = np.zeros((n, width), dtype=np.float32)
+        self._mask_bytes = np.zeros((n, actions), dtype=np.uint8)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._terminated = np.zeros(n, dtype=np.uint8)
+        self._truncated = np.zeros(n, dtype=np.uint8)
+        self._illegal = np.zeros(n, dtype=np.uint8)
+        self._winner = np.zeros(n, dtype=np.int8)
+
+    def _outputs(self) -> tuple:
+        return (
+            self._obs,
+            self._mask_bytes,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._illegal,
+            self._final_obs,
+            self._sides,
+            self._winner,
+        )
+
+    def _shape(self, flat: np.ndarray) -> Any:
+        """The batch's observations as the single environment's space gives them."""
+        if self.obs_mode == "flat":
+            return flat.copy()
+        enc = self.envs[0].encoder
+        split_models, split_objectives = enc._flat_splits
+        n = flat.shape[0]
+        return {
+            "models": flat[:, :split_models].reshape(n, *enc._models_shape).copy(),
+            "objectives": flat[:, split_models:split_objectives]
+            .reshape(n, *enc._objectives_shape)
+            .copy(),
+            "global": flat[:, split_objectives:].copy(),
+        }
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Start every game: ``seed`` (an int: game k gets ``seed + k``; or one per game)."""
+        if options:
+            raise EnvArgumentError(
+                f"options={options!r}: the vector env takes no reset options (build a new one)"
+            )
+        seeds = self._seeds(seed)
+        if self._batch is not None:
+            self._batch.reset(np.asarray(seeds, dtype=np.uint64), *self._outputs())
+            self._masks = self._mask_bytes.astype(bool)
+            return self._shape(self._obs), self._infos(None)
+        observations = []
+        for k, env in enumerate(self.envs):
+            obs, _ = env.reset(seed=seeds[k])
+            observations.append(obs)
+            self._after(k, env)
+        return self._stack(observations), self._infos(None)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """One learner action per game; finished games restart at once (SAME_STEP)."""
+        actions = np.asarray(actions).reshape(-1)
+        if actions.shape[0] != self.num_envs:
+            raise EnvArgumentError(
+                f"actions of shape {np.asarray(actions).shape}: expected {self.num_envs} actions"
+            )
+        if self._batch is not None:
+            try:
+                self._batch.step(np.ascontiguousarray(actions, dtype=np.int64), *self._outputs())
+            except ValueError as error:
+                raise IllegalActionError(str(error)) from None
+            self._masks = self._mask_bytes.astype(bool)
+            done = (self._terminated | self._truncated).astype(bool)
+            infos = self._infos(done, self._shape(self._final_obs) if done.any() else None)
+            return (
+                self._shape(self._obs),
+                self._rewards.copy(),
+                self._terminated.astype(bool),
+                self._truncated.astype(bool),
+                infos,
+            )
+        observations, finals = [], []
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        terminated = np.zeros(self.num_envs, dtype=bool)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        for k, env in enumerate(self.envs):
+            obs, reward, term, trunc, _ = env.step(int(actions[k]))
+            rewards[k], terminated[k], truncated[k] = reward, term, trunc
+            finals.append(obs)
+            if term or trunc:
+                obs, _ = env.reset()
+            observations.append(obs)
+            self._after(k, env)
+        done = terminated | truncated
+        final = self._stack(finals) if done.any() else None
+        return self._stack(observations), rewards, terminated, truncated, self._infos(done, final)
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, actions)`` bool: the legal actions of every game now."""
+        return self._masks.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in self.envs:
+            env.close()
+        self._batch = None
+
+    # ------------------------------------------------------------------ internals
+    def _seeds(self, seed: int | Sequence[int] | None) -> list[int]:
+        if seed is None:
+            rng = np.random.default_rng()
+            return [int(s) for s in rng.integers(0, _SEED_BOUND, size=self.num_envs)]
+        if isinstance(seed, int | np.integer):
+            return [int(seed) + k for k in range(self.num_envs)]
+        seeds = [int(s) for s in seed]
+        if len(seeds) != self.num_envs:
+            raise EnvArgumentError(f"seed: {len(seeds)} seeds for {self.num_envs} games")
+        return seeds
+
+    def _after(self, k: int, env: RivenSkirmishEnv) -> None:
+        self._masks[k] = env.action_masks()
+        self._sides[k] = SIDES.index(env.learner_side)
+
+    def _stack(self, observations: list[Any]) -> Any:
+        if isinstance(observations[0], dict):
+            return {key: np.stack([o[key] for o in observations]) for key in observations[0]}
+        return np.stack(observations)
+
+    def _infos(self, done: np.ndarray | None, final: Any = None) -> dict[str, Any]:
+        infos: dict[str, Any] = {
+            "action_mask": self._masks.astype(np.int8),
+            "learner_side": np.array([SIDES[s] for s in self._sides], dtype=object),
+        }
+        if done is not None and final is not None:
+            infos["final_obs"] = final
+            infos["_final_obs"] = done.copy()
+        return infos
