@@ -243,7 +243,9 @@ def forward_model(state: Any, planner: Any = "native") -> Any:
     """
     named = isinstance(planner, str)
     if named and planner not in PLANNERS:
-        raise ValueError(f"planner {planner!r}: expected one of {list(PLANNERS)} or a planner object")
+        raise ValueError(
+            f"planner {planner!r}: expected one of {list(PLANNERS)} or a planner object"
+        )
     system = state.resolution.name
     if system not in NATIVE_SYSTEMS:
         raise NativeUnavailableError(

@@ -18,10 +18,13 @@ constexpr double kCostSlack = 1e-9;    // the 1e-9 of truncate / plan_push's com
 constexpr double kOpenGround = 1e-12;  // navigation._point_at_cost: a cost this close to the length
 constexpr double kDuplicate = 1e-12;   // navigation.dedupe_xy / movement._left_at_edge
 
-/// numpy's ``rows @ v`` for one row of two float64 (OpenBLAS's dgemv kernel, as numpy calls it
-/// on x86-64 with FMA): x0 * v0 fused onto the rounded x1 * v1. A CPU whose OpenBLAS kernel does
-/// not fuse rounds the plain sum instead: docs/tabletop.md, "Native core", near-tie 7.
-double numpy_dot2(double x0, double x1, Point v) { return std::fma(x0, v.x, x1 * v.y); }
+/// One element of numpy's ``rows @ v`` for ``rows`` rows of two float64: a single row is numpy's
+/// plain dot (x0 * v0 + x1 * v1); two or more go through OpenBLAS's dgemv kernel, which on
+/// x86-64 with FMA fuses x0 * v0 onto the rounded x1 * v1 (docs/tabletop.md, "Native core",
+/// near-tie 3).
+double numpy_dot2(double x0, double x1, Point v, std::size_t rows) {
+  return rows == 1 ? x0 * v.x + x1 * v.y : std::fma(x0, v.x, x1 * v.y);
+}
 
 Point along(Point a, Point b, double f) { return {a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f}; }
 
@@ -360,12 +363,16 @@ double TableGeometry::straight_limit(const BasesView& bases, std::size_t i, Poin
       limit = std::min(limit, std::max(0.0, (lo[axis] - at[axis]) / step[axis]));
     }
   }
+  std::size_t others = 0;  // the rows of Python's rel
+  for (std::size_t j = 0; j < bases.size(); ++j) {
+    if (j != i && bases.on(j)) ++others;
+  }
   for (std::size_t j = 0; j < bases.size(); ++j) {
     if (j == i || !bases.on(j)) continue;
     const double rx = c.x - bases.centers[2 * j];
     const double ry = c.y - bases.centers[2 * j + 1];
     const double reach = bases.radii[j] + r;
-    const double ahead = numpy_dot2(rx, ry, direction);  // rel @ direction
+    const double ahead = numpy_dot2(rx, ry, direction, others);  // rel @ direction
     const double dist2 = rx * rx + ry * ry;
     const double disc = ahead * ahead - (dist2 - reach * reach);
     if (!(ahead < 0.0 && disc > 0.0)) continue;
@@ -384,7 +391,7 @@ double TableGeometry::straight_limit(const BasesView& bases, std::size_t i, Poin
     if (!hits.empty()) {
       double first = std::numeric_limits<double>::infinity();
       for (const Point& hit : hits) {
-        first = std::min(first, numpy_dot2(hit.x - c.x, hit.y - c.y, direction));  // (hit - c) @ direction
+        first = std::min(first, numpy_dot2(hit.x - c.x, hit.y - c.y, direction, hits.size()));  // (hit - c) @ direction
       }
       limit = std::min(limit, std::max(0.0, first - kStopShort));
     }
