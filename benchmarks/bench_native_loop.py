@@ -1,21 +1,23 @@
 """Benchmark of the game loop, Python engine against the native core (not a timed test).
 
-Full random-vs-random games on the same seeds, three ways:
+Full random-vs-random games on the same seeds, four ways:
 
 - ``python``: the Python engine (``new_game(..., engine="python")``) played by the runner with
   the Python random agents;
-- ``native``: the native loop (``engine="native"``, a ``NativeGameState``) played by the same
-  runner and agents: the same games, decision for decision (the equivalence suite proves it);
-- ``core``: the native loop alone (``riven_env._native.play_random``): random legal decisions
-  drawn in C++ from their own stream, no Python per step (other games than the two above, as
-  the chooser's stream differs; the same number of games on the same starting positions).
+- ``native``: the native loop (``engine="native"``, a ``NativeGameState`` whose routes the
+  core plans: ``planner="native"``) played by the same runner and agents: the same games,
+  decision for decision (the equivalence suite proves it);
+- ``core``: the native loop alone (``riven_env._native.play_random``, the GIL released):
+  random legal decisions drawn in C++ from their own stream, no Python per step (other games
+  than the two above, as the chooser's stream differs; the same number of games on the same
+  starting positions);
+- ``core_python_planner``: the ``core`` games again with the Python engine's planner behind the
+  seam (``planner="python"``, the diagnosis option), with the share of its time spent in those
+  route callbacks.
 
-Routes are still planned by the Python engine through the loop's planner seam in every column
-(``cpp/riven/game/planner.hpp``): the share of the ``core`` column spent in those callbacks is
-printed, the part the native router will take over. Each column starts with the map's
-remembered routes forgotten (the Python router keeps them by layout, and the native column
-replays the Python column's games). Set-up (``new_game``) is not timed.
-CPU time (the machine may be shared), best of ``--repeat``.
+Each column starts with the map's remembered routes forgotten (the Python router keeps them by
+layout, and the native column replays the Python column's games). Set-up (``new_game``) is not
+timed. CPU time (the machine may be shared), best of ``--repeat``.
 
 Usage::
 
@@ -111,22 +113,25 @@ def _runner(mission: str, seeds: range, engine: str) -> tuple[float, int]:
     return spent, steps
 
 
-def _core(mission: str, seeds: range) -> tuple[float, int, float]:
-    """CPU seconds, decisions and planner-callback seconds of the core's own random games."""
+def _core(mission: str, seeds: range, planner: str) -> tuple[float, int, float]:
+    """CPU seconds, decisions and Python route-callback seconds of the core's own random games."""
     native = load()
-    spent, steps, model, planner = 0.0, 0, None, None
+    spent, steps, model, timed = 0.0, 0, None, None
     for seed in seeds:
         state = new_game(mission, seed, engine="native")
-        if model is None:  # the same forward model, with a timed planner (set-up, not timed)
+        if model is None:  # set-up, not timed
             like = state.python_state()
-            planner = _TimedPlanner(like.table)
-            model = native_loop.forward_model(like, planner)
+            if planner == "python":
+                timed = _TimedPlanner(like.table)
+                model = native_loop.forward_model(like, timed)
+            else:
+                model = native_loop.forward_model(like, planner)
         chooser = native_stream(np.random.default_rng([seed, 0xC0DE]))
         start = time.process_time()
         done, _ = native.play_random(model, state.native, chooser, MAX_STEPS)
         spent += time.process_time() - start
         steps += done
-    return spent, steps, 0.0 if planner is None else planner.seconds
+    return spent, steps, 0.0 if timed is None else timed.seconds
 
 
 def run(missions: tuple[str, ...], games: int, repeat: int) -> dict[str, Any]:
@@ -142,11 +147,13 @@ def run(missions: tuple[str, ...], games: int, repeat: int) -> dict[str, Any]:
                 found = _runner(mission, seeds, engine)
                 if engine not in best or found[0] < best[engine][0]:
                     best[engine] = found
-            _cold_routes(mission)
-            seconds, steps, planner = _core(mission, seeds)
-            if "core" not in best or seconds < best["core"][0]:
-                best["core"] = (seconds, steps)
-                planner_share = planner / seconds if seconds else 0.0
+            for column, planner in (("core", "native"), ("core_python_planner", "python")):
+                _cold_routes(mission)
+                seconds, steps, callbacks = _core(mission, seeds, planner)
+                if column not in best or seconds < best[column][0]:
+                    best[column] = (seconds, steps)
+                    if planner == "python":
+                        planner_share = callbacks / seconds if seconds else 0.0
         row: dict[str, Any] = {}
         for name, (seconds, steps) in best.items():
             row[name] = {
@@ -156,12 +163,12 @@ def run(missions: tuple[str, ...], games: int, repeat: int) -> dict[str, Any]:
                 "steps_per_s": steps / seconds if seconds else float("inf"),
             }
         row["speedup_native_games"] = row["native"]["games_per_s"] / row["python"]["games_per_s"]
+        row["speedup_core_games"] = row["core"]["games_per_s"] / row["python"]["games_per_s"]
         row["speedup_core_steps"] = row["core"]["steps_per_s"] / row["python"]["steps_per_s"]
-        row["core_planner_share"] = planner_share
-        core = best["core"]
-        rest = core[0] * (1.0 - planner_share)
-        # The loop's own cost: the core column without its Python route callbacks.
-        row["core_steps_per_s_without_routes"] = core[1] / rest if rest > 0 else float("inf")
+        row["speedup_native_planner"] = (
+            row["core"]["steps_per_s"] / row["core_python_planner"]["steps_per_s"]
+        )
+        row["python_planner_share"] = planner_share
         out["missions"][mission] = row
     return out
 
@@ -178,18 +185,20 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
         return 0
     print(f"random vs random, {args.games} games per mission, CPU time, best of {args.repeat}")
-    print(f"{'mission':<16}{'engine':<8}{'games/s':>10}{'steps/s':>12}{'steps':>8}")
+    print(f"{'mission':<16}{'engine':<22}{'games/s':>10}{'steps/s':>12}{'steps':>8}")
     for mission, row in result["missions"].items():
-        for engine in ("python", "native", "core"):
+        for engine in ("python", "native", "core", "core_python_planner"):
             r = row[engine]
             print(
-                f"{mission:<16}{engine:<8}{r['games_per_s']:>10.1f}{r['steps_per_s']:>12.0f}{r['steps']:>8}"
+                f"{mission:<16}{engine:<22}{r['games_per_s']:>10.1f}{r['steps_per_s']:>12.0f}"
+                f"{r['steps']:>8}"
             )
         print(
             f"{'':<16}native/python games {row['speedup_native_games']:.2f}x, "
-            f"core/python steps {row['speedup_core_steps']:.2f}x, "
-            f"core time in Python route callbacks {100 * row['core_planner_share']:.0f}%, "
-            f"core without them {row['core_steps_per_s_without_routes']:.0f} steps/s"
+            f"core/python games {row['speedup_core_games']:.1f}x, "
+            f"steps {row['speedup_core_steps']:.1f}x; native planner over the Python one "
+            f"{row['speedup_native_planner']:.1f}x (Python route callbacks "
+            f"{100 * row['python_planner_share']:.0f}% of that column)"
         )
     return 0
 

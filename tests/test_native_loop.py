@@ -6,12 +6,15 @@ Python ones (same order), after every apply the native state equals the Python s
 field (``native_view == python_view``, floats bit for bit) and the events are byte-identical
 (``dumps_event``). Rules variants (turnover, bonus mode, flight route, sticky melee) and the
 ``new_game(engine=...)`` seam are covered too; other resolution systems are refused by name.
+Routes are planned by the core (the default ``planner="native"``); the Python planner behind
+the same seam (``planner="python"``) plays the same game.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from riven_env.errors import IllegalActionError
@@ -142,6 +145,25 @@ def test_copies_are_independent_and_replay_the_same_game() -> None:
             for e in copy.apply(agents[copy.current_side].act(copy, copy.legal_decisions()))
         ]
     assert first == second
+
+
+def test_the_core_plans_routes_and_the_python_planner_stays_for_diagnosis() -> None:
+    # The default model plans with the core (no Python per step); planner="python" puts the
+    # Python engine's planner behind the same seam and plays the same game event for event.
+    from riven_env.native import load
+    from riven_env.native.random import native_stream
+
+    logs = []
+    for planner in ("native", "python"):
+        state = NativeGameState.from_python(new_game("skirmish-5v5", 9), planner=planner)
+        assert state.model.native_planner is (planner == "native")
+        chooser = native_stream(np.random.default_rng(9))
+        steps, events = load().play_random(state.model, state.native, chooser, 100_000)
+        assert state.is_terminal and steps > 0 and events > steps
+        logs.append((steps, events, native_view(state.native)))
+    assert logs[0] == logs[1]
+    with pytest.raises(ValueError, match="planner 'fast': expected one of"):
+        NativeGameState.from_python(new_game("duel-1v1", 1), planner="fast")
 
 
 def test_an_illegal_decision_is_refused_with_the_legal_ones() -> None:

@@ -1,5 +1,6 @@
 // riven::game's loop in Python: the ForwardModel (built by riven_env/native/loop.py from a Python
-// game), the routing seam's Python callback planner, legal decisions and apply.
+// game), the routing seam's planners (the core's NativePlanner, or a Python callback for
+// diagnosis), legal decisions and apply.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/optional.h>
@@ -19,6 +20,7 @@
 #include "bindings.hpp"
 #include "riven/game/forward_model.hpp"
 #include "riven/game/loop.hpp"
+#include "riven/game/native_planner.hpp"
 #include "riven/game/planner.hpp"
 #include "riven/game/queries.hpp"
 #include "riven/rules/pcg64.hpp"
@@ -179,11 +181,34 @@ using ActionTuple = std::tuple<std::string, int, std::string, std::string, bool,
 using VictoryTuple = std::tuple<std::string, int, std::vector<std::string>, std::optional<std::array<double, 4>>, int,
                                 bool, int, int>;
 
+/// The ForwardModel's planner: a bound NativePlanner is shared as is, anything else answers
+/// through Python (PythonPlanner).
+std::shared_ptr<const game::Planner> planner_of(nb::object planner) {
+  if (nb::isinstance<game::NativePlanner>(planner)) return held<game::NativePlanner>(std::move(planner));
+  return std::make_shared<PythonPlanner>(std::move(planner));
+}
+
+/// Whether the model plans without Python (the GIL may be released while it plays).
+bool native_planner(const ForwardModel& fm) {
+  return dynamic_cast<const game::NativePlanner*>(fm.planner.get()) != nullptr;
+}
+
 }  // namespace
 
 void bind_game_loop(nb::module_& module) {
+  nb::class_<game::NativePlanner>(module, "NativePlanner",
+                                  "The routing seam answered by the core's router (riven::game::NativePlanner).")
+      .def(
+          "__init__",
+          [](game::NativePlanner* self, nb::object table, double enemy_gap) {
+            new (self) game::NativePlanner(held<table::TableGeometry>(std::move(table)), enemy_gap);
+          },
+          nb::arg("table"), nb::arg("enemy_gap"))
+      .def_prop_ro("enemy_gap", &game::NativePlanner::enemy_gap);
+
   nb::class_<ForwardModel>(module, "ForwardModel",
                            "What the native game loop reads besides the state (riven::game::ForwardModel).")
+      .def_prop_ro("native_planner", &native_planner, "Whether routes are planned by the core (no Python per step).")
       .def(
           "__init__",
           [](ForwardModel* self, nb::object rules, nb::object table, nb::object planner, const game::GameStatic& statics,
@@ -193,7 +218,7 @@ void bind_game_loop(nb::module_& module) {
             ForwardModel fm;
             fm.rules = held<rules::RulesConfig>(std::move(rules));
             fm.table = held<table::TableGeometry>(std::move(table));
-            fm.planner = std::make_shared<PythonPlanner>(std::move(planner));
+            fm.planner = planner_of(std::move(planner));
             for (const auto& [name, cost, attribute, difficulty, once, excludes, applies, removes] : actions) {
               fm.actions.push_back(game::ActionSpec{name, cost, attribute, difficulty, once, excludes, applies, removes});
             }
@@ -252,17 +277,23 @@ void bind_game_loop(nb::module_& module) {
       "play_random",
       [](const ForwardModel& fm, GameState& state, rules::Pcg64& chooser, std::int64_t max_steps) {
         // A soak: uniformly random legal decisions (their own stream) until the game ends.
-        game::EventLog log;
-        std::int64_t steps = 0;
-        std::size_t events = 0;
-        while (!state.over && steps < max_steps) {
-          const std::vector<Decision> legal = game::legal_decisions(fm, state);
-          const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(legal.size())));
-          game::apply(fm, state, legal[pick], log);
-          events += log.drain().size();
-          ++steps;
-        }
-        return std::make_pair(steps, events);
+        // With the core's planner nothing calls Python, so the GIL is let go meanwhile.
+        const auto play = [&] {
+          game::EventLog log;
+          std::int64_t steps = 0;
+          std::size_t events = 0;
+          while (!state.over && steps < max_steps) {
+            const std::vector<Decision> legal = game::legal_decisions(fm, state);
+            const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(legal.size())));
+            game::apply(fm, state, legal[pick], log);
+            events += log.drain().size();
+            ++steps;
+          }
+          return std::make_pair(steps, events);
+        };
+        if (!native_planner(fm)) return play();
+        nb::gil_scoped_release release;
+        return play();
       },
       nb::arg("model"), nb::arg("state"), nb::arg("chooser"), nb::arg("max_steps"),
       "Play random legal decisions natively: (steps, events).");

@@ -5,10 +5,12 @@
 // game must reach its end with a non-empty menu at every decision point, keep a valid state,
 // number its events without a gap, and replay byte for byte from a copy.
 //
-// The C++ tests run without Python, so routes come from StraightPlanner below: a test double of
-// the routing seam that moves in a straight line (the table's own straight_limit stops it at
-// terrain, bases and the edge). The real planner is the Python engine's (or the native router).
+// Routes come from the core's own planner (riven::game::NativePlanner on cpp/riven/table/routing),
+// as in a native game: the table's static visibility graph for the bases' radius (the four
+// waypoints around the wall, Floyd-Warshall below) and its cover spots are set up here, as the
+// Python engine would hand them over (NativeTable.ensure_nav).
 #include <cmath>
+#include <limits>
 #include <iostream>
 #include <cstdint>
 #include <memory>
@@ -19,6 +21,7 @@
 #include "riven/game/events.hpp"
 #include "riven/game/forward_model.hpp"
 #include "riven/game/loop.hpp"
+#include "riven/game/native_planner.hpp"
 #include "riven/game/queries.hpp"
 #include "riven/game/state.hpp"
 #include "riven/table/table.hpp"
@@ -62,100 +65,57 @@ std::shared_ptr<TableGeometry> make_table() {
     geometry.cover_ids.push_back(1);
   }
   geometry.cover_starts.push_back(geometry.cover_ids.size());
-  table->alias_radius(0.5, table->add_radius(std::move(geometry)));
+  const std::size_t index = table->add_radius(std::move(geometry));
+  table->alias_radius(0.5, index);
+  // geometry.toml's routing settings: six-sided rings of waypoints around bases.
+  riven::table::RoutingSettings routing;
+  constexpr double kPi = 3.141592653589793;
+  for (const std::size_t sides : {std::size_t{6}, std::size_t{12}}) {
+    auto& ring = sides == 6 ? routing.ring : routing.wrap_ring;
+    for (std::size_t k = 0; k < sides; ++k) {
+      const double angle = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(sides);
+      ring.push_back(Point{std::cos(angle), std::sin(angle)});
+    }
+  }
+  table->set_routing(std::move(routing));
+  // The wall's clearance (10.5..12.5 x 3.5..14.5) with its four corners pushed out by the
+  // waypoint margin; neighbouring corners see each other along the sides, the diagonals cross it.
+  riven::table::NavGraph nav;
+  nav.nodes = {Point{10.4, 3.4}, Point{12.6, 3.4}, Point{12.6, 14.6}, Point{10.4, 14.6}};
+  const std::size_t n = nav.nodes.size();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  nav.cost.assign(n * n, kInf);
+  nav.edges = {{0, 1}, {1, 2}, {2, 3}, {0, 3}};
+  for (const auto& [a, b] : nav.edges) {
+    const double cost = table->segment_cost(nav.nodes[a], nav.nodes[b]);
+    nav.cost[a * n + b] = cost;
+    nav.cost[b * n + a] = cost;
+  }
+  nav.dist = nav.cost;
+  nav.next_hop.assign(n * n, -1);
+  for (std::size_t a = 0; a < n; ++a) {
+    nav.dist[a * n + a] = 0.0;
+    for (std::size_t b = 0; b < n; ++b) {
+      if (a == b || nav.cost[a * n + b] < kInf) nav.next_hop[a * n + b] = static_cast<std::int64_t>(b);
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t a = 0; a < n; ++a) {
+      for (std::size_t b = 0; b < n; ++b) {
+        const double via = nav.dist[a * n + k] + nav.dist[k * n + b];
+        if (via < nav.dist[a * n + b]) {
+          nav.dist[a * n + b] = via;
+          nav.next_hop[a * n + b] = nav.next_hop[a * n + k];
+        }
+      }
+    }
+  }
+  nav.bounds = riven::table::Box{0.5, 0.5, 23.5, 23.5};
+  // Behind the wall and the woods, as destinations._cover_spots would list them.
+  nav.cover_spots = {Point{10.3, 9.0}, Point{12.7, 9.0}, Point{6.5, 8.3}, Point{6.5, 12.7}};
+  table->set_nav(index, std::move(nav));
   return table;
 }
-
-/// Straight-line routes (a test double of the routing seam; see the file comment).
-class StraightPlanner final : public riven::game::Planner {
- public:
-  explicit StraightPlanner(std::shared_ptr<const TableGeometry> table) : table_(std::move(table)) {}
-
-  [[nodiscard]] std::optional<Destination> plan_destination(const BasesView& bases, std::size_t i, double allowance,
-                                                            const std::string& kind, std::int64_t ref,
-                                                            std::span<const Point> objectives,
-                                                            std::optional<double>) const override {
-    const Point c = bases.center(i);
-    Point goal = c;
-    if (kind == "toward_enemy" || kind == "toward_friend") {
-      goal = bases.center(static_cast<std::size_t>(ref));
-    } else if (kind == "toward_objective") {
-      goal = objectives[static_cast<std::size_t>(ref)];
-    } else if (kind == "away") {
-      const Point foe = bases.center(static_cast<std::size_t>(ref));
-      goal = {2 * c.x - foe.x, 2 * c.y - foe.y};
-    } else {
-      return std::nullopt;  // cover_from_enemy: this double knows no cover spots
-    }
-    const MovePlan plan = straight(bases, i, goal, allowance);
-    if (plan.path.size() < 2) return std::nullopt;
-    return Destination{kind, ref, plan.end, plan.cost, kind, plan.path, plan.reached};
-  }
-
-  [[nodiscard]] std::optional<MovePlan> plan_charge(const BasesView& bases, std::size_t i, std::size_t target,
-                                                    double reach) const override {
-    MovePlan plan = straight(bases, i, bases.center(target), reach);
-    const Point t = bases.center(target);
-    const double gap = std::hypot(plan.end.x - t.x, plan.end.y - t.y) - bases.radii[i] - bases.radii[target];
-    if (gap > 0.02) return std::nullopt;
-    plan.reached = true;
-    return plan;
-  }
-
-  [[nodiscard]] std::vector<std::int64_t> charge_targets(const BasesView& bases, std::size_t i, double reach,
-                                                         std::span<const std::int64_t> enemies) const override {
-    std::vector<std::int64_t> out;
-    for (const std::int64_t j : enemies) {
-      if (plan_charge(bases, i, static_cast<std::size_t>(j), reach)) out.push_back(j);
-    }
-    return out;
-  }
-
-  [[nodiscard]] MovePlan plan_push(const BasesView& bases, std::size_t i, Point away_from,
-                                   double distance) const override {
-    return as_plan(table_->plan_push(bases, i, away_from, distance), bases.center(i));
-  }
-
-  [[nodiscard]] std::pair<MovePlan, bool> plan_flight(const BasesView& bases, std::size_t i, double distance,
-                                                      bool) const override {
-    const auto [plan, left] = table_->plan_flight(bases, i, distance);
-    return {as_plan(plan, bases.center(i)), left};
-  }
-
- private:
-  static MovePlan as_plan(const riven::table::StraightPlan& plan, Point here) {
-    MovePlan out;
-    out.path = plan.path;
-    out.start = plan.path.empty() ? here : plan.path.front();
-    out.end = plan.path.empty() ? here : plan.path.back();
-    out.cost = plan.cost;
-    out.reached = plan.reached;
-    return out;
-  }
-
-  [[nodiscard]] MovePlan straight(const BasesView& bases, std::size_t i, Point goal, double allowance) const {
-    const Point c = bases.center(i);
-    const double dx = goal.x - c.x;
-    const double dy = goal.y - c.y;
-    const double length = std::hypot(dx, dy);
-    MovePlan plan;
-    plan.start = c;
-    plan.end = c;
-    plan.path = {c};
-    if (length < 1e-9 || allowance <= 0) return plan;
-    const Point direction{dx / length, dy / length};
-    const double moved = table_->straight_limit(bases, i, direction, std::min(allowance, length));
-    if (moved > 0) {
-      plan.end = {c.x + direction.x * moved, c.y + direction.y * moved};
-      plan.path.push_back(plan.end);
-    }
-    plan.cost = moved;
-    plan.reached = moved >= length - 1e-9;
-    return plan;
-  }
-
-  std::shared_ptr<const TableGeometry> table_;
-};
 
 riven::rules::Weapon weapon(std::string name, std::string kind, double range, int modifier,
                             std::vector<std::string> traits) {
@@ -212,7 +172,7 @@ ForwardModel forward_model(const std::shared_ptr<const GameStatic>& st) {
   fm.rules = rules;
   auto table = make_table();
   fm.table = table;
-  fm.planner = std::make_shared<StraightPlanner>(table);
+  fm.planner = std::make_shared<riven::game::NativePlanner>(table, 0.0);  // geometry.toml [destinations] enemy_gap
   using riven::game::ActionSpec;
   fm.actions = {ActionSpec{"move", 1, "", "", false, {}, "", {}},
                 ActionSpec{"charge", 1, "", "", false, {}, "", {}},

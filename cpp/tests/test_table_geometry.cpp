@@ -100,6 +100,26 @@ void python_hypot_matches_cpython() {
   RIVEN_CHECK(python_hypot(0.1, 0.2) == 0.223606797749979);
 }
 
+void crossings_are_geos_node_points() {
+  // shapely.intersection(LineString(a, b), clearance) on skirmish-5v5 (GEOS 3.14.1) lists the
+  // crossing with the edge y = 22.90306743340316 at x = 16.845135330012805; JTS's conditioned
+  // plain-float formula gives ...81 (one ulp away), the double-double one GEOS's bits.
+  const Point a{17.168268712065096, 22.673961656346894};
+  const Point b{15.241711237838606, 24.039916001183947};
+  const Point q1{20.5, 22.90306743340316};
+  const Point q2{15.5, 22.90306743340316};
+  const auto hit = riven::table::line_intersection(a, b, q1, q2);
+  RIVEN_CHECK(hit && hit->x == 16.845135330012805 && hit->y == 22.90306743340316);
+  RIVEN_CHECK(!riven::table::line_intersection(a, b, a, b));  // parallel: none
+  // segment_hits: the crossing and, the far end being inside, that end (as get_coordinates).
+  const Shape strip({15.0, 22.90306743340316, 20.5, 22.90306743340316, 20.5, 25.0, 15.0, 25.0, 15.0,
+                     22.90306743340316},
+                    {5});
+  const std::vector<Point> hits = strip.segment_hits(a, b);
+  RIVEN_CHECK(hits.size() == 2 && hits[0].x == 16.845135330012805 && hits[1].x == b.x && hits[1].y == b.y);
+  RIVEN_CHECK(strip.segment_hits(Point{1.0, 1.0}, Point{2.0, 2.0}).empty());
+}
+
 void malformed_shapes_are_refused() {
   bool refused = false;
   try {
@@ -126,6 +146,7 @@ int main() {
   segments_meet_shapes_as_geos_does();
   first_contact_along_a_segment();
   python_hypot_matches_cpython();
+  crossings_are_geos_node_points();
   malformed_shapes_are_refused();
   return RIVEN_TEST_RESULT();
 }

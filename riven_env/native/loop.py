@@ -4,9 +4,12 @@
 rules and table): the native rules data (:func:`~riven_env.native.rules.native_rules`), the
 native table with every base radius of the game registered
 (:func:`~riven_env.native.table.native_table`), the action catalogue, the profiles' weapons, the
-victory conditions, and the routing seam. Routes are still planned by the Python engine
-(:mod:`riven_env.table.routing`): :class:`PythonPlanner` answers the core's ``Planner``
-interface (``cpp/riven/game/planner.hpp``) by calling ``plan_destination``, ``plan_charge``,
+victory conditions, and the routing seam (``cpp/riven/game/planner.hpp``). By default routes are
+planned by the core (``planner="native"``: ``cpp/riven/game/native_planner.hpp``, on
+``cpp/riven/table/routing.hpp`` with the static visibility graph of every base radius of the
+game handed over by :meth:`~riven_env.native.table.NativeTable.ensure_nav`), so a game steps
+with no Python call. ``planner="python"`` keeps the Python engine's planner behind the seam, for
+diagnosis: :class:`PythonPlanner` answers it by calling ``plan_destination``, ``plan_charge``,
 ``charge_targets``, ``plan_push`` and ``plan_flight`` on the Python table.
 
 :class:`NativeGameState` is a game played by the core behind the ``GameState`` protocol that
@@ -45,11 +48,15 @@ from riven_env.table import (
     plan_flight,
     plan_push,
 )
+from riven_env.table.config import geometry_config
 from riven_env.table.measure import CONTACT_TOL
 
-__all__ = ["NativeGameState", "PythonPlanner", "forward_model", "python_decision"]
+__all__ = ["PLANNERS", "NativeGameState", "PythonPlanner", "forward_model", "python_decision"]
 
-_MODELS: dict[tuple[int, int, int], tuple[Any, Any]] = {}
+PLANNERS: tuple[str, ...] = ("native", "python")
+"""The routing seam's answerers :func:`forward_model` builds by name."""
+
+_MODELS: dict[tuple[int, int, int, str], tuple[Any, Any, Any]] = {}
 _MODELS_LIMIT = 64
 
 
@@ -219,39 +226,52 @@ def _victory_tuples(scenario: Any) -> list[tuple]:
     ]
 
 
-def forward_model(state: Any, planner: Any = None) -> Any:
-    """The core ``ForwardModel`` of ``state``'s game (built once per scenario, rules and table).
+def forward_model(state: Any, planner: Any = "native") -> Any:
+    """The core ``ForwardModel`` of ``state``'s game (built once per scenario, rules, table and planner).
 
     Args:
         state: A Python ``GameState`` of the game.
-        planner: The routing seam's answerer (the methods of :class:`PythonPlanner`); None
-            for a :class:`PythonPlanner` of the game's table. A model with a planner of the
-            caller's is built afresh (not remembered).
+        planner: ``"native"`` (the core's router, no Python per step), ``"python"`` (a
+            :class:`PythonPlanner` of the game's table, for diagnosis), or an object with
+            :class:`PythonPlanner`'s methods; a model with a planner object of the caller's is
+            built afresh (not remembered).
 
     Raises:
+        ValueError: ``planner`` is a name other than those of :data:`PLANNERS`.
         NativeUnavailableError: The core is not built, or the game's resolution system is not
             ported (the message names it).
     """
+    named = isinstance(planner, str)
+    if named and planner not in PLANNERS:
+        raise ValueError(
+            f"planner {planner!r}: expected one of {list(PLANNERS)} or a planner object"
+        )
     system = state.resolution.name
     if system not in NATIVE_SYSTEMS:
         raise NativeUnavailableError(
             f"meta.resolution = {system!r}: the native game loop has {list(NATIVE_SYSTEMS)} only; "
             "play this system with engine='python'"
         )
-    key = (id(state.scenario), id(state.rules), id(state.table))
+    key = (id(state.scenario), id(state.rules), id(state.table), planner if named else "")
     found = _MODELS.get(key)
     statics = native_static(state)
-    if (
-        planner is None
-        and found is not None
-        and found[0]() is state.scenario
-        and found[2] is statics
-    ):
+    if named and found is not None and found[0]() is state.scenario and found[2] is statics:
         return found[1]
     native = load()
     table = native_table(state.table)
-    for radius in state.bases.radii.tolist():
+    radii = sorted(set(state.bases.radii.tolist()))
+    for radius in radii:
         table.ensure_radius(radius)
+    if planner == "native":
+        # Every radius a mover of this game has gets its static graph now: the core's
+        # geometry is shared read-only by the model and its planner once built.
+        for radius in radii:
+            table.ensure_nav(radius)
+        seam = native.NativePlanner(table.core, float(geometry_config().enemy_gap))
+    elif planner == "python":
+        seam = PythonPlanner(state.table)
+    else:
+        seam = planner
     profiles = statics.profiles
     by_name = {}
     for model in state.models:
@@ -262,7 +282,7 @@ def forward_model(state: Any, planner: Any = None) -> Any:
         model = native.ForwardModel(
             native_rules(state.rules),
             table.core,
-            PythonPlanner(state.table) if planner is None else planner,
+            seam,
             statics,
             _action_tuples(state.rules),
             melee,
@@ -276,7 +296,7 @@ def forward_model(state: Any, planner: Any = None) -> Any:
         raise NativeUnavailableError(
             f"the native game loop cannot play this game: {error}"
         ) from None
-    if planner is not None:
+    if not named:
         return model
     if len(_MODELS) >= _MODELS_LIMIT:
         _MODELS.clear()
@@ -349,9 +369,15 @@ class NativeGameState:
         self._python: Any = None
 
     @classmethod
-    def from_python(cls, state: Any) -> NativeGameState:
-        """The native twin of a Python game at its current position (its pending events move)."""
-        model = forward_model(state)
+    def from_python(cls, state: Any, planner: Any = "native") -> NativeGameState:
+        """The native twin of a Python game at its current position (its pending events move).
+
+        Args:
+            state: The Python ``GameState``.
+            planner: Who plans routes (:func:`forward_model`): ``"native"`` (the default, no
+                Python per step) or ``"python"`` (the Python engine's planner, for diagnosis).
+        """
+        model = forward_model(state, planner)
         native = to_native(state)
         return cls(native, model, state, state.drain_events())
 

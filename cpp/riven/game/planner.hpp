@@ -4,8 +4,9 @@
 // (riven_env/table/destinations.py plan_destination, riven_env/table/movement.py plan_charge,
 // charge_targets, plan_push, plan_flight), so that a native router (cpp/riven/table/routing) or the Python
 // one (a callback, cpp/bindings/bind_game_loop.cpp) can stand behind it. Pushes and flights go
-// through it too (the native table has them, cpp/riven/table/table.hpp, but its terrain
-// intersections may differ from GEOS's in the last bit: docs/native-game-state.md, "Game loop").
+// through it too: NativePlanner (native_planner.hpp, the default) answers them with the table's
+// own plan_push / plan_flight, which match GEOS's intersection points bit for bit
+// (docs/native-game-state.md, "Game loop").
 #pragma once
 
 #include <cstddef>

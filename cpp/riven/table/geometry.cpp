@@ -206,6 +206,120 @@ bool segments_meet(const Point& p1, const Point& p2, const Point& q1, const Poin
   return true;
 }
 
+namespace {
+
+/// GEOS's math::DD (a double-double, Dekker's split; the core builds without FMA contraction).
+struct DD {
+  double hi = 0.0;
+  double lo = 0.0;
+
+  static constexpr double kSplit = 134217729.0;  // 2^27 + 1
+
+  [[nodiscard]] DD add(double yhi, double ylo) const {
+    double S = hi + yhi;
+    double T = lo + ylo;
+    double e = S - hi;
+    double f = T - lo;
+    double s = S - e;
+    double t = T - f;
+    s = (yhi - e) + (hi - s);
+    t = (ylo - f) + (lo - t);
+    e = s + T;
+    const double H = S + e;
+    const double h = e + (S - H);
+    e = t + h;
+    const double zhi = H + e;
+    return {zhi, e + (H - zhi)};
+  }
+  [[nodiscard]] DD operator+(const DD& y) const { return add(y.hi, y.lo); }
+  [[nodiscard]] DD operator-(const DD& y) const { return add(-y.hi, -y.lo); }
+  [[nodiscard]] DD operator*(const DD& y) const {
+    double C = kSplit * hi;
+    double hx = C - hi;
+    double c = kSplit * y.hi;
+    hx = C - hx;
+    const double tx = hi - hx;
+    double hy = c - y.hi;
+    C = hi * y.hi;
+    hy = c - hy;
+    const double ty = y.hi - hy;
+    c = ((((hx * hy - C) + hx * ty) + tx * hy) + tx * ty) + (hi * y.lo + lo * y.hi);
+    const double zhi = C + c;
+    hx = C - zhi;
+    return {zhi, c + hx};
+  }
+  [[nodiscard]] DD operator/(const DD& y) const {
+    double C = hi / y.hi;
+    double c = kSplit * C;
+    double hc = c - C;
+    double u = kSplit * y.hi;
+    hc = c - hc;
+    const double tc = C - hc;
+    double hy = u - y.hi;
+    const double U = C * y.hi;
+    hy = u - hy;
+    const double ty = y.hi - hy;
+    u = (((hc * hy - U) + hc * ty) + tc * hy) + tc * ty;
+    c = ((((hi - U) - u) + lo) - C * y.lo) / y.hi;
+    const double zhi = C + c;
+    return {zhi, (C - zhi) + c};
+  }
+  [[nodiscard]] double value() const { return hi + lo; }
+};
+
+}  // namespace
+
+std::optional<Point> line_intersection(const Point& p1, const Point& p2, const Point& q1, const Point& q2) {
+  const DD px = DD{p1.y} - DD{p2.y};
+  const DD py = DD{p2.x} - DD{p1.x};
+  const DD pw = DD{p1.x} * DD{p2.y} - DD{p2.x} * DD{p1.y};
+  const DD qx = DD{q1.y} - DD{q2.y};
+  const DD qy = DD{q2.x} - DD{q1.x};
+  const DD qw = DD{q1.x} * DD{q2.y} - DD{q2.x} * DD{q1.y};
+  const DD x = py * qw - qy * pw;
+  const DD y = qx * pw - px * qw;
+  const DD w = px * qy - qx * py;
+  const double xi = (x / w).value();
+  const double yi = (y / w).value();
+  if (!std::isfinite(xi) || !std::isfinite(yi)) return std::nullopt;
+  return Point{xi, yi};
+}
+
+std::vector<Point> Shape::segment_hits(const Point& a, const Point& b) const {
+  std::vector<Point> hits;
+  if (box_.misses_segment(a, b)) return hits;
+  const auto within = [](const Point& p, const Point& s, const Point& t) {
+    return std::min(s.x, t.x) <= p.x && p.x <= std::max(s.x, t.x) && std::min(s.y, t.y) <= p.y &&
+           p.y <= std::max(s.y, t.y);
+  };
+  for (const Ring& ring : rings_) {
+    if (ring.box.misses_segment(a, b)) continue;
+    const std::vector<Point>& pts = ring.points;
+    for (std::size_t k = 1; k < pts.size(); ++k) {
+      const Point& q1 = pts[k - 1];
+      const Point& q2 = pts[k];
+      if (!segments_meet(a, b, q1, q2)) continue;
+      const int o1 = orientation(a, b, q1);
+      const int o2 = orientation(a, b, q2);
+      const int o3 = orientation(q1, q2, a);
+      const int o4 = orientation(q1, q2, b);
+      if (o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0) {
+        // A proper crossing: GEOS computes the node point.
+        if (const auto p = line_intersection(a, b, q1, q2)) hits.push_back(*p);
+        continue;
+      }
+      // An end on the other segment: GEOS copies that point exactly.
+      if (o1 == 0 && within(q1, a, b)) hits.push_back(q1);
+      if (o2 == 0 && within(q2, a, b)) hits.push_back(q2);
+      if (o3 == 0 && within(a, q1, q2)) hits.push_back(a);
+      if (o4 == 0 && within(b, q1, q2)) hits.push_back(b);
+    }
+  }
+  if (locate(a) == Location::kInterior) hits.push_back(a);
+  if (locate(b) == Location::kInterior) hits.push_back(b);
+  return hits;
+}
+
 Shape::Shape(const std::vector<double>& coords, const std::vector<std::size_t>& ring_ends) {
   if (coords.size() % 2 != 0) throw std::invalid_argument("shape: odd number of coordinates");
   std::size_t start = 0;

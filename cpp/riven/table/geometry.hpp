@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace riven::table {
@@ -43,6 +44,11 @@ int orientation(const Point& a, const Point& b, const Point& c);
 /// Whether the closed segments p1-p2 and q1-q2 share a point (exact).
 bool segments_meet(const Point& p1, const Point& p2, const Point& q1, const Point& q2);
 
+/// The crossing point of the lines p1-p2 and q1-q2 as GEOS's LineIntersector computes a proper
+/// intersection (CGAlgorithmsDD::intersection: homogeneous coordinates in double-double
+/// arithmetic); nullopt for parallel lines.
+std::optional<Point> line_intersection(const Point& p1, const Point& p2, const Point& q1, const Point& q2);
+
 enum class Location { kExterior, kBoundary, kInterior };
 
 /// A closed ring of vertices (last equal to first), as GEOS stores it.
@@ -74,6 +80,10 @@ class Shape {
   /// The smallest fraction t in [0, 1] of a -> b at which the segment meets the shape (0 when a
   /// is inside or on it), or a negative value when it does not meet it.
   [[nodiscard]] double first_contact(const Point& a, const Point& b) const;
+  /// The points shapely.get_coordinates(shapely.intersection(segment a-b, shape)) can list:
+  /// where the segment meets an edge (a proper crossing as GEOS nodes it, line_intersection;
+  /// a touching vertex or end exactly), and a or b when inside. Empty when they do not meet.
+  [[nodiscard]] std::vector<Point> segment_hits(const Point& a, const Point& b) const;
 
  private:
   std::vector<Ring> rings_;

@@ -18,6 +18,14 @@ constexpr double kCostSlack = 1e-9;    // the 1e-9 of truncate / plan_push's com
 constexpr double kOpenGround = 1e-12;  // navigation._point_at_cost: a cost this close to the length
 constexpr double kDuplicate = 1e-12;   // navigation.dedupe_xy / movement._left_at_edge
 
+/// One element of numpy's ``rows @ v`` for ``rows`` rows of two float64: a single row is numpy's
+/// plain dot (x0 * v0 + x1 * v1); two or more go through OpenBLAS's dgemv kernel, which on
+/// x86-64 with FMA fuses x0 * v0 onto the rounded x1 * v1 (docs/tabletop.md, "Native core",
+/// near-tie 3).
+double numpy_dot2(double x0, double x1, Point v, std::size_t rows) {
+  return rows == 1 ? x0 * v.x + x1 * v.y : std::fma(x0, v.x, x1 * v.y);
+}
+
 Point along(Point a, Point b, double f) { return {a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f}; }
 
 std::vector<Point> dedupe(const std::vector<Point>& points) {
@@ -355,12 +363,16 @@ double TableGeometry::straight_limit(const BasesView& bases, std::size_t i, Poin
       limit = std::min(limit, std::max(0.0, (lo[axis] - at[axis]) / step[axis]));
     }
   }
+  std::size_t others = 0;  // the rows of Python's rel
+  for (std::size_t j = 0; j < bases.size(); ++j) {
+    if (j != i && bases.on(j)) ++others;
+  }
   for (std::size_t j = 0; j < bases.size(); ++j) {
     if (j == i || !bases.on(j)) continue;
     const double rx = c.x - bases.centers[2 * j];
     const double ry = c.y - bases.centers[2 * j + 1];
     const double reach = bases.radii[j] + r;
-    const double ahead = rx * direction.x + ry * direction.y;
+    const double ahead = numpy_dot2(rx, ry, direction, others);  // rel @ direction
     const double dist2 = rx * rx + ry * ry;
     const double disc = ahead * ahead - (dist2 - reach * reach);
     if (!(ahead < 0.0 && disc > 0.0)) continue;
@@ -373,10 +385,14 @@ double TableGeometry::straight_limit(const BasesView& bases, std::size_t i, Poin
   const RadiusGeometry& geometry = for_radius(r);
   if (geometry.clearance && limit > 0.0) {
     const Point end{c.x + direction.x * limit, c.y + direction.y * limit};
-    const double t = geometry.clearance->first_contact(c, end);
-    if (t >= 0.0) {
-      const Point hit = along(c, end, t);
-      const double first = (hit.x - c.x) * direction.x + (hit.y - c.y) * direction.y;
+    // movement._straight_limit: the nearest coordinate of shapely.intersection(line, clearance)
+    // along the direction; segment_hits lists those coordinates as GEOS computes them.
+    const std::vector<Point> hits = geometry.clearance->segment_hits(c, end);
+    if (!hits.empty()) {
+      double first = std::numeric_limits<double>::infinity();
+      for (const Point& hit : hits) {
+        first = std::min(first, numpy_dot2(hit.x - c.x, hit.y - c.y, direction, hits.size()));  // (hit - c) @ direction
+      }
       limit = std::min(limit, std::max(0.0, first - kStopShort));
     }
   }
