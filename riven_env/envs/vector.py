@@ -171,6 +171,9 @@ class RivenVectorEnv(VectorEnv):
             rewards,
             side,
             self.num_envs,
+            # The core's router needs no Python: the batch then steps with the GIL released
+            # throughout; a Python planner (diagnosis) takes the GIL back for each route.
+            python_planner=not model.native_planner,
         )
         n, width, actions = self.num_envs, self._batch.flat_size, self._batch.actions
         self._obs = np.zeros((n, width), dtype=np.float32)
