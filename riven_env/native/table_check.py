@@ -437,6 +437,28 @@ def _route(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement
     tally.record(None if problem is None else f"{what}, allowance {allowance}: {problem}", error)
 
 
+def _mover_in_crowd(
+    table: Table, rng: np.random.Generator, least: int = 1
+) -> tuple[Bases, int, np.ndarray] | None:
+    """A legal crowd of bases, a mover on the table and a random side for every base.
+
+    None when fewer than ``least`` bases are on the table (the query is then skipped).
+    """
+    bases = _legal_bases(table, _crowd(table, rng))
+    live = np.flatnonzero(bases.on_table)
+    if len(live) < least:
+        return None
+    i = int(rng.choice(live))
+    return bases, i, rng.random(len(bases)) < 0.5
+
+
+def _menu_sides(sides: np.ndarray, i: int, pts: _Points) -> tuple[list[int], list[int], list]:
+    """The mover's enemies and friends by side, and 0-2 random objectives."""
+    enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
+    friends = [int(j) for j in np.flatnonzero(sides == sides[i])]
+    return enemies, friends, [pts.point() for _ in range(int(pts.rng.integers(0, 3)))]
+
+
 def _destination_problem(a: object, b: object) -> tuple[str | None, float]:
     if a is None or b is None:
         return (None if a is b else f"{a} vs {b}"), 0.0
@@ -452,17 +474,12 @@ def _plan_destination(
     table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement
 ) -> None:
     rng = pts.rng
-    bases = _legal_bases(table, _crowd(table, rng))
-    live = np.flatnonzero(bases.on_table)
-    if len(live) == 0:
+    drawn = _mover_in_crowd(table, rng)
+    if drawn is None:
         tally.record(None)
         return
-    n = len(bases)
-    i = int(rng.choice(live))
-    sides = rng.random(n) < 0.5
-    enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
-    friends = [int(j) for j in np.flatnonzero(sides == sides[i])]
-    objectives = [pts.point() for _ in range(int(rng.integers(0, 3)))]
+    bases, i, sides = drawn
+    enemies, friends, objectives = _menu_sides(sides, i, pts)
     options = destination_options(
         table, bases, i, enemies=enemies, friends=friends, objectives=objectives
     )
@@ -496,14 +513,11 @@ def _plan_destination(
 
 def _charge(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
     rng = pts.rng
-    bases = _legal_bases(table, _crowd(table, rng))
-    live = np.flatnonzero(bases.on_table)
-    if len(live) < 2:
+    drawn = _mover_in_crowd(table, rng, least=2)
+    if drawn is None:
         tally.record(None)
         return
-    n = len(bases)
-    i = int(rng.choice(live))
-    sides = rng.random(n) < 0.5
+    bases, i, sides = drawn
     enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
     reach = float(rng.uniform(1.0, 14.0))
     wrong, worst = [], 0.0
@@ -546,17 +560,12 @@ def _flight_around(table: Table, nat: native.NativeTable, pts: _Points, tally: A
 
 def _candidates(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
     rng = pts.rng
-    bases = _legal_bases(table, _crowd(table, rng))
-    live = np.flatnonzero(bases.on_table)
-    if len(live) == 0:
+    drawn = _mover_in_crowd(table, rng)
+    if drawn is None:
         tally.record(None)
         return
-    n = len(bases)
-    i = int(rng.choice(live))
-    sides = rng.random(n) < 0.5
-    enemies = [int(j) for j in np.flatnonzero(sides != sides[i])]
-    friends = [int(j) for j in np.flatnonzero(sides == sides[i])]
-    objectives = [pts.point() for _ in range(int(rng.integers(0, 3)))]
+    bases, i, sides = drawn
+    enemies, friends, objectives = _menu_sides(sides, i, pts)
     allowance = _allowance(rng) or 6.0
     gap = None if rng.random() < 0.6 else float(rng.choice([0.0, 0.5, 1.0]))
     menu = {"enemies": enemies, "friends": friends, "objectives": objectives, "enemy_gap": gap}
