@@ -208,3 +208,47 @@ def test_batch_with_an_oracle_opponent_equals_single_python_envs(
 ) -> None:
     episodes = _lockstep(scenario, opponent, learner_side, steps)
     assert episodes >= 1
+
+
+# ---------------------------------------------------------------- the commands
+def test_playtest_on_the_native_engine_gives_the_python_results(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from riven_env.cli.main import app
+
+    results = {}
+    for engine in ("python", "native"):
+        out = CliRunner().invoke(
+            app,
+            ["playtest", "--scenario", "duel-1v1", "--blue", "oracle", "--red", "oracle", "--games", "4",
+             "--workers", "1", "--seed", "3", "--engine", engine, "--db",
+             str(tmp_path / f"{engine}.duckdb"), "--json", "--quiet"],
+        )  # fmt: skip
+        assert out.exit_code == 0, out.output
+        report = json.loads(out.stdout)
+        results[engine] = {
+            k: report[k] for k in ("games", "wins", "draws", "win_rate", "mean_rounds")
+        }
+    assert results["native"] == results["python"]
+
+
+def test_balance_check_takes_the_engine_and_stores_it(tmp_path) -> None:
+    import json
+
+    from riven_env.balance.check import check_balance
+    from riven_env.playtest.db import ResultsDB
+
+    found = {}
+    for engine in ("python", "native"):
+        db = tmp_path / f"{engine}.duckdb"
+        result = check_balance(
+            "duel-1v1", pairs=3, workers=1, progress=False, db_path=db, engine=engine
+        )
+        assert result.estimate.games == 6
+        found[engine] = result.estimate.to_dict()["win_rate"]
+        with ResultsDB(db) as store:
+            engines = {json.loads(r["config"])["engine"] for r in store.runs()}
+        assert engines == {engine}
+    assert found["native"] == found["python"]

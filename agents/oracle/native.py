@@ -414,8 +414,6 @@ class NativeOracleAgent(OracleAgent):
         except NativeUnavailableError as error:
             raise AgentSpecError(f"agent {name!r} needs the native core: {error}") from None
         super().__init__(name, side, seed, profile, data=data, profiles_path=profiles_path)
-        # Games by scenario: (weak scenario, rules, table, the game's Oracle in the core).
-        self._games: dict[tuple[int, int, int], tuple[Any, NativeOracleGame]] = {}
         self._decisions: tuple[Any, dict[Decision, Any]] = (None, {})
         #: Decisions the Python Oracle made since construction, by reason (see the docstring).
         self.python_fallbacks: dict[str, int] = {}
@@ -487,17 +485,23 @@ class NativeOracleAgent(OracleAgent):
         return decision
 
 
+#: The core's Oracles by (profiles data, forced profile, scenario, rules, table): one game's
+#: OracleGame depends on nothing else, and the core only reads it, so the agents of every game
+#: of a mission (a playtest builds two per game) share it instead of converting the profiles
+#: (and tabling the dice policies) again.
+_SHARED: dict[tuple[int, str | None, int, int, int], tuple[Any, Any, NativeOracleGame]] = {}
+
+
 def _remembered(agent: OracleAgent, state: Any) -> NativeOracleGame:
     """``agent``'s Oracle in the core for ``state``'s game (a Python state), remembered per game."""
-    games = agent.__dict__.setdefault("_games", {})
-    key = (id(state.scenario), id(state.rules), id(state.table))
-    found = games.get(key)
-    if found is not None and found[0]() is state.scenario:
-        return found[1]
+    key = (id(agent.data), agent.forced, id(state.scenario), id(state.rules), id(state.table))
+    found = _SHARED.get(key)
+    if found is not None and found[0]() is state.scenario and found[1]() is agent.data:
+        return found[2]
     game = native_oracle_game(agent, state)
-    if len(games) >= _GAMES_LIMIT:
-        games.clear()
-    games[key] = (weakref.ref(state.scenario), game)
+    if len(_SHARED) >= _GAMES_LIMIT:
+        _SHARED.clear()
+    _SHARED[key] = (weakref.ref(state.scenario), weakref.ref(agent.data), game)
     return game
 
 
@@ -507,7 +511,7 @@ def core_game(agent: OracleAgent, state: Any) -> NativeOracleGame:
     Built from the Python state the native game started from (its models' profiles and Oracle
     names never change), so no position is exported.
     """
-    return _remembered(agent, state._like)
+    return _remembered(agent, state.start_state)
 
 
 def act_in_core(

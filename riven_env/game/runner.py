@@ -124,8 +124,11 @@ def play_game(
     events[0]["agents"] = {"blue": blue, "red": red}
     # The Oracle profiles each side really plays with, resolved by the agent itself (an
     # ``oracle:PROFILE`` spec overrides the scenario's): reports name them per side.
+    # (A native game answers from the state it started from: the models' profiles and Oracle
+    # names never change, and its position need not be exported.)
+    start = getattr(state, "start_state", state)
     events[0]["oracle_profiles"] = {
-        side: agent.resolved_profiles(state)
+        side: agent.resolved_profiles(start)
         for side, agent in agents.items()
         if callable(getattr(agent, "resolved_profiles", None))
     }

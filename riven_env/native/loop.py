@@ -394,6 +394,13 @@ class NativeGameState:
             self._legal = [python_decision(d, statics) for d in self._native_legal]
         return list(self._legal)
 
+    @property
+    def start_state(self) -> Any:
+        """The Python ``GameState`` the game was built from: its scenario, rules, table and
+        models' static facts (ids, sides, profiles, Oracle names) are this game's, but not its
+        position (read :meth:`python_state` for that)."""
+        return self._like
+
     def core_legal(self, legal: Sequence[Decision]) -> list[Any] | None:
         """The core's decisions of ``legal`` when it is this position's own list (in order), else None."""
         mine = self.legal_decisions() if self._legal is None else self._legal
