@@ -12,6 +12,11 @@ from riven_env.cli.main import app
 
 
 @pytest.mark.slow
+def engines_cpu(report: dict, engine: str, measure: str) -> float:
+    """A per-engine CPU rate of the bench's details."""
+    return report["details"]["engines"][engine][measure]["steps_per_cpu_s"]
+
+
 def test_bench_json_has_every_measure() -> None:
     from riven_env.bench import QUICK, TARGETS
 
@@ -36,8 +41,14 @@ def test_bench_json_has_every_measure() -> None:
         "env_steps_vs_oracle",
         "oracle_games",
         "mcts_simulations",
+        "batched_env_steps_vs_oracle",
     }
     assert all(v > 0 for v in report["speedup"].values())
+    assert report["batched_oracle"]["backend"] == "batched"
+    assert report["speedup"]["batched_env_steps_vs_oracle"] == pytest.approx(
+        report["batched_oracle"]["steps_per_cpu_s"]
+        / engines_cpu(report, "python", "env_oracle")
+    )
     engines = report["details"]["engines"]
     assert report["speedup"]["env_steps_vs_random"] == pytest.approx(
         engines["native"]["env_random"]["steps_per_cpu_s"]
@@ -51,7 +62,9 @@ def test_bench_json_has_every_measure() -> None:
     assert set(report["engines"]) == {"python", "native"}
     assert report["memory_per_game"]["native_bytes"] > 0
     assert report["memory_per_game"]["python_bytes"] > 0
-    assert report["oracle"] == "python agent on the native engine"
+    from riven_env.bench import ORACLE_ON_NATIVE
+
+    assert report["oracle"] == ORACLE_ON_NATIVE
     for key in TARGETS:
         assert key in report["targets"] and isinstance(report["met"][key], bool)
     memory = report["memory"]

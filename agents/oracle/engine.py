@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from riven_agents.base import BaseAgent
 from riven_agents.oracle import words
@@ -147,9 +147,49 @@ class OracleAgent(BaseAgent):
         }
         return {"side": self.side_profile(state, self.side).name, "models": models}
 
+    # ------------------------------------------------------------------ the core
+    #: The ``act`` methods whose procedure the native core reproduces (OracleAgent's own and
+    #: NativeOracleAgent's): a subclass that decides otherwise is never replaced by the core.
+    core_acts: ClassVar[set[Any]] = set()
+
+    def _core_capable(self) -> bool:
+        cls = type(self)
+        return cls.act in OracleAgent.core_acts and all(
+            getattr(cls, name) is getattr(OracleAgent, name)
+            for name in ("_activate", "_action", "_spend", "_choice")
+        )
+
+    def core_seat(self, state: Any) -> tuple[Any, Any] | None:
+        """This agent's seat in a game played wholly in the core, or None (see
+        :func:`riven_agents.oracle.native.core_seat`; :func:`riven_env.native.play.play_in_core`)."""
+        if not getattr(state, "in_core", False) or not self._core_capable():
+            return None
+        from riven_agents.oracle.native import core_seat
+
+        return core_seat(self, state)
+
+    def seat_done(self, stream: Any) -> None:
+        """Take the private stream back from the core after it played this agent's side."""
+        from riven_env.native.random import numpy_state
+
+        self.rng.bit_generator.state = numpy_state(stream)
+
     # ------------------------------------------------------------------ the agent
     def act(self, state: GameState, legal: Sequence[Decision]) -> Decision:
-        """Choose a legal decision and record why in :attr:`last_explanation`."""
+        """Choose a legal decision and record why in :attr:`last_explanation`.
+
+        On a native game (``engine="native"``) the procedure runs in the core on the core's
+        own state (:func:`riven_agents.oracle.native.act_in_core`: the same choices, dice
+        and words, tests/test_native_oracle_loop.py); a point it leaves to Python is decided
+        here.
+        """
+        if getattr(state, "in_core", False) and self._core_capable():
+            from riven_agents.oracle.native import act_in_core
+
+            found = act_in_core(self, state, legal)
+            if not isinstance(found, str):
+                decision, self.last_explanation = found
+                return decision
         if state.phase == PHASE_ACTIVATE:
             decision, model, profile, rule, text = self._activate(state, legal)
         elif state.phase == PHASE_ACTION:
@@ -437,3 +477,6 @@ def _gap(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 __all__ = ["OracleAgent"]
+
+
+OracleAgent.core_acts.add(OracleAgent.act)

@@ -51,6 +51,9 @@ __all__ = [
     "BRANCHES",
     "NativeOracleAgent",
     "NativeOracleGame",
+    "act_in_core",
+    "core_game",
+    "core_seat",
     "destination_points",
     "explain",
     "native_oracle_game",
@@ -180,6 +183,22 @@ def _profile(native: Any, plan: CompiledProfile, state: GameState, tables: dict)
     return out
 
 
+def _words(native: Any, plan: CompiledProfile) -> Any:
+    """The card lines the core words its explanations with (:func:`explain`'s, by rule position)."""
+    profile = plan.profile
+    out = native.OracleProfileWords()
+    out.name = profile.name
+    out.order = ", ".join(profile.activation_order)
+    out.bonus = plan.bonus_text
+    out.dice = [d.text for d in plan.dice]
+    out.priority_ids = [line.rule.id for line in plan.priorities]
+    out.priorities = [line.text for line in plan.priorities]
+    out.fallback = list(plan.fallback_texts)
+    out.spend_ids = [rule.id for rule in profile.spend]
+    out.spends = [words.spend_rule_text(rule) for rule in profile.spend]
+    return out
+
+
 def _policy_table(rule: Any, tables: dict, state: GameState) -> list[int]:
     """A dice policy's choice for every Mettle and every set of offered dice (dice.py's odds)."""
     max_dice, low, count = tables["max_dice"], tables["mettle_low"], tables["mettle_count"]
@@ -262,6 +281,12 @@ def native_oracle_game(agent: OracleAgent, state: GameState) -> NativeOracleGame
     for name in ("charge", "shoot", "stabilise", "rally", "interact", "end", "disengage"):
         kind = _DECISION_POINT_KINDS + actions.index(name) if name in actions else -1
         setattr(out, f"kind_{name}", kind)
+    out.words = [_words(native, plan) for plan in plans]
+    out.dice_words = [
+        dice_words(mettle, dice, rules) if dice > 0 else ""
+        for mettle in range(low, high + 1)
+        for dice in range(tables["max_dice"] + 1)
+    ]
     try:
         out.validate(static)
     except ValueError as error:
@@ -389,23 +414,13 @@ class NativeOracleAgent(OracleAgent):
         except NativeUnavailableError as error:
             raise AgentSpecError(f"agent {name!r} needs the native core: {error}") from None
         super().__init__(name, side, seed, profile, data=data, profiles_path=profiles_path)
-        # Games by scenario: (weak scenario, rules, table, the game's Oracle in the core).
-        self._games: dict[tuple[int, int, int], tuple[Any, NativeOracleGame]] = {}
         self._decisions: tuple[Any, dict[Decision, Any]] = (None, {})
         #: Decisions the Python Oracle made since construction, by reason (see the docstring).
         self.python_fallbacks: dict[str, int] = {}
 
     def native_game(self, state: GameState) -> NativeOracleGame:
         """The core's Oracle for ``state``'s game (built on first use, then remembered)."""
-        key = (id(state.scenario), id(state.rules), id(state.table))
-        found = self._games.get(key)
-        if found is not None and found[0]() is state.scenario:
-            return found[1]
-        game = native_oracle_game(self, state)
-        if len(self._games) >= _GAMES_LIMIT:
-            self._games.clear()
-        self._games[key] = (weakref.ref(state.scenario), game)
-        return game
+        return _remembered(self, state)
 
     def _native_decisions(self, static: Any, legal: Sequence[Decision], convert: Any) -> list[Any]:
         """The core's decisions for ``legal`` (remembered per game: a game lists few distinct ones)."""
@@ -432,6 +447,12 @@ class NativeOracleAgent(OracleAgent):
         from riven_env.native.rules import native_rules
         from riven_env.native.table import native_table
 
+        if getattr(state, "in_core", False):  # a NativeGameState: decide on the core's own state
+            found = act_in_core(self, state, legal)
+            if isinstance(found, str):
+                return self._python(state, legal, found)
+            decision, self.last_explanation = found
+            return decision
         if state.phase == PHASE_CHOICE:
             return self._python(state, legal, "choice phase")
         if state.phase == PHASE_SPEND and state.rules.get("meta.resolution") != "riven":
@@ -462,6 +483,110 @@ class NativeOracleAgent(OracleAgent):
             self.rng.bit_generator.state = numpy_state(stream)
         decision, self.last_explanation = explain(game, state, legal, found)
         return decision
+
+
+#: The core's Oracles by (profiles data, forced profile, scenario, rules, table): one game's
+#: OracleGame depends on nothing else, and the core only reads it, so the agents of every game
+#: of a mission (a playtest builds two per game) share it instead of converting the profiles
+#: (and tabling the dice policies) again.
+_SHARED: dict[tuple[int, str | None, int, int, int], tuple[Any, Any, NativeOracleGame]] = {}
+
+
+def _remembered(agent: OracleAgent, state: Any) -> NativeOracleGame:
+    """``agent``'s Oracle in the core for ``state``'s game (a Python state), remembered per game."""
+    key = (id(agent.data), agent.forced, id(state.scenario), id(state.rules), id(state.table))
+    found = _SHARED.get(key)
+    if found is not None and found[0]() is state.scenario and found[1]() is agent.data:
+        return found[2]
+    game = native_oracle_game(agent, state)
+    if len(_SHARED) >= _GAMES_LIMIT:
+        _SHARED.clear()
+    _SHARED[key] = (weakref.ref(state.scenario), weakref.ref(agent.data), game)
+    return game
+
+
+def core_game(agent: OracleAgent, state: Any) -> NativeOracleGame:
+    """``agent``'s Oracle in the core for the game of ``state``, a NativeGameState.
+
+    Built from the Python state the native game started from (its models' profiles and Oracle
+    names never change), so no position is exported.
+    """
+    return _remembered(agent, state.start_state)
+
+
+def act_in_core(
+    agent: OracleAgent, state: Any, legal: Sequence[Decision]
+) -> tuple[Decision, dict[str, Any]] | str:
+    """:meth:`OracleAgent.act` decided in the core on a NativeGameState, explanation included.
+
+    Returns:
+        The decision and its ``last_explanation``, or why the core left this point to the
+        Python Oracle (a reason in words).
+    """
+    from riven_env.native.game import PHASES
+    from riven_env.native.random import native_stream, numpy_state
+
+    native_legal = state.core_legal(legal)
+    if native_legal is None:
+        return "legal decisions that are not the position's own list"
+    if not state.model.native_planner:
+        return "a game routed by the Python planner"
+    game = core_game(agent, state)
+    in_action = PHASES[state.native.phase] == PHASE_ACTION
+    stream = native_stream(agent.rng) if in_action else _IDLE_STREAM.get()
+    branch, index, native_decision, model, profile, rule, label, text, reason = (
+        _core().oracle_decide_loop(state.model, state.native, game.core, native_legal, stream)
+    )
+    name = BRANCHES[branch]
+    if name == "unsupported":
+        return reason
+    if name in ("fallback", "fallback_end"):  # a face was rolled: the agent's stream moved on
+        agent.rng.bit_generator.state = numpy_state(stream)
+    decision = _decision_of(name, index, native_decision, legal, state.native.statics)
+    return decision, {
+        "model": model,
+        "profile": profile,
+        "rule": rule,
+        "decision": label,
+        "explanation": text,
+    }
+
+
+def _decision_of(
+    name: str, index: int, native_decision: Any, legal: Sequence[Decision], static: Any
+) -> Decision:
+    """The Python decision of the core's choice (as :func:`explain` picks it)."""
+    if index >= 0:
+        return legal[index]
+    if name in ("pass_all_activated", "hold"):
+        return PASS
+    if name == "fallback_end":
+        return END
+    if name == "accept":
+        return ACCEPT
+    return Decision("spend", option=list(static.options)[native_decision.option])
+
+
+def core_seat(agent: OracleAgent, state: Any) -> tuple[Any, Any] | None:
+    """The seat of ``agent`` in a game played wholly in the core (``play_seats``), or None.
+
+    None when the game cannot be decided there (not a NativeGameState, routes planned by the
+    Python planner, a profile name the data lacks: the Python Oracle raises its error). The
+    seat is the core's ``OracleGame`` and the agent's own stream as the core's PCG64; hand the
+    stream back with :func:`seat_done`.
+    """
+    from riven_env.native.random import native_stream
+
+    if not getattr(state, "in_core", False) or not state.model.native_planner:
+        return None
+    game = core_game(agent, state)
+    core = game.core
+    if min(core.model_profile, default=0) < 0 or min(core.side_profile) < 0:
+        return None
+    return core, native_stream(agent.rng)
+
+
+OracleAgent.core_acts.add(NativeOracleAgent.act)
 
 
 def destination_points(

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "riven/oracle/oracle.hpp"
 #include "riven/envs/batch.hpp"
 #include "riven/game/planner.hpp"
 #include "riven/rules/seeding.hpp"
@@ -118,6 +119,14 @@ void bind_batch(nb::module_& module) {
           },
           nb::arg("model"), nb::arg("encoder"), nb::arg("catalogue"), nb::arg("templates"), nb::arg("roll_first"),
           nb::arg("rewards"), nb::arg("learner_side"), nb::arg("games"), nb::arg("python_planner") = true)
+      .def(
+          "set_oracle",
+          [](BatchEnv& env, nb::object oracle) {
+            env.set_opponent_oracle(oracle.is_none() ? nullptr
+                                                     : std::make_shared<const oracle::OracleGame>(
+                                                           nb::cast<const oracle::OracleGame&>(oracle)));
+          },
+          nb::arg("oracle").none(), "The Oracle opponent (an OracleGame), or None for the random one.")
       .def_prop_ro("size", &BatchEnv::size)
       .def_prop_ro("flat_size", &BatchEnv::flat_size)
       .def_prop_ro("actions", &BatchEnv::actions)

@@ -23,6 +23,8 @@
 #include "riven/game/native_planner.hpp"
 #include "riven/game/planner.hpp"
 #include "riven/game/queries.hpp"
+#include "riven/oracle/oracle.hpp"
+#include "riven/oracle/play.hpp"
 #include "riven/rules/pcg64.hpp"
 
 namespace nb = nanobind;
@@ -297,6 +299,53 @@ void bind_game_loop(nb::module_& module) {
       },
       nb::arg("model"), nb::arg("state"), nb::arg("chooser"), nb::arg("max_steps"),
       "Play random legal decisions natively: (steps, events).");
+  module.def(
+      "play_seats",
+      [](const ForwardModel& fm, GameState& state, nb::object blue_oracle, rules::Pcg64& blue_rng,
+         nb::object red_oracle, rules::Pcg64& red_rng, std::int64_t max_decisions, bool timed) {
+        // A whole game (riven_env/game/runner.py play) with each side decided in the core: the
+        // Oracle (an OracleGame) or the random agent (None), each on its own stream, which
+        // moves on in place. The core's planner calls no Python: the GIL is let go meanwhile.
+        std::array<oracle::Seat, game::kSides> seats;
+        const std::array<nb::object*, game::kSides> oracles{&blue_oracle, &red_oracle};
+        const std::array<rules::Pcg64*, game::kSides> rngs{&blue_rng, &red_rng};
+        for (std::size_t s = 0; s < seats.size(); ++s) {
+          seats[s].oracle = oracles[s]->is_none() ? nullptr : nb::cast<const oracle::OracleGame*>(*oracles[s]);
+          seats[s].rng = rngs[s];
+        }
+        if (&blue_rng == &red_rng) throw std::invalid_argument("play_seats: the two sides need their own streams");
+        game::EventLog log;
+        oracle::Played played;
+        {
+          nb::gil_scoped_release release;
+          played = oracle::play(fm, state, seats, log, max_decisions, timed);
+        }
+        nb::list costs;
+        for (const oracle::Seat& seat : seats) costs.append(nb::make_tuple(seat.decisions, seat.seconds, seat.cpu_seconds));
+        return nb::make_tuple(events_to_python(log.drain()), played.decisions, played.stopped, costs);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("blue_oracle").none(), nb::arg("blue_rng"),
+      nb::arg("red_oracle").none(), nb::arg("red_rng"), nb::arg("max_decisions"), nb::arg("timed"),
+      "Play the game in the core, each side the Oracle (an OracleGame) or random (None): (events, decisions, "
+      "stopped, [(decisions, seconds, cpu_seconds)] per side); `stopped` names a point left to Python.");
+  module.def(
+      "oracle_decide_loop",
+      [](const ForwardModel& fm, const GameState& state, const oracle::OracleGame& o,
+         const std::vector<Decision>& legal, rules::Pcg64& rng) {
+        // OracleAgent.act on the loop's own state: the core's routing, the core's words.
+        const oracle::Routing routing = oracle::loop_routing(fm, state);
+        const oracle::Choice c = oracle::decide(o, state, *fm.table, *fm.rules, legal, rng, routing);
+        if (c.branch == oracle::Branch::Unsupported) {
+          return nb::make_tuple(static_cast<int>(c.branch), -1, c.decision, nb::none(), "", "", "", "", c.reason);
+        }
+        const oracle::Explained why = oracle::explain(o, fm, state, legal, c);
+        return nb::make_tuple(static_cast<int>(c.branch), why.index, why.decision,
+                              why.model ? nb::cast(*why.model) : nb::none(), why.profile, why.rule, why.label,
+                              why.text, c.reason);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("oracle"), nb::arg("legal"), nb::arg("rng"),
+      "The Oracle's choice on the loop's state: (branch, index, decision, model, profile, rule, label, "
+      "explanation, reason).");
 }
 
 }  // namespace riven::bindings

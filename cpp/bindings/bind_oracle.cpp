@@ -121,6 +121,17 @@ void bind_oracle(nb::module_& module) {
       .def_rw("priorities", &Profile::priorities)
       .def_rw("fallback", &Profile::fallback)
       .def_rw("spend", &Profile::spend);
+  nb::class_<oracle::ProfileWords>(module, "OracleProfileWords", "A profile's card lines, for the core's explanations.")
+      .def(nb::init<>())
+      .def_rw("name", &oracle::ProfileWords::name)
+      .def_rw("order", &oracle::ProfileWords::order)
+      .def_rw("bonus", &oracle::ProfileWords::bonus)
+      .def_rw("dice", &oracle::ProfileWords::dice)
+      .def_rw("priority_ids", &oracle::ProfileWords::priority_ids)
+      .def_rw("priorities", &oracle::ProfileWords::priorities)
+      .def_rw("fallback", &oracle::ProfileWords::fallback)
+      .def_rw("spend_ids", &oracle::ProfileWords::spend_ids)
+      .def_rw("spends", &oracle::ProfileWords::spends);
   nb::class_<OracleGame>(module, "OracleGame", "The Oracle's profiles and per-model facts for one game.")
       .def(nb::init<>())
       .def_rw("profiles", &OracleGame::profiles)
@@ -146,6 +157,8 @@ void bind_oracle(nb::module_& module) {
       .def_rw("kind_interact", &OracleGame::kind_interact)
       .def_rw("kind_end", &OracleGame::kind_end)
       .def_rw("kind_disengage", &OracleGame::kind_disengage)
+      .def_rw("words", &OracleGame::words)
+      .def_rw("dice_words", &OracleGame::dice_words)
       .def("validate", &OracleGame::validate, nb::arg("statics"));
 
   module.def(

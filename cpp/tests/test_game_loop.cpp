@@ -1,5 +1,6 @@
-// The native game loop under a soak of random legal decisions (run under ASan + UBSan by
-// tests/test_native_sanitizers.py): a 3-against-3 game on a table with a wall, woods and a marsh,
+// The native game loop under a soak of random legal decisions, and of Oracle-decided games
+// (riven::oracle::play: the Enemy Oracle on each side, or the Oracle against random) (run
+// under ASan + UBSan by tests/test_native_sanitizers.py): a 3-against-3 game on a table with a wall, woods and a marsh,
 // every action of the bundled rules, a loot and a hold objective, eliminate/hold/casualties
 // victory. The loop's equality with the Python engine is tests/test_native_loop.py's; here every
 // game must reach its end with a non-empty menu at every decision point, keep a valid state,
@@ -9,7 +10,9 @@
 // as in a native game: the table's static visibility graph for the bases' radius (the four
 // waypoints around the wall, Floyd-Warshall below) and its cover spots are set up here, as the
 // Python engine would hand them over (NativeTable.ensure_nav).
+#include <array>
 #include <cmath>
+#include <stdexcept>
 #include <limits>
 #include <iostream>
 #include <cstdint>
@@ -24,6 +27,8 @@
 #include "riven/game/native_planner.hpp"
 #include "riven/game/queries.hpp"
 #include "riven/game/state.hpp"
+#include "riven/oracle/oracle.hpp"
+#include "riven/oracle/play.hpp"
 #include "riven/table/table.hpp"
 #include "rules_fixture.hpp"
 
@@ -243,6 +248,191 @@ std::string play(const ForwardModel& fm, GameState& state, riven::rules::Pcg64& 
   return lines;
 }
 
+// -- the Oracle soak ---------------------------------------------------------------------------
+// Two hand-made profiles over the fixture's vocabulary (the bundled ones are loaded in Python;
+// their equality with the Python Oracle is tests/test_native_oracle_loop.py's): charges,
+// shots by selector, melee, rally, objectives, a bonus, a fallback table with an impossible
+// face, and spends of each option, so that every branch of decide() and explain() runs.
+riven::oracle::Check check(riven::oracle::Predicate p, double number = 0.0, bool negated = false) {
+  return riven::oracle::Check{p, number, -1, negated};
+}
+
+riven::oracle::Order order(const ForwardModel& fm, riven::game::ActionKind kind, int destination = -1,
+                           riven::oracle::TargetSide side = riven::oracle::TargetSide::None,
+                           riven::oracle::Selector selector = riven::oracle::Selector::Nearest) {
+  riven::oracle::Order o;
+  o.kind = riven::game::kFirstActionKind + fm.id(kind);
+  o.end = kind == riven::game::ActionKind::End;
+  o.destination = destination;
+  o.toward_objective = destination == 1;
+  o.side = side;
+  o.selector = selector;
+  return o;
+}
+
+riven::oracle::OracleGame oracle_game(const ForwardModel& fm, const GameStatic& st) {
+  using riven::game::ActionKind;
+  using riven::oracle::Predicate;
+  using riven::oracle::Selector;
+  using riven::oracle::TargetSide;
+  riven::oracle::OracleGame o;
+  auto words = [](std::string name, const riven::oracle::Profile& p) {
+    riven::oracle::ProfileWords w;
+    w.name = std::move(name);
+    w.order = "keys";
+    w.bonus = "bonus";
+    w.dice.assign(p.dice.size(), "dice");
+    for (std::size_t k = 0; k < p.priorities.size(); ++k) {
+      w.priority_ids.push_back("rule-" + std::to_string(k));
+      w.priorities.push_back("line " + std::to_string(k));
+    }
+    w.fallback.assign(p.fallback.size(), "face");
+    for (std::size_t k = 0; k < p.spend.size(); ++k) {
+      w.spend_ids.push_back("spend-" + std::to_string(k));
+      w.spends.push_back("spends");
+    }
+    return w;
+  };
+  riven::oracle::Profile bold;
+  bold.activation_order = {riven::oracle::OrderKey::Engaged, riven::oracle::OrderKey::NearestEnemy};
+  bold.has_bonus = true;
+  bold.bonus_min_momentum = 2;
+  bold.bonus_when = {check(Predicate::EnemyInChargeReach)};
+  bold.dice = {riven::oracle::DiceRule{{check(Predicate::Wounded)}, 1, {}},
+               riven::oracle::DiceRule{{check(Predicate::Always)}, 3, {}}};
+  bold.priorities = {
+      riven::oracle::Rule{{check(Predicate::Engaged)}, order(fm, ActionKind::Melee, -1, TargetSide::Enemy, Selector::Weakest)},
+      riven::oracle::Rule{{check(Predicate::EnemyInChargeReach)},
+                          order(fm, ActionKind::Charge, -1, TargetSide::Enemy, Selector::Nearest)},
+      riven::oracle::Rule{{check(Predicate::FriendNeedsRally)}, order(fm, ActionKind::Rally, -1, TargetSide::Friend)},
+      riven::oracle::Rule{{check(Predicate::EnemyInShot)},
+                          order(fm, ActionKind::Shoot, -1, TargetSide::Enemy, Selector::OutOfCover)},
+      riven::oracle::Rule{{check(Predicate::ObjectiveWithinMove)}, order(fm, ActionKind::Move, 1)},
+  };
+  bold.fallback = {order(fm, ActionKind::Move, 0), order(fm, ActionKind::Aim), order(fm, ActionKind::Focus),
+                   order(fm, ActionKind::Stabilise, -1, TargetSide::Friend), order(fm, ActionKind::Move, 2),
+                   order(fm, ActionKind::End)};
+  riven::oracle::SpendRule reroll;
+  reroll.option = riven::oracle::SpendOption::Reroll;
+  reroll.on = 1U << 0U;  // miss
+  reroll.any_test = true;
+  reroll.min_momentum = 1;
+  riven::oracle::SpendRule strain;
+  strain.option = riven::oracle::SpendOption::Strain;
+  strain.on = 1U << 1U;  // partial
+  strain.any_test = true;
+  strain.strain_headroom = 1;
+  riven::oracle::SpendRule boost;
+  boost.option = riven::oracle::SpendOption::Boost;
+  boost.on = 1U << 1U;
+  boost.tests = {"shoot", "melee"};
+  bold.spend = {reroll, strain, boost};
+  riven::oracle::Profile wary;
+  wary.activation_order = {riven::oracle::OrderKey::WoundedLast, riven::oracle::OrderKey::RangedFirst};
+  wary.hold_when = {check(Predicate::BadlyWounded), check(Predicate::EnemiesCloserThan, 3.0, true)};
+  wary.dice = {riven::oracle::DiceRule{{check(Predicate::Always)}, 2, {}}};
+  wary.priorities = {
+      riven::oracle::Rule{{check(Predicate::Engaged), check(Predicate::Outnumbered)}, order(fm, ActionKind::Disengage, 3)},
+      riven::oracle::Rule{{check(Predicate::EnemyInShotWithoutCover)},
+                          order(fm, ActionKind::Shoot, -1, TargetSide::Enemy, Selector::Easiest)},
+      riven::oracle::Rule{{check(Predicate::CanInteract)}, order(fm, ActionKind::Interact)},
+      riven::oracle::Rule{{check(Predicate::InCover, 0.0, true)}, order(fm, ActionKind::Move, 2)},
+  };
+  wary.fallback = {order(fm, ActionKind::TakeCover), order(fm, ActionKind::Rest), order(fm, ActionKind::End)};
+  wary.spend = {strain};
+  o.profiles = {bold, wary};
+  o.words = {words("bold", bold), words("wary", wary)};
+  o.model_profile = {0, 1, 0, 1, 0, 1};
+  o.side_profile = {0, 1};
+  for (std::size_t i = 0; i < st.model_count(); ++i) {
+    o.ranged.push_back(fm.ranged[static_cast<std::size_t>(st.model_profile[i])]);
+    o.leader.push_back(i % 3 == 0 ? 1 : 0);
+    o.strain_max.push_back(4);
+  }
+  for (const std::string& name : st.conditions) o.rally_removes.push_back(name == "shaken" ? 1 : 0);
+  o.max_dice = fm.rules->activation.max_dice;
+  o.mettle_low = 3;
+  o.mettle_count = 2;
+  o.dice_words.assign(static_cast<std::size_t>(o.mettle_count * (o.max_dice + 1)), "odds");
+  o.kind_charge = riven::game::kFirstActionKind + fm.id(ActionKind::Charge);
+  o.kind_shoot = riven::game::kFirstActionKind + fm.id(ActionKind::Shoot);
+  o.kind_stabilise = riven::game::kFirstActionKind + fm.id(ActionKind::Stabilise);
+  o.kind_rally = riven::game::kFirstActionKind + fm.id(ActionKind::Rally);
+  o.kind_interact = riven::game::kFirstActionKind + fm.id(ActionKind::Interact);
+  o.kind_end = riven::game::kFirstActionKind + fm.id(ActionKind::End);
+  o.kind_disengage = riven::game::kFirstActionKind + fm.id(ActionKind::Disengage);
+  o.validate(st);
+  return o;
+}
+
+/// One Oracle-decided game (`random_red`: red plays random); its event lines.
+std::string oracle_game_lines(const ForwardModel& fm, GameState& state, const riven::oracle::OracleGame& o,
+                              std::uint64_t seed, bool random_red, std::int64_t& decisions) {
+  riven::rules::Pcg64 blue(riven::rules::Pcg64State{seed * 31 + 1, 2 * seed + 3, false, 0});
+  riven::rules::Pcg64 red(riven::rules::Pcg64State{seed * 37 + 5, 2 * seed + 7, false, 0});
+  std::array<riven::oracle::Seat, riven::game::kSides> seats;
+  seats[0].oracle = &o;
+  seats[0].rng = &blue;
+  seats[1].oracle = random_red ? nullptr : &o;
+  seats[1].rng = &red;
+  riven::game::EventLog log;
+  const riven::oracle::Played played = riven::oracle::play(fm, state, seats, log, -1, true);
+  RIVEN_CHECK(played.stopped.empty());
+  RIVEN_CHECK(state.over);
+  state.validate();
+  decisions += played.decisions;
+  RIVEN_CHECK(seats[0].decisions + seats[1].decisions == played.decisions);
+  std::string lines;
+  std::int64_t seq = -1;
+  for (const auto& event : log.drain()) {
+    const std::string line = riven::game::dumps_event(event);
+    if (seq >= 0) RIVEN_CHECK(line.find("\"seq\":" + std::to_string(seq + 1) + ",") != std::string::npos);
+    const auto at = line.find("\"seq\":");
+    seq = std::stoll(line.substr(at + 6));
+    lines += line;
+    lines += '\n';
+  }
+  return lines;
+}
+
+void oracle_soak(const ForwardModel& fm, const std::shared_ptr<const GameStatic>& st) {
+  const riven::oracle::OracleGame o = oracle_game(fm, *st);
+  const std::vector<std::string> wanted{"\"rule\":\"rule-", "\"rule\":\"d6:", "\"rule\":\"dice:",
+                                        "\"rule\":\"spend",
+                                        "\"type\":\"melee\"", "\"type\":\"shot\""};
+  std::vector<bool> seen(wanted.size(), false);
+  std::int64_t decisions = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const bool random_red = seed % 3 == 0;
+    GameState state = opening(st, seed);
+    riven::game::EventLog log;
+    riven::game::start(fm, state, log);
+    log.drain();
+    GameState copy = state;
+    const std::string first = oracle_game_lines(fm, state, o, seed, random_red, decisions);
+    const std::string second = oracle_game_lines(fm, copy, o, seed, random_red, decisions);
+    RIVEN_CHECK(first == second);  // a copy replays the same game byte for byte
+    RIVEN_CHECK(first.find("\"type\":\"oracle_decision\"") != std::string::npos);
+    for (std::size_t k = 0; k < wanted.size(); ++k) seen[k] = seen[k] || first.find(wanted[k]) != std::string::npos;
+  }
+  RIVEN_CHECK(decisions > 30 * 2 * 20);
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    if (!seen[k]) std::cerr << "never seen in the Oracle soak: " << wanted[k] << "\n";
+    RIVEN_CHECK(seen[k]);
+  }
+  // A planner that is not the core's is refused (the Oracle's routing is the core's).
+  ForwardModel other = fm;
+  other.planner = nullptr;
+  bool refused = false;
+  try {
+    GameState state = opening(st, 1);
+    (void)riven::oracle::loop_routing(other, state);
+  } catch (const std::invalid_argument&) {
+    refused = true;
+  }
+  RIVEN_CHECK(refused);
+}
+
 }  // namespace
 
 int main() {
@@ -299,5 +489,6 @@ int main() {
     refused = true;
   }
   RIVEN_CHECK(refused && state.seq == seq);
+  oracle_soak(fm, st);
   return RIVEN_TEST_RESULT();
 }

@@ -72,6 +72,7 @@ def check_balance(
     interval: float | None = None,
     progress: bool = True,
     player: str = DEFAULT_PLAYER,
+    engine: str = "python",
 ) -> CheckResult:
     """Play the mirror and judge the declared balance.
 
@@ -87,6 +88,7 @@ def check_balance(
         interval: Override of the file's interval bound.
         progress: Show progress bars.
         player: The game function of the playtests (a test double in tests).
+        engine: The game engine, ``python`` or ``native`` (stored with the games).
 
     Raises:
         BalanceError: The mission declares no ``[balance]``, or the overrides are bad.
@@ -131,6 +133,7 @@ def check_balance(
             progress=progress,
             label="check",
             player=player,
+            engine=engine,
         )
     return CheckResult(
         scenario=str(path),

@@ -245,6 +245,7 @@ def play_mirror(
     label: str | None = None,
     group_id: str | None = None,
     player: str = DEFAULT_PLAYER,
+    engine: str = "python",
 ) -> MirrorPlay:
     """Play seeds ``0 .. pairs-1`` of the mirror (both arms) and estimate the balance.
 
@@ -253,6 +254,8 @@ def play_mirror(
     search looks at a candidate in stages.
 
     ``player`` is the playtest's game function (``module:function``; a test double in tests).
+    ``engine`` (``python`` or ``native``) plays every game; it is part of each run's identity,
+    so stored games of the other engine are never reused.
 
     Raises:
         PlaytestError: Bad scenario (the message names the file and field).
@@ -274,6 +277,7 @@ def play_mirror(
         kind=KIND,
         group_id=group_id,
         player=player,
+        engine=engine,
     )
     first = run_playtest(
         base.with_(label=f"{label or 'mirror'}: as given"), progress=progress, resume=True, db=db

@@ -257,11 +257,15 @@ def _sampler(name: str, seed: int, finished: int, settings: BalanceSettings, kno
     return optuna.samplers.GridSampler(space, seed=seed)
 
 
-def study_name(text: str, sampler: str, seed: int, settings: BalanceSettings) -> str:
-    """The study's name: the mission text, the sampler, the seed and the search settings."""
-    key = json.dumps(
-        [text, sampler, seed, list(settings.stages), settings.prune_confidence], sort_keys=True
-    )
+def study_name(
+    text: str, sampler: str, seed: int, settings: BalanceSettings, engine: str = "python"
+) -> str:
+    """The study's name: the mission text, the sampler, the seed, the search settings and the
+    engine (named only when not ``python``: studies stored before engines keep their name)."""
+    parts: list[Any] = [text, sampler, seed, list(settings.stages), settings.prune_confidence]
+    if engine != "python":
+        parts.append(engine)
+    key = json.dumps(parts, sort_keys=True)
     return f"balance-{hashlib.sha1(key.encode()).hexdigest()[:16]}"
 
 
@@ -303,6 +307,7 @@ def run_search(
     echo: Callable[[str], None] | None = None,
     settings: BalanceSettings | None = None,
     player: str = DEFAULT_PLAYER,
+    engine: str = "python",
 ) -> SearchResult:
     """Search the mission's knobs for a setting that meets its declared balance.
 
@@ -321,6 +326,8 @@ def run_search(
         echo: Called with one line per finished candidate.
         settings: Search settings (default: ``balance.toml``).
         player: The game function of the playtests (a test double in tests).
+        engine: The game engine, ``python`` or ``native``: part of the study's identity
+            (``--resume`` continues only a search of the same engine) and of its games'.
 
     Returns:
         The :class:`SearchResult`.
@@ -363,7 +370,7 @@ def run_search(
             str(folder / f"{Path(db_path).stem}{JOURNAL_SUFFIX}")
         )
     )
-    sname = study_name(text, name, seed, settings)
+    sname = study_name(text, name, seed, settings, engine)
     if not resume:
         with contextlib.suppress(KeyError):
             optuna.delete_study(study_name=sname, storage=storage)
@@ -384,7 +391,7 @@ def run_search(
         dists=dists, limit=limit, text=text, name=str(mission.name),
         candidates_dir=candidates_dir, db_path=Path(db_path), echo=echo,
         play={"workers": workers, "backend": backend, "ray_address": ray_address,
-              "progress": progress, "player": player},
+              "progress": progress, "player": player, "engine": engine},
     )  # fmt: skip
     try:
         all_trials = _search_loop(plan)

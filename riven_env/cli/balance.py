@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from riven_env.cli.common import (
+    EngineOption,
     QuietOption,
     WorkersOption,
     check_output,
@@ -133,16 +134,19 @@ def balance(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the stored search of this mission and seed.")
     ] = False,
+    engine: EngineOption = "python",
     as_json: AsJson = False,
     quiet: QuietOption = False,
 ) -> None:
     """Tune a mission's knobs to the balance its file declares, or --check it."""
+    from riven_env.cli.common import apply_engine
     from riven_env.playtest.runner import PlaytestInterrupted
 
     check_output(db, "--db")
     check_output(out, "--out", suffixes=[".toml"])
     check_output(report, "--report", suffixes=[".html"])
     console = make_console(stderr=as_json)
+    engine = apply_engine(engine, scenario)
     if check:
         from riven_env.balance.check import check_balance
         from riven_env.balance.objective import BalanceError
@@ -151,7 +155,7 @@ def balance(
             result = check_balance(
                 scenario, pairs=pairs, seed=seed, workers=workers, backend=backend,
                 ray_address=ray_address, db_path=db, tolerance=tolerance, interval=interval,
-                progress=not quiet,
+                progress=not quiet, engine=engine,
             )  # fmt: skip
         except (PlaytestInterrupted, KeyboardInterrupt):
             # The check always reuses what its database holds: the same command continues.
@@ -193,7 +197,7 @@ def balance(
             ray_address=ray_address, db_path=db, out=out, resume=resume, progress=not quiet,
             # One line per candidate (in the --json object instead when that is asked for).
             echo=None if quiet or as_json else (lambda line: log.print(line, highlight=False)),
-            settings=settings,
+            settings=settings, engine=engine,
         )  # fmt: skip
     except (PlaytestInterrupted, SearchInterrupted) as exc:
         raise _interrupted(exc) from None

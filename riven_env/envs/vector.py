@@ -4,11 +4,13 @@
 :class:`~riven_env.envs.gym_env.RivenSkirmishEnv` plays it (the same streams: the environment's,
 the game's dice, the opponent's; the same observations, masks and rewards), in one of two ways:
 
-* ``batched`` (``engine="native"`` with the ``random`` opponent, ``obs_mode`` ``"flat"`` or
+* ``batched`` (``engine="native"`` with the ``random`` opponent or the Enemy Oracle
+  (``"oracle"``, ``"oracle:PROFILE"``, ``native-oracle`` alike), ``obs_mode`` ``"flat"`` or
   ``"dict"`` without the raster): one native call (``riven_env._native.BatchEnv``,
-  ``cpp/riven/envs/batch.cpp``) applies the N learner actions, plays the random opponent
-  (``legal[integers(0, len(legal))]`` from each game's own stream, as ``RandomAgent`` does) up to
-  each learner's next decision, restarts finished games and writes the observations, masks,
+  ``cpp/riven/envs/batch.cpp``) applies the N learner actions, plays the opponent up to each
+  learner's next decision (random: ``legal[integers(0, len(legal))]`` from each game's own
+  stream, as ``RandomAgent`` does; the Oracle: ``riven::oracle::decide`` on the game's own
+  state, its fallback table rolled on that same stream, as ``OracleAgent`` rolls its own), restarts finished games and writes the observations, masks,
   rewards and flags into preallocated arrays, the GIL released (routes still go through the
   Python planner callback, which takes the GIL back for its own code);
 * ``python`` (every other opponent, engine or observation mode): the N single environments
@@ -43,6 +45,9 @@ __all__ = ["BACKENDS", "RivenVectorEnv", "batched_refusal"]
 BACKENDS = ("batched", "python")
 """How :class:`RivenVectorEnv` steps its games: one native call, or N Python environments."""
 
+# Agent kinds the batch plays as the Enemy Oracle in the core (``KIND`` or ``KIND:PROFILE``).
+_ORACLE_KINDS = ("oracle", "native-oracle")
+
 # Seeds drawn for reset() without a seed stay below this (RivenSkirmishEnv's bound).
 _SEED_BOUND = 2**62
 
@@ -53,13 +58,40 @@ def batched_refusal(
     """Why the native batch cannot run these settings (None when it can)."""
     if engine != "native":
         return f"engine={engine!r} (the batch is the native engine's)"
-    if opponent != "random":
-        return f"opponent={opponent!r} (the batch plays the random opponent natively; others need Python agents)"
+    if not isinstance(opponent, str) or not (
+        opponent == "random" or opponent.split(":", 1)[0] in _ORACLE_KINDS
+    ):
+        return (
+            f"opponent={opponent!r} (the batch plays the random opponent and the Enemy Oracle "
+            "natively; others need Python agents)"
+        )
     if obs_mode not in ("flat", "dict") or raster:
         return f"obs_mode={obs_mode!r}, raster={raster} (the batch encodes flat or dict observations without the raster)"
     if isinstance(scenario, list | tuple) and len(scenario) != 1:
         return "a list of missions (the batch plays one scenario)"
     return None
+
+
+def _oracle_game(spec: str, state: Any) -> Any:
+    """The core's Enemy Oracle of the agent spec ``spec`` (``oracle[:PROFILE]``) for ``state``'s game.
+
+    One ``OracleGame`` serves every game of the batch and either side: it holds the profile of
+    every model and of both sides (a forced profile on all of them).
+
+    Raises:
+        EnvArgumentError: A profile the scenario names is not in the Oracle data.
+    """
+    from riven_agents.oracle.native import native_oracle_game
+    from riven_agents.registry import make_agent
+
+    agent = make_agent(spec, SIDES[0], 0)
+    game = native_oracle_game(agent, state).core
+    if min(game.model_profile, default=0) < 0 or min(game.side_profile) < 0:
+        raise EnvArgumentError(
+            f"opponent={spec!r}: the scenario names an Oracle profile the data lacks; "
+            "use backend='python' to see the Oracle's error"
+        )
+    return game
 
 
 class RivenVectorEnv(VectorEnv):
@@ -68,7 +100,8 @@ class RivenVectorEnv(VectorEnv):
     Args:
         num_envs: Games at once.
         scenario: A bundled name, a path or a loaded Scenario (one mission).
-        opponent: An agent spec; ``"random"`` runs natively, others on the Python fallback.
+        opponent: An agent spec; ``"random"`` and ``"oracle[:PROFILE]"`` run natively, others
+            on the Python fallback.
         engine: ``"native"`` or ``"python"`` (the engine of every game).
         learner_side: ``"blue"``, ``"red"`` or ``"random"`` (drawn per game).
         obs_mode: ``"flat"`` (default) or ``"dict"`` (or ``"entity"``, Python fallback only).
@@ -175,6 +208,8 @@ class RivenVectorEnv(VectorEnv):
             # throughout; a Python planner (diagnosis) takes the GIL back for each route.
             python_planner=not model.native_planner,
         )
+        if env.opponent != "random":
+            self._batch.set_oracle(_oracle_game(env.opponent, templates[0]))
         n, width, actions = self.num_envs, self._batch.flat_size, self._batch.actions
         self._obs = np.zeros((n, width), dtype=np.float32)
         self._final_obs = np.zeros((n, width), dtype=np.float32)

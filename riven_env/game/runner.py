@@ -40,6 +40,15 @@ def play(
 
     events = state.drain_events()
     decisions = 0
+    if on_decision is None and getattr(state, "in_core", False):
+        # A native game whose agents all sit in the core plays there in one call (no Python
+        # per decision: riven_env/native/play.py); what the core leaves over is played below.
+        from riven_env.native.play import play_in_core
+
+        found = play_in_core(state, agents, max_decisions=max_decisions, costs=costs)
+        if found is not None:
+            events.extend(found[0])
+            decisions = found[1]
     while not state.is_terminal:
         if max_decisions is not None and decisions >= max_decisions:
             break
@@ -115,8 +124,11 @@ def play_game(
     events[0]["agents"] = {"blue": blue, "red": red}
     # The Oracle profiles each side really plays with, resolved by the agent itself (an
     # ``oracle:PROFILE`` spec overrides the scenario's): reports name them per side.
+    # (A native game answers from the state it started from: the models' profiles and Oracle
+    # names never change, and its position need not be exported.)
+    start = getattr(state, "start_state", state)
     events[0]["oracle_profiles"] = {
-        side: agent.resolved_profiles(state)
+        side: agent.resolved_profiles(start)
         for side, agent in agents.items()
         if callable(getattr(agent, "resolved_profiles", None))
     }

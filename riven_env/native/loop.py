@@ -359,6 +359,10 @@ class NativeGameState:
     greedy, the Enemy Oracle) play on it unchanged.
     """
 
+    #: Agents read it to decide on the core's own state (the Enemy Oracle, the random agent:
+    #: ``core_seat``, riven_env/native/play.py), never falling through to the Python view.
+    in_core = True
+
     def __init__(self, native: Any, model: Any, like: Any, events: list | None = None) -> None:
         self.native = native
         self.model = model
@@ -389,6 +393,23 @@ class NativeGameState:
             statics = self.native.statics
             self._legal = [python_decision(d, statics) for d in self._native_legal]
         return list(self._legal)
+
+    @property
+    def start_state(self) -> Any:
+        """The Python ``GameState`` the game was built from: its scenario, rules, table and
+        models' static facts (ids, sides, profiles, Oracle names) are this game's, but not its
+        position (read :meth:`python_state` for that)."""
+        return self._like
+
+    def core_legal(self, legal: Sequence[Decision]) -> list[Any] | None:
+        """The core's decisions of ``legal`` when it is this position's own list (in order), else None."""
+        mine = self.legal_decisions() if self._legal is None else self._legal
+        if len(legal) != len(mine):
+            return None
+        for a, b in zip(legal, mine, strict=True):
+            if a is not b and a != b:
+                return None
+        return self._native_legal
 
     def apply(self, decision: Decision) -> list[dict[str, Any]]:
         """Carry out ``decision`` (IllegalActionError when it is not listed); return the events."""
@@ -481,7 +502,7 @@ class NativeGameState:
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names this class lacks: the agents' reads of the Python state.
-        if name.startswith("__") or name in ("native", "model", "_like", "_python"):
+        if name.startswith("__") or name in ("native", "model", "_like", "_python", "_legal"):
             raise AttributeError(name)
         return getattr(self.python_state(), name)
 

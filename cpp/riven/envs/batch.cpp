@@ -8,6 +8,7 @@
 
 #include "riven/game/loop.hpp"
 #include "riven/game/queries.hpp"
+#include "riven/oracle/play.hpp"
 #include "riven/rules/seeding.hpp"
 
 namespace riven::envs {
@@ -100,8 +101,30 @@ void BatchEnv::refresh_legal(Game& g) {
   }
 }
 
+void BatchEnv::set_opponent_oracle(std::shared_ptr<const oracle::OracleGame> oracle) {
+  if (oracle) {
+    oracle->validate(*templates_[0].statics);
+    (void)oracle::loop_routing(model_, templates_[0]);  // refuses a planner that is not the core's
+  }
+  oracle_ = std::move(oracle);
+}
+
 void BatchEnv::play_opponent(Game& g) {
-  // RivenSkirmishEnv._play_opponent with the random agent; the events are not kept.
+  // RivenSkirmishEnv._play_opponent; the events are not kept (the single env emits no
+  // oracle_decision events either).
+  if (oracle_) {
+    const oracle::Routing routing = oracle::loop_routing(model_, g.state);
+    while (!g.state.over && g.state.current_side() != g.learner) {
+      const std::vector<game::Decision> legal = game::legal_decisions(model_, g.state);
+      const oracle::Choice c =
+          oracle::decide(*oracle_, g.state, *model_.table, *model_.rules, legal, g.opponent_rng, routing);
+      require(c.branch != oracle::Branch::Unsupported, "batch: the Oracle opponent cannot decide here: " + c.reason);
+      game::apply(model_, g.state, oracle::chosen_decision(legal, c), log_);
+      (void)log_.drain();
+    }
+    refresh_legal(g);
+    return;
+  }
   while (!g.state.over && g.state.current_side() != g.learner) {
     const std::vector<game::Decision> legal = game::legal_decisions(model_, g.state);
     const auto pick = static_cast<std::size_t>(g.opponent_rng.integers(0, static_cast<std::int64_t>(legal.size())));

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "riven/game/events.hpp"
 #include "riven/game/forward_model.hpp"
 #include "riven/game/state.hpp"
+#include "riven/oracle/oracle.hpp"
 #include "riven/rules/pcg64.hpp"
 
 namespace riven::envs {
@@ -63,6 +65,11 @@ class BatchEnv {
   BatchEnv(game::ForwardModel model, encoding::ObservationEncoder encoder, encoding::ActionCatalogue catalogue,
            std::vector<game::GameState> templates, bool roll_first, RewardConfig rewards, int learner_side,
            std::size_t games);
+
+  /// The opponent: the Enemy Oracle of `oracle` (riven_agents OracleAgent, its fallback table
+  /// rolled on the opponent's stream, default_rng([game seed, 1 + side])) instead of the random
+  /// agent; null: random again. Takes effect from the next decision; needs the core's planner.
+  void set_opponent_oracle(std::shared_ptr<const oracle::OracleGame> oracle);
 
   [[nodiscard]] std::size_t size() const { return games_.size(); }
   [[nodiscard]] std::size_t flat_size() const { return encoder_.flat_size(); }
@@ -108,6 +115,7 @@ class BatchEnv {
   bool roll_first_ = false;
   RewardConfig rewards_;
   int learner_setting_ = 0;
+  std::shared_ptr<const oracle::OracleGame> oracle_;  // null: the random opponent
   std::vector<Game> games_;
   game::EventLog log_;
   std::vector<encoding::SightCode> sight_;

@@ -37,6 +37,10 @@ table::DestinationKind destination_kind(const std::string& name) {
                               "toward_friend");
 }
 
+std::string_view destination_kind_name(table::DestinationKind kind) {
+  return kKindNames.at(static_cast<std::size_t>(kind));
+}
+
 NativePlanner::NativePlanner(std::shared_ptr<const table::TableGeometry> table, double enemy_gap)
     : table_(std::move(table)), enemy_gap_(enemy_gap) {
   if (!table_) throw std::invalid_argument("NativePlanner: a table is required");

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,5 +49,7 @@ class NativePlanner final : public Planner {
 
 /// destinations.DESTINATION_KINDS: the kind named ``name`` (std::invalid_argument otherwise).
 [[nodiscard]] table::DestinationKind destination_kind(const std::string& name);
+/// The DESTINATION_KINDS name of ``kind``.
+[[nodiscard]] std::string_view destination_kind_name(table::DestinationKind kind);
 
 }  // namespace riven::game

@@ -201,6 +201,20 @@ struct Profile {
   std::vector<SpendRule> spend;
 };
 
+/// The card lines of one profile, worded in Python (agents/oracle/compiled.py CompiledProfile,
+/// words.py) for the explanations the core assembles (riven/oracle/play.hpp explain()).
+struct ProfileWords {
+  std::string name;
+  std::string order;                      // ", ".join(activation_order)
+  std::string bonus;                      // bonus_text
+  std::vector<std::string> dice;          // each dice rule's text
+  std::vector<std::string> priority_ids;  // each priority rule's id
+  std::vector<std::string> priorities;    // each priority rule's card line
+  std::vector<std::string> fallback;      // fallback_texts, by face - 1
+  std::vector<std::string> spend_ids;     // each spend rule's id
+  std::vector<std::string> spends;        // words.spend_rule_text of each spend rule
+};
+
 /// The profiles and the per-model facts one game's Oracle reads, ids resolved for that game.
 struct OracleGame {
   std::vector<Profile> profiles;
@@ -227,6 +241,9 @@ struct OracleGame {
   int kind_interact = -1;
   int kind_end = -1;
   int kind_disengage = -1;
+  // The explanations' words (empty when only decide() is asked: the caller words them).
+  std::vector<ProfileWords> words;      // by profile
+  std::vector<std::string> dice_words;  // dice.dice_words: [(mettle - mettle_low) * (max_dice + 1) + dice]
 
   /// Throws std::invalid_argument when the vectors do not fit ``statics`` or a profile id is out of range.
   void validate(const game::GameStatic& statics) const;
