@@ -136,45 +136,9 @@ class RivenVectorEnv(VectorEnv):
 
     # ------------------------------------------------------------------ the native batch
     def _build_batch(self, env: RivenSkirmishEnv, learner_side: str) -> None:
-        from riven_env.game.setup import prepare_game
-        from riven_env.native import load
-        from riven_env.native.encoding import NativeCatalogue, NativeEncoder
-        from riven_env.native.game import to_native
-        from riven_env.native.loop import forward_model
+        from riven_env.envs.native_batch import build_native_batch
 
-        native = load()
-        templates = []
-        for side in SIDES:
-            state = prepare_game(env.scenario, 0, rules=env.rules)
-            state.first_side = state.side = side
-            state.drain_events()
-            templates.append(state)
-        model = forward_model(templates[0])
-        encoder = NativeEncoder(env.encoder).native(templates[0])
-        catalogue = NativeCatalogue(env.catalogue, templates[0]).native
-        config = env.config
-        rewards = native.RewardConfig()
-        rewards.win, rewards.loss, rewards.draw = config.win, config.loss, config.draw
-        rewards.shaping_points = config.shaping_points
-        rewards.shaping_wounds = config.shaping_wounds
-        rewards.shaping_casualties = config.shaping_casualties
-        rewards.raise_illegal = config.illegal_policy == "raise"
-        rewards.illegal_penalty = config.illegal_penalty
-        rewards.max_learner_steps = config.max_learner_steps
-        side = -1 if learner_side == "random" else SIDES.index(learner_side)
-        self._batch = native.BatchEnv(
-            model,
-            encoder,
-            catalogue,
-            [to_native(t) for t in templates],
-            env.scenario.first_side == "roll",
-            rewards,
-            side,
-            self.num_envs,
-            # The core's router needs no Python: the batch then steps with the GIL released
-            # throughout; a Python planner (diagnosis) takes the GIL back for each route.
-            python_planner=not model.native_planner,
-        )
+        self._batch, _ = build_native_batch(env, learner_side, self.num_envs)
         n, width, actions = self.num_envs, self._batch.flat_size, self._batch.actions
         self._obs = np.zeros((n, width), dtype=np.float32)
         self._final_obs = np.zeros((n, width), dtype=np.float32)
