@@ -1,6 +1,8 @@
 #include "riven/table/routing.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -8,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace riven::table {
@@ -24,6 +27,54 @@ constexpr double kDuplicate = 1e-12;       // zero-length hops (routing._route, 
 constexpr double kPi = 3.141592653589793;  // math.pi
 
 // navigation.segment_point_distances for one segment and one point (numpy's operations).
+// Link costs (navigation.link_cost: terrain blocking the mover's base, else the segment's cost)
+// depend only on the two end points, the mover's clearance shape and the table's difficult
+// terrain; shapes never change once built and are named by their uid, the points by their bits.
+// Moves of one game, and the opening moves of every game, ask for the same links again (the
+// rings of bases that did not move, the start points of deployment): each thread keeps the
+// answers of its last kLinkCacheEntries distinct links (then starts afresh), so an answer is the
+// very double the computation gives, whichever call asked first.
+struct LinkKey {
+  std::uint64_t clearance = 0;
+  std::uint64_t difficult = 0;
+  std::uint64_t ax = 0, ay = 0, bx = 0, by = 0;
+  friend bool operator==(const LinkKey&, const LinkKey&) = default;
+};
+
+struct LinkKeyHash {
+  std::size_t operator()(const LinkKey& k) const {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (const std::uint64_t word : {k.clearance, k.difficult, k.ax, k.ay, k.bx, k.by}) {
+      h ^= word + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    }
+    return static_cast<std::size_t>(h);
+  }
+};
+
+// Bounds the memory of the cache (about 80 bytes an entry): 2**16 links.
+constexpr std::size_t kLinkCacheEntries = std::size_t{1} << 16;
+
+class LinkCache {
+ public:
+  template <class Compute>
+  double answer(const LinkKey& key, Compute&& compute) {
+    const auto found = costs_.find(key);
+    if (found != costs_.end()) return found->second;
+    if (costs_.size() >= kLinkCacheEntries) costs_.clear();
+    const double cost = compute();
+    costs_.emplace(key, cost);
+    return cost;
+  }
+
+ private:
+  std::unordered_map<LinkKey, double, LinkKeyHash> costs_;
+};
+
+LinkCache& link_cache() {
+  thread_local LinkCache cache;
+  return cache;
+}
+
 double segment_point_distance(Point a, Point b, Point c) {
   const double abx = b.x - a.x;
   const double aby = b.y - a.y;
@@ -213,7 +264,13 @@ class Navigator {
   }
 
   // navigation.link_cost: inf where terrain blocks the base, else the segment's cost.
-  [[nodiscard]] double link_cost(Point a, Point b) const { return blocks(a, b) ? kInf : table_.segment_cost(a, b); }
+  // Remembered per thread (LinkCache): a pure function of the two points and the two shapes.
+  [[nodiscard]] double link_cost(Point a, Point b) const {
+    const LinkKey key{clearance_ != nullptr ? clearance_->uid() : 0, table_.difficult().uid(),
+                      std::bit_cast<std::uint64_t>(a.x), std::bit_cast<std::uint64_t>(a.y),
+                      std::bit_cast<std::uint64_t>(b.x), std::bit_cast<std::uint64_t>(b.y)};
+    return link_cache().answer(key, [&] { return blocks(a, b) ? kInf : table_.segment_cost(a, b); });
+  }
 
   // Whether the segment keeps the base clear of the bases ``members`` (numpy's distances).
   [[nodiscard]] bool clear_of(Point a, Point b, const std::vector<std::size_t>& members) const {
@@ -491,8 +548,13 @@ class Navigator {
     std::vector<double> via;
     if (n > 0) {
       std::vector<double> total(n);
+      // The bounds change only when start links are settled: recomputed then, not every round.
+      bool stale = true;
       for (std::size_t round = 0; round < 2 * n + 2; ++round) {
-        reach_bounds(reach, first, via);
+        if (stale) {
+          reach_bounds(reach, first, via);
+          stale = false;
+        }
         for (std::size_t v = 0; v < n; ++v) {
           const double known = links.cost[v];
           total[v] = reach[v] + (usable[v] ? (std::isnan(known) ? links.bound[v] : known) : kInf);
@@ -512,6 +574,7 @@ class Navigator {
             std::vector<double> col(n);
             for (std::size_t k = 0; k < n; ++k) col[k] = via[k * n + node];
             settle_start(cheapest(open, col, kBatch));
+            stale = true;
             continue;
           }
         }
