@@ -10,7 +10,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 namespace riven::table {
@@ -31,9 +30,9 @@ constexpr double kPi = 3.141592653589793;  // math.pi
 // depend only on the two end points, the mover's clearance shape and the table's difficult
 // terrain; shapes never change once built and are named by their uid, the points by their bits.
 // Moves of one game, and the opening moves of every game, ask for the same links again (the
-// rings of bases that did not move, the start points of deployment): each thread keeps the
-// answers of its last kLinkCacheEntries distinct links (then starts afresh), so an answer is the
-// very double the computation gives, whichever call asked first.
+// rings of bases that did not move, the start points of deployment): each thread keeps recent
+// answers (LinkCache), and an answer is the very double the computation gives, whichever call
+// asked first.
 struct LinkKey {
   std::uint64_t clearance = 0;
   std::uint64_t difficult = 0;
@@ -41,33 +40,41 @@ struct LinkKey {
   friend bool operator==(const LinkKey&, const LinkKey&) = default;
 };
 
-struct LinkKeyHash {
-  std::size_t operator()(const LinkKey& k) const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (const std::uint64_t word : {k.clearance, k.difficult, k.ax, k.ay, k.bx, k.by}) {
-      h ^= word + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    }
-    return static_cast<std::size_t>(h);
-  }
-};
+// splitmix64's finaliser over each word: the slot of a key in the direct-mapped cache.
+std::uint64_t mix(std::uint64_t h, std::uint64_t word) {
+  std::uint64_t z = h ^ (word + 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
 
-// Bounds the memory of the cache (about 80 bytes an entry): 2**16 links.
-constexpr std::size_t kLinkCacheEntries = std::size_t{1} << 16;
+// Slots of the cache (a power of two; 56 bytes a slot, so about 460 KB a thread, which stays in
+// the processor's cache where a hash map of every link seen would not).
+constexpr std::size_t kLinkCacheSlots = std::size_t{1} << 13;
 
+// A direct-mapped cache: a key's slot holds the last link that hashed there, so a lookup is one
+// probe and nothing is allocated after the first.
 class LinkCache {
  public:
   template <class Compute>
   double answer(const LinkKey& key, Compute&& compute) {
-    const auto found = costs_.find(key);
-    if (found != costs_.end()) return found->second;
-    if (costs_.size() >= kLinkCacheEntries) costs_.clear();
-    const double cost = compute();
-    costs_.emplace(key, cost);
-    return cost;
+    std::uint64_t h = 0;
+    for (const std::uint64_t word : {key.clearance, key.difficult, key.ax, key.ay, key.bx, key.by}) h = mix(h, word);
+    Slot& slot = slots_[static_cast<std::size_t>(h) & (kLinkCacheSlots - 1)];
+    if (slot.filled && slot.key == key) return slot.cost;
+    slot.cost = compute();
+    slot.key = key;
+    slot.filled = true;
+    return slot.cost;
   }
 
  private:
-  std::unordered_map<LinkKey, double, LinkKeyHash> costs_;
+  struct Slot {
+    LinkKey key;
+    double cost = 0.0;
+    bool filled = false;
+  };
+  std::vector<Slot> slots_ = std::vector<Slot>(kLinkCacheSlots);
 };
 
 LinkCache& link_cache() {
