@@ -156,6 +156,24 @@ void bind_batch(nb::module_& module) {
           nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"), nb::arg("terminated"),
           nb::arg("truncated"), nb::arg("illegal"), nb::arg("final_obs"), nb::arg("learner_side"),
           nb::arg("final_winner"), "One learner action per game; the opponent plays; done games restart.")
+      .def("set_autoreset", &BatchEnv::set_autoreset, nb::arg("on"),
+           "Start the next game of a finished one within step() (default) or leave it for restart().")
+      .def(
+          "restart",
+          [](BatchEnv& env, std::size_t k, Floats2 obs, Bytes2 mask, Doubles1 reward, Bytes1 terminated,
+             Bytes1 truncated, Bytes1 illegal, Floats2 final_obs, Int8s1 learner_side, Int8s1 final_winner) {
+            const BatchOutputs out =
+                outputs(obs, mask, reward, terminated, truncated, illegal, final_obs, learner_side, final_winner);
+            nb::gil_scoped_release release;
+            env.restart(k, out);
+          },
+          nb::arg("k"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"), nb::arg("terminated"),
+          nb::arg("truncated"), nb::arg("illegal"), nb::arg("final_obs"), nb::arg("learner_side"),
+          nb::arg("final_winner"), "Game k's next game, its seed drawn from its environment stream.")
+      .def("env_rng", &BatchEnv::env_rng, nb::arg("k"), nb::rv_policy::copy, "A copy of game k's environment stream.")
+      .def("set_env_rng", &BatchEnv::set_env_rng, nb::arg("k"), nb::arg("rng"))
+      .def("legal_decision", &BatchEnv::legal_decision, nb::arg("k"), nb::arg("action"),
+           nb::rv_policy::copy, "Game k's legal decision at a catalogue index (IndexError when none).")
       .def("state", [](const BatchEnv& env, std::size_t k) { return game::GameState(env.state(k)); }, nb::arg("k"),
            "A copy of game k's state now.")
       .def("game_seed", &BatchEnv::game_seed, nb::arg("k"))

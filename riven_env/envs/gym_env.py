@@ -121,6 +121,12 @@ class RivenSkirmishEnv(gym.Env):
 
         self.engine = resolve_engine(engine)
         self._native_encoder: Any = None
+        # The whole step in one native call (riven_env/envs/native_batch.py) when the settings
+        # allow it (native engine, random opponent, flat or dict): built at reset.
+        self._native_game: Any = None
+        self._native_live = False
+        self._native_over = False
+        self._state: GameState | None = None
         if learner_side not in LEARNER_SIDES:
             raise EnvArgumentError(
                 f"learner_side={learner_side!r}: expected one of {list(LEARNER_SIDES)}"
@@ -153,7 +159,7 @@ class RivenSkirmishEnv(gym.Env):
         self.observation_space = observation_space(
             self.entity_encoder if obs_mode == "entity" else self.encoder, obs_mode
         )
-        self.state: GameState | None = None
+        self.state = None
         self.learner_side = "blue" if learner_side == "random" else learner_side
         self.game_seed: int | None = None
         self._opponent_agent: Any = None
@@ -189,6 +195,9 @@ class RivenSkirmishEnv(gym.Env):
                     f"options['learner_side']={side!r}: expected one of {list(LEARNER_SIDES)}"
                 )
             self.learner_side_setting = side
+        if self._native_step_ready():
+            return self._native_reset(seed)
+        self._native_live = False
         game_seed = int(seed) if seed is not None else self._draw_seed()
         events: list[dict] = []
         for _ in range(_MAX_EMPTY_GAMES):
@@ -212,6 +221,8 @@ class RivenSkirmishEnv(gym.Env):
             ResetNeeded: No game is running (call ``reset``).
             IllegalActionError: A masked-out action under ``illegal.policy = "raise"``.
         """
+        if self._native_live:
+            return self._native_step(action)
         state = self.state
         if state is None or state.is_terminal:
             raise ResetNeeded("the game is over or not started: call reset() first")
@@ -265,6 +276,91 @@ class RivenSkirmishEnv(gym.Env):
     def opponent_name(self) -> str:
         """The spec of this episode's opponent (the drawn one for a pool)."""
         return self._opponent_name
+
+    @property
+    def state(self) -> GameState | None:
+        """The game now (on the one-call native step: a NativeGameState copy, made when read)."""
+        if self._native_live:
+            return self._native_game.state()
+        return self._state
+
+    @state.setter
+    def state(self, value: GameState | None) -> None:
+        self._native_live = False
+        self._state = value
+
+    # ------------------------------------------------------------------ the one-call native step
+    def _native_step_ready(self) -> bool:
+        """Build (or keep) the one-call native step when this episode's settings allow it."""
+        from riven_env.envs.native_batch import NativeSingleGame, single_game_refusal
+
+        if single_game_refusal(self) is not None:
+            self._native_game = None
+            return False
+        found = self._native_game
+        if found is None or found.learner_setting != self.learner_side_setting:
+            self._native_game = NativeSingleGame(self, self.learner_side_setting)
+        return True
+
+    def _native_reset(self, seed: int | None) -> tuple[Any, dict[str, Any]]:
+        """reset() on the core: the same streams, game and first observation as the Python path."""
+        game = self._native_game
+        self._np_random = game.reset(None if seed is None else int(seed), self.np_random)
+        self._state = None
+        self._native_live = True
+        self._opponent_agent = None
+        self._opponent_name = self.opponent
+        arrays = game.arrays
+        self.learner_side = SIDES[int(arrays.sides[0])]
+        self.game_seed = game.game_seed
+        self._steps = 0
+        self._native_over = False
+        self._mask = arrays.mask[0].astype(bool)
+        return self._native_obs(arrays.obs), self._info("", [], illegal=False)
+
+    def _native_step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """step() on the core: learner action, opponent, reward, observation and mask in one call."""
+        if self._native_over:
+            raise ResetNeeded("the game is over or not started: call reset() first")
+        game = self._native_game
+        arrays = game.arrays
+        self._steps += 1
+        index = _as_index(action)
+        size = self.catalogue.size
+        legal = index is not None and 0 <= index < size and bool(arrays.mask[0, index])
+        if legal:
+            label = game.decision_label(index)
+        elif self.config.illegal_policy == "raise":
+            state = game.state()
+            if index is not None:
+                self.catalogue.decode(index, state)  # raises, naming the catalogue entry
+            raise IllegalActionError(
+                f"action {action!r}", state.legal_decisions(), "not a legal catalogue index"
+            )
+        else:
+            in_range = index is not None and 0 <= index < size
+            label = "illegal: " + (self.catalogue.labels[index] if in_range else repr(action))
+        game.step(index if index is not None else -1)
+        terminated = bool(arrays.terminated[0])
+        truncated = bool(arrays.truncated[0])
+        # Over: terminated, or truncated at the round limit (not by the learner-step cap).
+        # (the learner always has a legal decision in a game not over).
+        self._native_over = terminated or (truncated and not arrays.mask[0].any())
+        self._mask = arrays.mask[0].astype(bool)
+        info = self._info(label, [], illegal=not legal)
+        return self._native_obs(arrays.obs), float(arrays.rewards[0]), terminated, truncated, info
+
+    def _native_obs(self, flat: np.ndarray) -> Any:
+        if self.obs_mode == "flat":
+            return flat[0].copy()
+        enc = self.encoder
+        split_models, split_objectives = enc._flat_splits
+        row = flat[0].copy()
+        return {
+            "models": row[:split_models].reshape(enc._models_shape),
+            "objectives": row[split_models:split_objectives].reshape(enc._objectives_shape),
+            "global": row[split_objectives:],
+        }
 
     # ------------------------------------------------------------------ internals
     def _draw_seed(self) -> int:
@@ -366,7 +462,10 @@ class RivenSkirmishEnv(gym.Env):
         }
         if self.include_events:
             info["events"] = events
-        if self.state is not None and self.state.is_terminal:
+        if self._native_live:  # reading self.state would copy the core's state each step
+            if self._native_over:
+                info["result"] = self._native_game.state().result
+        elif self.state is not None and self.state.is_terminal:
             info["result"] = self.state.result
         return info
 

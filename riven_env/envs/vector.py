@@ -72,28 +72,6 @@ def batched_refusal(
     return None
 
 
-def _oracle_game(spec: str, state: Any) -> Any:
-    """The core's Enemy Oracle of the agent spec ``spec`` (``oracle[:PROFILE]``) for ``state``'s game.
-
-    One ``OracleGame`` serves every game of the batch and either side: it holds the profile of
-    every model and of both sides (a forced profile on all of them).
-
-    Raises:
-        EnvArgumentError: A profile the scenario names is not in the Oracle data.
-    """
-    from riven_agents.oracle.native import native_oracle_game
-    from riven_agents.registry import make_agent
-
-    agent = make_agent(spec, SIDES[0], 0)
-    game = native_oracle_game(agent, state).core
-    if min(game.model_profile, default=0) < 0 or min(game.side_profile) < 0:
-        raise EnvArgumentError(
-            f"opponent={spec!r}: the scenario names an Oracle profile the data lacks; "
-            "use backend='python' to see the Oracle's error"
-        )
-    return game
-
-
 class RivenVectorEnv(VectorEnv):
     """``num_envs`` RIVEN games with one learner each, stepped together.
 
@@ -169,47 +147,9 @@ class RivenVectorEnv(VectorEnv):
 
     # ------------------------------------------------------------------ the native batch
     def _build_batch(self, env: RivenSkirmishEnv, learner_side: str) -> None:
-        from riven_env.game.setup import prepare_game
-        from riven_env.native import load
-        from riven_env.native.encoding import NativeCatalogue, NativeEncoder
-        from riven_env.native.game import to_native
-        from riven_env.native.loop import forward_model
+        from riven_env.envs.native_batch import build_native_batch
 
-        native = load()
-        templates = []
-        for side in SIDES:
-            state = prepare_game(env.scenario, 0, rules=env.rules)
-            state.first_side = state.side = side
-            state.drain_events()
-            templates.append(state)
-        model = forward_model(templates[0])
-        encoder = NativeEncoder(env.encoder).native(templates[0])
-        catalogue = NativeCatalogue(env.catalogue, templates[0]).native
-        config = env.config
-        rewards = native.RewardConfig()
-        rewards.win, rewards.loss, rewards.draw = config.win, config.loss, config.draw
-        rewards.shaping_points = config.shaping_points
-        rewards.shaping_wounds = config.shaping_wounds
-        rewards.shaping_casualties = config.shaping_casualties
-        rewards.raise_illegal = config.illegal_policy == "raise"
-        rewards.illegal_penalty = config.illegal_penalty
-        rewards.max_learner_steps = config.max_learner_steps
-        side = -1 if learner_side == "random" else SIDES.index(learner_side)
-        self._batch = native.BatchEnv(
-            model,
-            encoder,
-            catalogue,
-            [to_native(t) for t in templates],
-            env.scenario.first_side == "roll",
-            rewards,
-            side,
-            self.num_envs,
-            # The core's router needs no Python: the batch then steps with the GIL released
-            # throughout; a Python planner (diagnosis) takes the GIL back for each route.
-            python_planner=not model.native_planner,
-        )
-        if env.opponent != "random":
-            self._batch.set_oracle(_oracle_game(env.opponent, templates[0]))
+        self._batch, _ = build_native_batch(env, learner_side, self.num_envs)
         n, width, actions = self.num_envs, self._batch.flat_size, self._batch.actions
         self._obs = np.zeros((n, width), dtype=np.float32)
         self._final_obs = np.zeros((n, width), dtype=np.float32)

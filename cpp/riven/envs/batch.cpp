@@ -230,12 +230,34 @@ void BatchEnv::reset(std::span<const std::uint64_t> seeds, const BatchOutputs& o
     const std::array<std::uint64_t, 1> entropy{seeds[k]};
     g.env_rng = rules::seeded_pcg64(entropy);
     start_game(g, seeds[k], false);
-    write(k, g, out.obs, out.mask);
-    out.reward[k] = 0.0;
-    out.terminated[k] = out.truncated[k] = out.illegal[k] = 0;
-    out.learner_side[k] = static_cast<std::int8_t>(g.learner);
-    out.final_winner[k] = -1;
+    write_start(k, g, out);
   }
+}
+
+void BatchEnv::write_start(std::size_t k, const Game& g, const BatchOutputs& out) {
+  write(k, g, out.obs, out.mask);
+  out.reward[k] = 0.0;
+  out.terminated[k] = out.truncated[k] = out.illegal[k] = 0;
+  out.learner_side[k] = static_cast<std::int8_t>(g.learner);
+  out.final_winner[k] = -1;
+}
+
+void BatchEnv::restart(std::size_t k, const BatchOutputs& out) {
+  require(k < games_.size(), "batch: no game " + std::to_string(k));
+  check_outputs(out, games_.size(), encoder_.flat_size(), catalogue_.size());
+  Game& g = games_[k];
+  start_game(g, 0, true);
+  write_start(k, g, out);
+}
+
+const game::Decision& BatchEnv::legal_decision(std::size_t k, std::int64_t action) const {
+  const Game& g = games_.at(k);
+  if (action < 0 || static_cast<std::size_t>(action) >= g.by_index.size() ||
+      g.by_index[static_cast<std::size_t>(action)] < 0) {
+    throw std::out_of_range("batch: game " + std::to_string(k) + ": no legal decision at catalogue index " +
+                            std::to_string(action));
+  }
+  return g.legal[static_cast<std::size_t>(g.by_index[static_cast<std::size_t>(action)])];
 }
 
 void BatchEnv::step(std::span<const std::int64_t> actions, const BatchOutputs& out) {
@@ -291,7 +313,9 @@ void BatchEnv::step(std::span<const std::int64_t> actions, const BatchOutputs& o
       // The finished game's last observation, then the next game (RivenSkirmishEnv.reset()).
       encode(g, out.final_obs.subspan(k * width, width));
       out.final_winner[k] = g.state.over ? g.state.winner : std::int8_t{-1};
-      start_game(g, 0, true);
+      if (autoreset_) {
+        start_game(g, 0, true);
+      }
     }
     write(k, g, out.obs, out.mask);
     out.learner_side[k] = static_cast<std::int8_t>(g.learner);

@@ -83,6 +83,20 @@ class BatchEnv {
   /// moves).
   void step(std::span<const std::int64_t> actions, const BatchOutputs& out);
 
+  // --- One game at a time (the single environment on the native engine, gym_env.py) ---------
+  /// Whether step() starts the next game of a finished one at once (the vector env's SAME_STEP,
+  /// the default) or leaves it finished for restart() (the single env's reset()): then a finished
+  /// game's observation and mask stay in obs and mask, as RivenSkirmishEnv.step returns them.
+  void set_autoreset(bool on) { autoreset_ = on; }
+  /// Game k's next game with a seed drawn from its environment stream (RivenSkirmishEnv.reset()
+  /// without a seed); row k of `out` gets its observation and mask, its flags are zeroed.
+  void restart(std::size_t k, const BatchOutputs& out);
+  /// Game k's environment stream (numpy's np_random of the single env, carried across the seam).
+  [[nodiscard]] const rules::Pcg64& env_rng(std::size_t k) const { return games_.at(k).env_rng; }
+  void set_env_rng(std::size_t k, const rules::Pcg64& rng) { games_.at(k).env_rng = rng; }
+  /// The legal decision of game k at catalogue index `action` (std::out_of_range when none).
+  [[nodiscard]] const game::Decision& legal_decision(std::size_t k, std::int64_t action) const;
+
   [[nodiscard]] const game::GameState& state(std::size_t k) const { return games_.at(k).state; }
   [[nodiscard]] std::uint64_t game_seed(std::size_t k) const { return games_.at(k).game_seed; }
   [[nodiscard]] std::int64_t episode_steps(std::size_t k) const { return games_.at(k).steps; }
@@ -107,6 +121,7 @@ class BatchEnv {
   [[nodiscard]] bool ended_by_round_limit(const Game& g) const;
   void write(std::size_t k, const Game& g, std::span<float> obs, std::span<std::uint8_t> mask);
   void encode(const Game& g, std::span<float> obs);
+  void write_start(std::size_t k, const Game& g, const BatchOutputs& out);
 
   game::ForwardModel model_;
   encoding::ObservationEncoder encoder_;
@@ -116,6 +131,7 @@ class BatchEnv {
   RewardConfig rewards_;
   int learner_setting_ = 0;
   std::shared_ptr<const oracle::OracleGame> oracle_;  // null: the random opponent
+  bool autoreset_ = true;
   std::vector<Game> games_;
   game::EventLog log_;
   std::vector<encoding::SightCode> sight_;

@@ -1,5 +1,7 @@
 #include "riven/table/geometry.hpp"
 
+#include <atomic>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -318,6 +320,11 @@ std::vector<Point> Shape::segment_hits(const Point& a, const Point& b) const {
   if (locate(a) == Location::kInterior) hits.push_back(a);
   if (locate(b) == Location::kInterior) hits.push_back(b);
   return hits;
+}
+
+std::uint64_t Shape::next_uid() {
+  static std::atomic<std::uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
 Shape::Shape(const std::vector<double>& coords, const std::vector<std::size_t>& ring_ends) {

@@ -8,6 +8,8 @@
 // within a relative 1e-30 or so of collinear: the documented near-tie of docs/tabletop.md.
 #pragma once
 
+#include <cstdint>
+
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -68,6 +70,9 @@ class Shape {
   Shape(const std::vector<double>& coords, const std::vector<std::size_t>& ring_ends);
 
   [[nodiscard]] bool empty() const { return rings_.empty(); }
+  /// Names this shape's contents for caches of pure answers about it (a shape never changes
+  /// after it is built; a copy has the same contents and keeps the name).
+  [[nodiscard]] std::uint64_t uid() const { return uid_; }
   [[nodiscard]] const Box& box() const { return box_; }
   [[nodiscard]] const std::vector<Ring>& rings() const { return rings_; }
 
@@ -88,6 +93,9 @@ class Shape {
  private:
   std::vector<Ring> rings_;
   Box box_;
+  std::uint64_t uid_ = next_uid();
+
+  static std::uint64_t next_uid();
 };
 
 }  // namespace riven::table

@@ -1,6 +1,8 @@
 #include "riven/table/routing.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -24,6 +26,62 @@ constexpr double kDuplicate = 1e-12;       // zero-length hops (routing._route, 
 constexpr double kPi = 3.141592653589793;  // math.pi
 
 // navigation.segment_point_distances for one segment and one point (numpy's operations).
+// Link costs (navigation.link_cost: terrain blocking the mover's base, else the segment's cost)
+// depend only on the two end points, the mover's clearance shape and the table's difficult
+// terrain; shapes never change once built and are named by their uid, the points by their bits.
+// Moves of one game, and the opening moves of every game, ask for the same links again (the
+// rings of bases that did not move, the start points of deployment): each thread keeps recent
+// answers (LinkCache), and an answer is the very double the computation gives, whichever call
+// asked first.
+struct LinkKey {
+  std::uint64_t clearance = 0;
+  std::uint64_t difficult = 0;
+  std::uint64_t ax = 0, ay = 0, bx = 0, by = 0;
+  friend bool operator==(const LinkKey&, const LinkKey&) = default;
+};
+
+// splitmix64's finaliser over each word: the slot of a key in the direct-mapped cache.
+std::uint64_t mix(std::uint64_t h, std::uint64_t word) {
+  std::uint64_t z = h ^ (word + 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// Slots of the cache (a power of two; 56 bytes a slot, so about 460 KB a thread, which stays in
+// the processor's cache where a hash map of every link seen would not).
+constexpr std::size_t kLinkCacheSlots = std::size_t{1} << 13;
+
+// A direct-mapped cache: a key's slot holds the last link that hashed there, so a lookup is one
+// probe and nothing is allocated after the first.
+class LinkCache {
+ public:
+  template <class Compute>
+  double answer(const LinkKey& key, Compute&& compute) {
+    std::uint64_t h = 0;
+    for (const std::uint64_t word : {key.clearance, key.difficult, key.ax, key.ay, key.bx, key.by}) h = mix(h, word);
+    Slot& slot = slots_[static_cast<std::size_t>(h) & (kLinkCacheSlots - 1)];
+    if (slot.filled && slot.key == key) return slot.cost;
+    slot.cost = compute();
+    slot.key = key;
+    slot.filled = true;
+    return slot.cost;
+  }
+
+ private:
+  struct Slot {
+    LinkKey key;
+    double cost = 0.0;
+    bool filled = false;
+  };
+  std::vector<Slot> slots_ = std::vector<Slot>(kLinkCacheSlots);
+};
+
+LinkCache& link_cache() {
+  thread_local LinkCache cache;
+  return cache;
+}
+
 double segment_point_distance(Point a, Point b, Point c) {
   const double abx = b.x - a.x;
   const double aby = b.y - a.y;
@@ -213,7 +271,13 @@ class Navigator {
   }
 
   // navigation.link_cost: inf where terrain blocks the base, else the segment's cost.
-  [[nodiscard]] double link_cost(Point a, Point b) const { return blocks(a, b) ? kInf : table_.segment_cost(a, b); }
+  // Remembered per thread (LinkCache): a pure function of the two points and the two shapes.
+  [[nodiscard]] double link_cost(Point a, Point b) const {
+    const LinkKey key{clearance_ != nullptr ? clearance_->uid() : 0, table_.difficult().uid(),
+                      std::bit_cast<std::uint64_t>(a.x), std::bit_cast<std::uint64_t>(a.y),
+                      std::bit_cast<std::uint64_t>(b.x), std::bit_cast<std::uint64_t>(b.y)};
+    return link_cache().answer(key, [&] { return blocks(a, b) ? kInf : table_.segment_cost(a, b); });
+  }
 
   // Whether the segment keeps the base clear of the bases ``members`` (numpy's distances).
   [[nodiscard]] bool clear_of(Point a, Point b, const std::vector<std::size_t>& members) const {
@@ -491,8 +555,13 @@ class Navigator {
     std::vector<double> via;
     if (n > 0) {
       std::vector<double> total(n);
+      // The bounds change only when start links are settled: recomputed then, not every round.
+      bool stale = true;
       for (std::size_t round = 0; round < 2 * n + 2; ++round) {
-        reach_bounds(reach, first, via);
+        if (stale) {
+          reach_bounds(reach, first, via);
+          stale = false;
+        }
         for (std::size_t v = 0; v < n; ++v) {
           const double known = links.cost[v];
           total[v] = reach[v] + (usable[v] ? (std::isnan(known) ? links.bound[v] : known) : kInf);
@@ -512,6 +581,7 @@ class Navigator {
             std::vector<double> col(n);
             for (std::size_t k = 0; k < n; ++k) col[k] = via[k * n + node];
             settle_start(cheapest(open, col, kBatch));
+            stale = true;
             continue;
           }
         }
