@@ -30,6 +30,7 @@ REBALANCED = frozenset(
         "skirmish-5v5-mirror",
         "solo-hero-horde",
         "ranged-vs-melee",
+        "hold-the-line",
     }
 )
 
