@@ -31,6 +31,7 @@ REBALANCED = frozenset(
         "solo-hero-horde",
         "ranged-vs-melee",
         "hold-the-line",
+        "scifi-hold",
     }
 )
 
