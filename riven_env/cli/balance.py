@@ -195,13 +195,18 @@ def balance(
             echo_json(data)
         else:
             spec = result.spec
+            cells = data["cells"]
+            mirror_only = len(cells) == 1 and result.cells[0].cell.is_mirror
             title = (
                 f"{scenario}: declared {spec.describe()} (+/- {spec.tolerance * 100:g}, "
                 f"interval inside +/- {spec.interval * 100:g}); {result.estimate.games} games, "
                 f"{result.estimate.swap} swapped"
+                if mirror_only
+                # Each cell has its own tolerances: the table's Target column shows them.
+                else f"{scenario}: declared {spec.describe()}; {result.estimate.games} games "
+                f"per cell, {result.estimate.swap} swapped"
             )
-            cells = data["cells"]
-            if len(cells) == 1 and result.cells[0].cell.is_mirror:
+            if mirror_only:
                 console.print(_estimate_table(title, data["estimate"]))
             else:
                 console.print(_cells_table(title, cells))
