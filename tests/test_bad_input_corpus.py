@@ -187,7 +187,7 @@ CASES: list[Case] = [
     case("scenario-rounds-text", S, swap(DUEL, "rounds = 6", 'rounds = "six"'), "scenario.rounds"),
     case("scenario-rounds-bool", S, swap(DUEL, "rounds = 6", "rounds = true"), "scenario.rounds"),
     case("scenario-models-text", S, swap(DUEL, '[[sides.red.models]]\nprofile = "brawler"\nid = "red-champion"', 'models = "brawler"'), "sides.red.models"),  # fmt: skip
-    case("scenario-circle-text", S, swap(DUEL, "circle = [18, 13, 1.5]", 'circle = "round"'), "table.terrain[1]"),  # fmt: skip
+    case("scenario-circle-text", S, swap(DUEL, "circle = [18, 12, 1.5]", 'circle = "round"'), "table.terrain[1]"),  # fmt: skip
     case("scenario-wounds-float", S, inline_profile(wounds=2.5), "profiles.odd.wounds"),
     case("scenario-count-zero", S, swap(DUEL, 'id = "blue-champion"', "count = 0"), "sides.blue.models[0].count"),  # fmt: skip
     # -- scenarios: placements ----------------------------------------------------------
@@ -200,7 +200,7 @@ CASES: list[Case] = [
     # -- scenarios: unknown names -------------------------------------------------------
     case("scenario-unknown-key", S, swap(DUEL, "rounds = 6", "rouns = 6"), "scenario.rouns", "did you mean rounds"),  # fmt: skip
     case("scenario-unknown-profile", S, swap(DUEL, 'profile = "veteran"', 'profile = "veteren"'), "sides.blue.models[0].profile"),  # fmt: skip
-    case("scenario-unknown-oracle", S, swap(DUEL, 'oracle = "tactical"', 'oracle = "tacticle"'), "sides.blue.oracle"),  # fmt: skip
+    case("scenario-unknown-oracle", S, swap(DUEL, 'oracle = "defensive"', 'oracle = "defensiv"'), "sides.blue.oracle"),  # fmt: skip
     case("scenario-unknown-condition", S, swap(DUEL, 'type = "eliminate"', 'type = "eliminat"'), "victory.conditions[0].type"),  # fmt: skip
     case("scenario-unknown-terrain-type", S, swap(DUEL, 'type = "rocks"', 'type = "rockz"'), "table.terrain[0]"),  # fmt: skip
     case("scenario-unknown-weapon", S, inline_profile(melee='"swrod"'), "profiles.odd.melee"),
