@@ -96,7 +96,7 @@ def star_polygon(vertices: int) -> str:
         f"{12 + (3 if k % 2 else 1.5) * math.sin(2 * math.pi * k / vertices):.4f}]"
         for k in range(vertices)
     )
-    return swap(DUEL, "[[table.terrain]]\nname = \"west stones\"\ntype = \"rocks\"\npolygon = [[5, 10], [8, 10], [7, 13]]",
+    return swap(DUEL, "[[table.terrain]]\nname = \"west stones\"\ntype = \"rocks\"\npolygon = [[5, 12], [7, 10.5], [8, 12], [7, 13.5]]",
                 f'[[table.terrain]]\nname = "star"\ntype = "rocks"\npolygon = [{points}]')  # fmt: skip
 
 
@@ -153,7 +153,7 @@ CASES: list[Case] = [
     case("scenario-objective-x-nan", S, swap(DUEL, "x = 12.0", "x = nan"), "objectives[0].x"),
     case("scenario-objective-radius-inf", S, swap(DUEL, 'kind = "hold"', 'kind = "hold"\nradius = inf'), "objectives[0].radius"),  # fmt: skip
     case("scenario-position-nan", S, swap(DUEL, 'id = "blue-champion"', 'id = "blue-champion"\nposition = [nan, 2]'), "sides.blue.models[0].position"),  # fmt: skip
-    case("scenario-circle-nan", S, swap(DUEL, "circle = [18, 13, 1.5]", "circle = [18, 13, nan]"), "table.terrain[1]"),  # fmt: skip
+    case("scenario-circle-nan", S, swap(DUEL, "circle = [18, 12, 1.5]", "circle = [18, 12, nan]"), "table.terrain[1]"),  # fmt: skip
     case("scenario-zone-inf", S, swap(DUEL, "blue = [[0, 0, 24, 4]]", "blue = [[0, 0, inf, 4]]"), "deployment.blue[0]"),  # fmt: skip
     # -- scenarios: huge sizes ----------------------------------------------------------
     case("scenario-table-1e9", S, swap(DUEL, "width = 24", "width = 1e9"), "table.width", sub=True),  # fmt: skip
@@ -186,8 +186,8 @@ CASES: list[Case] = [
     case("scenario-width-text", S, swap(DUEL, "width = 24", 'width = "wide"'), "table.width"),
     case("scenario-rounds-text", S, swap(DUEL, "rounds = 6", 'rounds = "six"'), "scenario.rounds"),
     case("scenario-rounds-bool", S, swap(DUEL, "rounds = 6", "rounds = true"), "scenario.rounds"),
-    case("scenario-models-text", S, swap(DUEL, '[[sides.red.models]]\nprofile = "veteran"\nid = "red-champion"', 'models = "veteran"'), "sides.red.models"),  # fmt: skip
-    case("scenario-circle-text", S, swap(DUEL, "circle = [18, 13, 1.5]", 'circle = "round"'), "table.terrain[1]"),  # fmt: skip
+    case("scenario-models-text", S, swap(DUEL, '[[sides.red.models]]\nprofile = "brawler"\nid = "red-champion"', 'models = "brawler"'), "sides.red.models"),  # fmt: skip
+    case("scenario-circle-text", S, swap(DUEL, "circle = [18, 12, 1.5]", 'circle = "round"'), "table.terrain[1]"),  # fmt: skip
     case("scenario-wounds-float", S, inline_profile(wounds=2.5), "profiles.odd.wounds"),
     case("scenario-count-zero", S, swap(DUEL, 'id = "blue-champion"', "count = 0"), "sides.blue.models[0].count"),  # fmt: skip
     # -- scenarios: placements ----------------------------------------------------------
@@ -200,7 +200,7 @@ CASES: list[Case] = [
     # -- scenarios: unknown names -------------------------------------------------------
     case("scenario-unknown-key", S, swap(DUEL, "rounds = 6", "rouns = 6"), "scenario.rouns", "did you mean rounds"),  # fmt: skip
     case("scenario-unknown-profile", S, swap(DUEL, 'profile = "veteran"', 'profile = "veteren"'), "sides.blue.models[0].profile"),  # fmt: skip
-    case("scenario-unknown-oracle", S, swap(DUEL, 'oracle = "tactical"', 'oracle = "tacticle"'), "sides.blue.oracle"),  # fmt: skip
+    case("scenario-unknown-oracle", S, swap(DUEL, 'oracle = "defensive"', 'oracle = "defensiv"'), "sides.blue.oracle"),  # fmt: skip
     case("scenario-unknown-condition", S, swap(DUEL, 'type = "eliminate"', 'type = "eliminat"'), "victory.conditions[0].type"),  # fmt: skip
     case("scenario-unknown-terrain-type", S, swap(DUEL, 'type = "rocks"', 'type = "rockz"'), "table.terrain[0]"),  # fmt: skip
     case("scenario-unknown-weapon", S, inline_profile(melee='"swrod"'), "profiles.odd.melee"),

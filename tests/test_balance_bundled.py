@@ -33,6 +33,8 @@ REBALANCED = frozenset(
         "hold-the-line",
         "scifi-hold",
         "open-field",
+        "duel-1v1",
+        "escort-extract",
     }
 )
 

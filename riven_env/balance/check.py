@@ -2,23 +2,54 @@
 
 Plays the Oracle mirror with seat swap (:mod:`riven_env.balance.mirror`) on ``pairs``
 seeds and compares the declared side's share of decisive games with the declaration
-(:func:`riven_env.balance.objective.verdict`).
+(:func:`riven_env.balance.objective.verdict`); a mission with a target matrix plays every
+cell the same way (the mirror is its first cell unless ``mode = "matrix"``) and is met
+only when every cell is.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from riven_env.balance.mirror import MirrorEstimate, play_mirror
-from riven_env.balance.objective import BalanceError, balance_settings, verdict
+from riven_env.balance.objective import (
+    BalanceError,
+    balance_settings,
+    cell_reasons,
+    check_agents,
+)
 from riven_env.playtest.config import DEFAULT_PLAYER
 from riven_env.playtest.db import ResultsDB
-from riven_env.scenario.balance import BalanceSpec
+from riven_env.scenario.balance import BalanceSpec, MatrixCell
 
 DERIVED = "derived"
+
+
+@dataclass(frozen=True)
+class CellCheck:
+    """One declared rate of the check (the mirror or a target-matrix cell).
+
+    Attributes:
+        cell: The declaration (tolerances as applied).
+        estimate: What its games measured (the row agent's share, per arm and colour).
+        reasons: Why it is not met (empty: met).
+    """
+
+    cell: MatrixCell
+    estimate: MirrorEstimate
+    reasons: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{name, row, column, side, win_rate, tolerance, interval, ..., met, reasons,
+        estimate}``."""
+        return self.cell.to_dict() | {
+            "met": not self.reasons,
+            "reasons": list(self.reasons),
+            "estimate": self.estimate.to_dict(),
+        }
 
 
 @dataclass(frozen=True)
@@ -28,8 +59,9 @@ class CheckResult:
     Attributes:
         scenario: The mission checked.
         spec: Its declared balance (the tolerances actually applied).
-        estimate: What the mirror measured.
-        reasons: Why the balance is not met (empty: met).
+        estimate: What the first declared rate measured (the mirror; a ``matrix``
+            mission: its first cell).
+        reasons: Why the balance is not met, every cell's (empty: met).
         played: Games played by this call (the rest were stored already).
         elapsed_s: Wall time.
     """
@@ -40,6 +72,7 @@ class CheckResult:
     reasons: list[str]
     played: int
     elapsed_s: float
+    cells: list[CellCheck] = field(default_factory=list)
 
     @property
     def met(self) -> bool:
@@ -54,6 +87,7 @@ class CheckResult:
             "met": self.met,
             "reasons": list(self.reasons),
             "estimate": self.estimate.to_dict(),
+            "cells": [c.to_json() for c in self.cells],
             "played": self.played,
             "elapsed_s": self.elapsed_s,
         }
@@ -94,8 +128,6 @@ def check_balance(
         BalanceError: The mission declares no ``[balance]``, or the overrides are bad.
         ScenarioError: The mission is invalid.
     """
-    from dataclasses import replace
-
     from riven_env.scenario.loader import load_scenario, resolve_scenario
 
     started = time.perf_counter()
@@ -109,40 +141,69 @@ def check_balance(
     for name, value in (("tolerance", tolerance), ("interval", interval)):
         if value is not None and not 0 < value < 1:
             raise BalanceError(f"--{name} {value!r} is not allowed; allowed: between 0 and 1")
-    spec = replace(
-        spec,
-        tolerance=spec.tolerance if tolerance is None else tolerance,
-        interval=spec.interval if interval is None else interval,
-    )
-    if spec.interval < spec.tolerance:
-        raise BalanceError(
-            f"interval bound {spec.interval:g} is below the tolerance {spec.tolerance:g}; "
-            "allowed: interval >= tolerance"
-        )
+    spec = _with_tolerances(spec, tolerance, interval)
+    check_agents(path, spec)
+    cells = spec.cells()
+    estimates: list[MirrorEstimate] = []
+    played = 0
     with ResultsDB(db_path) as db:
-        played = play_mirror(
-            path,
-            spec,
-            pairs or settings.check_pairs,
-            db=db,
-            folder=Path(db_path).resolve().parent / DERIVED,
-            seed=seed,
-            workers=workers,
-            backend=backend,
-            ray_address=ray_address,
-            progress=progress,
-            label="check",
-            player=player,
-            engine=engine,
-        )
+        for index, cell in enumerate(cells):
+            run = play_mirror(
+                path,
+                spec,
+                pairs or settings.check_pairs,
+                db=db,
+                folder=Path(db_path).resolve().parent / DERIVED,
+                seed=seed,
+                workers=workers,
+                backend=backend,
+                ray_address=ray_address,
+                progress=progress,
+                label="check" if cell.is_mirror else f"check, cell {index}: {cell.label}",
+                player=player,
+                cell=cell,
+                engine=engine,
+            )
+            estimates.append(run.estimate)
+            played += run.played
+    reasons = cell_reasons(list(estimates), cells, settings)
     return CheckResult(
         scenario=str(path),
         spec=spec,
-        estimate=played.estimate,
-        reasons=verdict(played.estimate, spec, settings),
-        played=played.played,
+        estimate=estimates[0],
+        reasons=[r for rs in reasons for r in rs],
+        played=played,
         elapsed_s=time.perf_counter() - started,
+        cells=[CellCheck(c, e, r) for c, e, r in zip(cells, estimates, reasons, strict=True)],
     )
 
 
-__all__ = ["CheckResult", "check_balance"]
+def _with_tolerances(
+    spec: BalanceSpec, tolerance: float | None, interval: float | None
+) -> BalanceSpec:
+    """The spec with ``--tolerance`` / ``--interval`` applied to the mirror and every cell.
+
+    Raises:
+        BalanceError: The interval bound below the tolerance.
+    """
+    if tolerance is None and interval is None:
+        return spec
+
+    def both(item):
+        return replace(
+            item,
+            tolerance=item.tolerance if tolerance is None else tolerance,
+            interval=item.interval if interval is None else interval,
+        )
+
+    new = replace(both(spec), matrix=tuple(both(c) for c in spec.matrix))
+    for item in (new, *new.matrix):
+        if item.interval < item.tolerance:
+            raise BalanceError(
+                f"interval bound {item.interval:g} is below the tolerance {item.tolerance:g}; "
+                "allowed: interval >= tolerance"
+            )
+    return new
+
+
+__all__ = ["CellCheck", "CheckResult", "check_balance"]

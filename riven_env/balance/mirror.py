@@ -16,6 +16,11 @@ every candidate of a search, ``riven_env.playtest.game_seed``):
 The measured **role** is the roster the mission puts on its declared side
 (``[balance] side``; blue for a symmetric mission). Its win rate is its share of the
 decisive games over both arms (a draw or an unfinished game counts for neither side).
+
+A cell of a target matrix (``[[balance.matrix]]``, :class:`MatrixCell`) is measured the same
+way with other agents: its ``row`` agent plays the roster of its ``side`` in both arms (on
+that colour as given, on the other swapped) and its ``column`` agent the other roster. The
+mirror is the cell ``oracle`` against ``oracle`` (:meth:`BalanceSpec.cells`).
 """
 
 from __future__ import annotations
@@ -38,10 +43,8 @@ from riven_env.playtest.config import DEFAULT_PLAYER, PlaytestConfig
 from riven_env.playtest.db import ResultsDB
 from riven_env.playtest.results import rate_json
 from riven_env.playtest.stats import Interval, mean_interval, wilson_interval
-from riven_env.scenario.balance import BalanceSpec
+from riven_env.scenario.balance import MIRROR_AGENT, BalanceSpec, MatrixCell
 
-#: The agent of both sides of the mirror: each side's own Oracle profile.
-MIRROR_AGENT = "oracle"
 KIND = "balance"
 
 
@@ -92,8 +95,10 @@ def _has_fixed_positions(doc: Mapping[str, Any]) -> bool:
 
 
 def swap_kind(doc: Mapping[str, Any], spec: BalanceSpec) -> str:
-    """``rosters`` or ``colours``: how the mirror's second arm swaps (module docstring)."""
-    if spec.mode == "symmetric" and not _has_fixed_positions(doc):
+    """``rosters`` or ``colours``: how the mirror's second arm swaps (module docstring).
+
+    A ``matrix`` mission swaps as a symmetric one (its cells name agents, not a side)."""
+    if spec.mode in ("symmetric", "matrix") and not _has_fixed_positions(doc):
         return "rosters"
     return "colours"
 
@@ -246,8 +251,13 @@ def play_mirror(
     group_id: str | None = None,
     player: str = DEFAULT_PLAYER,
     engine: str = "python",
+    cell: MatrixCell | None = None,
 ) -> MirrorPlay:
     """Play seeds ``0 .. pairs-1`` of the mirror (both arms) and estimate the balance.
+
+    ``cell``: a target-matrix cell to measure instead of the Oracle mirror (its row agent
+    on its side's roster against its column agent, module docstring); ``None`` or the
+    mirror cell play the mirror, with the run identity the mirror always had.
 
     Games already stored for the same file and seed are reused (the playtest's
     ``--resume``): asking for more pairs later plays only the new seeds, which is how a
@@ -264,10 +274,17 @@ def play_mirror(
 
     scenario_path = str(Path(scenario).resolve()) if Path(scenario).exists() else str(scenario)
     other, kind = swapped_file(scenario, spec, folder)
+    side = spec.side if cell is None else cell.side
+    target = spec.win_rate if cell is None else cell.win_rate
+    row = MIRROR_AGENT if cell is None else cell.row
+    column = MIRROR_AGENT if cell is None else cell.column
+    # As given the row agent plays its roster on ``side``; swapped, that roster (and the row
+    # agent with it) is on the other colour.
+    given_agents = {side: row, _other(side): column}
     base = PlaytestConfig(
         scenario=scenario_path,
-        blue=MIRROR_AGENT,
-        red=MIRROR_AGENT,
+        blue=given_agents["blue"],
+        red=given_agents["red"],
         games=pairs,
         seed=seed,
         workers=workers,
@@ -283,7 +300,12 @@ def play_mirror(
         base.with_(label=f"{label or 'mirror'}: as given"), progress=progress, resume=True, db=db
     )
     second = run_playtest(
-        base.with_(scenario=str(other), label=f"{label or 'mirror'}: swapped"),
+        base.with_(
+            scenario=str(other),
+            blue=given_agents["red"],
+            red=given_agents["blue"],
+            label=f"{label or 'mirror'}: swapped",
+        ),
         progress=progress,
         resume=True,
         db=db,
@@ -293,8 +315,8 @@ def play_mirror(
     result = estimate(
         [g for g in db.games(first.run_id) if g["game_index"] < pairs],
         [g for g in db.games(second.run_id) if g["game_index"] < pairs],
-        spec.side,
-        spec.win_rate,
+        side,
+        target,
         kind,
         {"given": first.run_id, "swapped": second.run_id},
     )

@@ -8,7 +8,12 @@
   gets a ``search.prune_confidence`` (99%) interval; a candidate whose interval lies wholly
   outside ``win_rate`` +/- ``tolerance`` is dropped, since no number of further games would
   bring it in at that confidence.
-* :func:`distance`: what the optimiser minimises.
+* :func:`distance`: what the optimiser minimises for one declared rate;
+  :func:`combined_distance`: the sum over the cells of a target matrix (the Oracle mirror is
+  a cell, ``BalanceSpec.cells``), and :func:`cell_reasons`: every cell's verdict.
+
+Each function takes a ``spec`` with ``win_rate``, ``tolerance``, ``interval``, ``draw_rate``
+and ``rounds``: a mission's ``BalanceSpec`` or one ``MatrixCell`` of it.
 
 Settings: ``riven_env/balance/data/balance.toml`` (documented in ``docs/balance.md``).
 """
@@ -190,6 +195,63 @@ def verdict(est: MirrorEstimate, spec: Any, settings: BalanceSettings) -> list[s
     return reasons
 
 
+def labelled(cells: Any) -> bool:
+    """Whether reasons name their cell: anything but a lone Oracle mirror."""
+    return len(cells) > 1 or not cells[0].is_mirror
+
+
+def cell_reasons(
+    estimates: list[MirrorEstimate | None], cells: Any, settings: BalanceSettings
+) -> list[list[str]]:
+    """Each cell's :func:`verdict` (``not played`` for a cell without an estimate), with
+    the cell's label in front when :func:`labelled`."""
+    named = labelled(cells)
+    out = []
+    for est, cell in zip(estimates, cells, strict=True):
+        reasons = ["not played"] if est is None else verdict(est, cell, settings)
+        out.append([f"{cell.label}: {r}" for r in reasons] if named else reasons)
+    return out
+
+
+def combined_distance(
+    estimates: list[MirrorEstimate | None], cells: Any, settings: BalanceSettings
+) -> float:
+    """The target matrix's error: the sum of each cell's :func:`distance` (``inf`` when a
+    cell has no estimate or no decisive game). A lone mirror: its distance."""
+    total = 0.0
+    for est, cell in zip(estimates, cells, strict=True):
+        if est is None:
+            return math.inf
+        total += distance(est, cell, settings)
+    return total
+
+
+def check_agents(path: Any, spec: Any) -> None:
+    """Refuse a ``[[balance.matrix]]`` cell whose agent spec names no agent the registry
+    can build (the scenario reader checks only the form; it does not load agents).
+
+    Raises:
+        BalanceError: Names the file, the cell's field (``balance.matrix[1].row``), the
+            value and the agent specs allowed.
+    """
+    from riven_agents.registry import ALLOWED_TEXT, make_agent
+
+    from riven_env.errors import RivenError
+
+    for index, cell in enumerate(spec.matrix):
+        for key in ("row", "column"):
+            agent = getattr(cell, key)
+            try:
+                make_agent(agent, cell.side, 0)
+            except RivenError as exc:
+                reason = str(exc).splitlines()[0]
+                allowed = "" if "allowed" in reason else f"; allowed: {ALLOWED_TEXT}"
+                raise BalanceError(
+                    f"{path}: balance.matrix[{index}].{key} = {agent!r} is not allowed: "
+                    f"{reason}{allowed}"
+                ) from None
+
+
 def meets(est: MirrorEstimate, spec: Any, settings: BalanceSettings) -> bool:
     """Whether the declared balance is met (:func:`verdict` is empty)."""
     return not verdict(est, spec, settings)
@@ -210,8 +272,12 @@ __all__ = [
     "BalanceSettings",
     "balance_settings",
     "check_settings",
+    "cell_reasons",
+    "check_agents",
     "clearly_off",
+    "combined_distance",
     "distance",
+    "labelled",
     "meets",
     "verdict",
 ]

@@ -33,8 +33,9 @@ def _estimates_plot(result: SearchResult) -> str:
     shown = [c for c in result.candidates if c.last is not None]
     fig, ax = plt.subplots(figsize=(8, max(2.5, 0.32 * len(shown) + 1.2)))
     spec = result.spec
-    target = spec.win_rate * 100
-    ax.axvspan(target - spec.tolerance * 100, target + spec.tolerance * 100, color="#cfe8cf")
+    first = spec.cells()[0]  # the mirror, or a matrix mission's first cell
+    target = first.win_rate * 100
+    ax.axvspan(target - first.tolerance * 100, target + first.tolerance * 100, color="#cfe8cf")
     ax.axvline(target, color="#2a7a2a", linewidth=1)
     colours = {"chosen": "#2a7a2a", "met": "#2a7a2a", "complete": "#2f6db5", "pruned": "#999999"}
     for y, c in enumerate(shown):
@@ -53,7 +54,11 @@ def _estimates_plot(result: SearchResult) -> str:
     ax.set_yticks(range(len(shown)), [f"#{c.number} ({c.state})" for c in shown])
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel(f"{spec.side} roster's share of decisive games, % (dot, 95% interval)")
+    ax.set_xlabel(
+        f"{spec.side} roster's share of decisive games, % (dot, 95% interval)"
+        if first.is_mirror
+        else f"{first.label}: row agent's share of decisive games, % (dot, 95% interval)"
+    )
     fig.tight_layout()
     return _png(fig)
 
@@ -72,6 +77,95 @@ def _trace_plot(result: SearchResult) -> str:
     ax.axhline(result.spec.tolerance * 100, color="#2a7a2a", linestyle="--", linewidth=1)
     ax.set_xlabel("games played by the search")
     ax.set_ylabel("best distance (points)")
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _is_matrix(result: SearchResult) -> bool:
+    cells = result.spec.cells()
+    return len(cells) > 1 or not cells[0].is_mirror
+
+
+def _cells_text(c: Candidate, result: SearchResult) -> str:
+    parts = []
+    for cell, est in zip(result.spec.cells(), c.last_cells or [], strict=False):
+        shown = "not played" if est is None else _pct(est.get("win_rate", {}))
+        parts.append(f"{_e(cell.label)}: {shown}")
+    return "<br>".join(parts)
+
+
+def _matrix_section(result: SearchResult) -> str:
+    """The target matrix of the chosen (or closest) candidate: each cell's target, the row
+    agent's share with its 95% interval, and the share on each colour with its n."""
+    best = result.best()
+    cells = result.spec.cells()
+    estimates = best.last_cells if best is not None else []
+    reasons = best.cell_reasons if best is not None else []
+    rows = []
+    for index, cell in enumerate(cells):
+        est = estimates[index] if index < len(estimates) else None
+        if est is None:
+            rows.append((_e(cell.label), cell.side, f"{cell.win_rate * 100:g}%", "-", "-", "-",
+                         "-", "not played"))  # fmt: skip
+            continue
+        on = {est["side"]: est["win_rate_given"]}
+        on["red" if est["side"] == "blue" else "blue"] = est["win_rate_swapped"]
+        why = reasons[index] if index < len(reasons) else []
+        rows.append(
+            (
+                _e(cell.label),
+                cell.side,
+                f"{cell.win_rate * 100:g}% +/- {cell.tolerance * 100:g}",
+                _pct(est["win_rate"]),
+                _pct(on["blue"]),
+                _pct(on["red"]),
+                _pct(est["draw_rate"]),
+                "met" if not why else _e("; ".join(why)),
+            )
+        )
+    table = _table(
+        ["cell (row vs column)", "row's roster", "target", "row agent's share [95%]",
+         "on blue", "on red", "draws", "verdict"],
+        rows,
+        text_columns=3,
+    )  # fmt: skip
+    which = "the chosen candidate" if result.met else "the closest candidate"
+    return _section(
+        "matrix",
+        "Target matrix",
+        f"Every declared win rate of {which}: the row agent plays the roster the file puts on "
+        "<i>row's roster</i> against the column agent on the other, each seed as given and "
+        "swapped (so once on each colour); its share is of the decisive games of both arms, "
+        "<i>on blue</i> and <i>on red</i> the two arms alone. A candidate is chosen only when "
+        "every cell meets its target; the optimiser minimised the sum of the cells' distances.",
+        table + _img(_matrix_plot(result), "target matrix against the targets"),
+    )
+
+
+def _matrix_plot(result: SearchResult) -> str:
+    plt = _pyplot()
+    cells = result.spec.cells()
+    best = result.best()
+    estimates = best.last_cells if best is not None else []
+    fig, ax = plt.subplots(figsize=(8, max(2.5, 0.45 * len(cells) + 1.2)))
+    for y, cell in enumerate(cells):
+        target = cell.win_rate * 100
+        ax.fill_betweenx(
+            [y - 0.4, y + 0.4], target - cell.tolerance * 100, target + cell.tolerance * 100,
+            color="#cfe8cf",
+        )  # fmt: skip
+        ax.plot([target, target], [y - 0.4, y + 0.4], color="#2a7a2a", linewidth=1)
+        est = estimates[y] if y < len(estimates) else None
+        rate = (est or {}).get("win_rate", {})
+        if rate.get("rate") is None:
+            continue
+        value = rate["rate"] * 100
+        ax.errorbar(value, y, xerr=[[value - rate["low"] * 100], [rate["high"] * 100 - value]],
+                    fmt="o", capsize=4, color="#2f6db5")  # fmt: skip
+    ax.set_yticks(range(len(cells)), [c.label for c in cells])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("row agent's share of decisive games, % (green: target +/- tolerance)")
     fig.tight_layout()
     return _png(fig)
 
@@ -107,6 +201,7 @@ def render_search_report(result: SearchResult) -> str:
         f"games = {result.grid_games} games, against the {result.games} this search needed.",
         verdict,
     )
+    matrix = _is_matrix(result)
     rows = []
     for c in result.candidates:
         last = c.last or {}
@@ -127,20 +222,25 @@ def render_search_report(result: SearchResult) -> str:
                 "-" if not rounds.get("n") else f"{rounds['value']:.2f}",
                 "-" if c.distance == float("inf") else f"{c.distance * 100:.1f}",
             )
+            + ((_cells_text(c, result),) if matrix else ())
         )
+    first = spec.cells()[0]
     table = _table(
         [
             "#",
             "knobs",
             "state",
             "games",
-            f"{spec.side} roster share [95%]",
+            f"{spec.side} roster share [95%]"
+            if first.is_mirror
+            else f"{first.label}: row share [95%]",
             "as given",
             "swapped",
             "draws",
             "rounds",
             "distance (points)",
-        ],
+        ]
+        + (["every cell: row agent's share [95%]"] if matrix else []),
         rows,
         text_columns=3,
     )
@@ -167,10 +267,11 @@ def render_search_report(result: SearchResult) -> str:
             _img(_estimates_plot(result), "candidate estimates")
             + _img(_trace_plot(result), "best distance against games played"),
         )
+    matrix_html = _matrix_section(result) if matrix and result.best() is not None else ""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f"<title>RIVEN balance: {_e(Path(result.scenario).name)}</title><style>{STYLE}</style>"
-        f"</head><body>{header}{overview}{candidates}{plots}"
+        f"</head><body>{header}{overview}{matrix_html}{candidates}{plots}"
         f'<pre id="report-check" hidden></pre>{SELF_CHECK}</body></html>'
     )
 

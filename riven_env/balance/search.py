@@ -13,6 +13,11 @@ The search is an Optuna study (``docs/balance.md``):
   wholly outside the target band is dropped (an Optuna *pruned* trial). Only a candidate
   that passes the full sample and meets the declared balance is chosen; the search stops at
   the first one.
+* **Target matrix**: a mission that declares ``[[balance.matrix]]`` cells (win rates between
+  agents of different strength) has every cell measured at every look, in file order after
+  the mirror, on the same seeds; the first cell clearly off drops the candidate at that look
+  (later cells are not played), the optimiser minimises the sum of the cells' distances, and
+  a candidate is chosen only when every cell meets its declaration.
 * **Determinism**: each proposal uses a sampler seeded from ``SeedSequence([seed, k])``
   (``k`` = candidates finished before it) over the stored history, so the same seed gives
   the same candidates, the same games and the same result, also after ``--resume``.
@@ -41,9 +46,10 @@ from riven_env.balance.objective import (
     BalanceError,
     BalanceSettings,
     balance_settings,
+    cell_reasons,
+    check_agents,
     clearly_off,
-    distance,
-    verdict,
+    combined_distance,
 )
 from riven_env.errors import RivenError
 from riven_env.playtest.config import DEFAULT_PLAYER
@@ -78,16 +84,23 @@ class Candidate:
         values: Knob path -> value.
         state: ``chosen``, ``met``, ``complete`` (full sample, not met), ``pruned`` or
             ``failed`` (an invalid mission; ``error`` says why).
-        looks: ``(pairs, estimate dict)`` at each look.
+        looks: ``(pairs, estimate dict)`` at each look: the first declared rate's (the mirror;
+            a ``matrix`` mission: its first cell).
+        cells: At each look, every cell's estimate dict (``None``: not played at that look,
+            because an earlier cell dropped the candidate), in ``BalanceSpec.cells`` order.
         distance: Distance to the target at the last look.
         games: Games its last look rests on.
         error: Why the candidate is not a valid mission (``failed``).
+        cell_reasons: Why each cell missed its declaration at the candidate's last look
+            (empty lists: met; ``not played``: an earlier cell dropped the candidate first).
     """
 
     number: int
     values: dict[str, Any]
     state: str
     looks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    cells: list[list[dict[str, Any] | None]] = field(default_factory=list)
+    cell_reasons: list[list[str]] = field(default_factory=list)
     distance: float = math.inf
     games: int = 0
     error: str = ""
@@ -97,6 +110,19 @@ class Candidate:
         """The estimate of the last look (``MirrorEstimate.to_dict()``), if any."""
         return self.looks[-1][1] if self.looks else None
 
+    @property
+    def last_cells(self) -> list[dict[str, Any] | None]:
+        """Each cell's latest estimate (a cell not played at the last look: its estimate of
+        the look before)."""
+        latest: list[dict[str, Any] | None] = []
+        for look in self.cells:
+            if not latest:
+                latest = [None] * len(look)
+            latest = [
+                new if new is not None else old for new, old in zip(look, latest, strict=True)
+            ]
+        return latest
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
@@ -105,8 +131,12 @@ class Candidate:
             "state": self.state,
             "distance": None if math.isinf(self.distance) else self.distance,
             "games": self.games,
-            "looks": [{"pairs": p, "estimate": e} for p, e in self.looks],
+            "looks": [
+                {"pairs": p, "estimate": e, "cells": self.cells[i] if i < len(self.cells) else []}
+                for i, (p, e) in enumerate(self.looks)
+            ],
             "error": self.error,
+            "cell_reasons": [list(r) for r in self.cell_reasons],
         }
 
 
@@ -168,6 +198,7 @@ class SearchResult:
             "chosen": None if best is None else best.to_dict(),
             "candidates": [c.to_dict() for c in self.candidates],
             "games": self.games,
+            "cells": [c.to_dict() for c in self.spec.cells()],
             "grid": {"size": self.grid_size, "games_full_sample": self.grid_games},
             "sampler": self.sampler,
             "seed": self.seed,
@@ -269,26 +300,34 @@ def study_name(
     return f"balance-{hashlib.sha1(key.encode()).hexdigest()[:16]}"
 
 
-def _echo_candidate(echo: Callable[[str], None] | None, c: Candidate, side: str) -> None:
+def _share_text(est: dict[str, Any] | None) -> str:
+    rate = (est or {}).get("win_rate", {})
+    if rate.get("rate") is None:
+        return "not played" if est is None else "no decisive game"
+    return (
+        f"{100 * rate['rate']:.1f}% [{100 * rate['low']:.1f}, {100 * rate['high']:.1f}] "
+        f"n={rate['n']}"
+    )
+
+
+def _echo_candidate(echo: Callable[[str], None] | None, c: Candidate, spec: BalanceSpec) -> None:
     if echo is None:
         return
     values = ", ".join(f"{k}={v}" for k, v in c.values.items())
     if c.state == "failed":
         echo(f"candidate {c.number}: {values}: not a valid mission ({c.error})")
         return
-    est = c.last or {}
-    rate = est.get("win_rate", {})
-    text = (
-        f"{100 * rate['rate']:.1f}% [{100 * rate['low']:.1f}, {100 * rate['high']:.1f}] "
-        f"n={rate['n']}"
-        if rate.get("rate") is not None
-        else "no decisive game"
-    )
-    draws = est.get("draw_rate", {}).get("rate") or 0.0
-    echo(
-        f"candidate {c.number}: {values} -> {side} roster {text}, draws {100 * draws:.1f}%, "
-        f"{c.games} games: {c.state}"
-    )
+    cells = spec.cells()
+    if len(cells) == 1 and cells[0].is_mirror:
+        est = c.last or {}
+        draws = est.get("draw_rate", {}).get("rate") or 0.0
+        shown = f"{spec.side} roster {_share_text(c.last)}, draws {100 * draws:.1f}%"
+    else:
+        shown = "; ".join(
+            f"{cell.label} {_share_text(est)} (target {cell.win_rate * 100:g}%)"
+            for cell, est in zip(cells, c.last_cells or [None] * len(cells), strict=True)
+        )
+    echo(f"candidate {c.number}: {values} -> {shown}, {c.games} games: {c.state}")
 
 
 def run_search(
@@ -358,6 +397,7 @@ def run_search(
     name = sampler or settings.sampler
     if name not in ("tpe", "gp", "random", "grid"):
         raise BalanceError(f"sampler {name!r} is not allowed; allowed: tpe, gp, random, grid")
+    check_agents(path, spec)
     knobs = spec.knobs
     size = grid_size(knobs)
     limit = min(trials or settings.trials, size) if name == "grid" else trials or settings.trials
@@ -442,38 +482,64 @@ def _search_loop(plan: _Plan) -> list[Any]:
                 study.tell(trial, state=states.FAIL)
                 continue
             trial.set_user_attr("file", str(file))
-            state = states.COMPLETE
-            value = math.inf
-            for look, pairs in enumerate(settings.stages):
-                played = play_mirror(
-                    file,
-                    spec,
-                    pairs,
-                    db=db,
-                    folder=plan.candidates_dir,
-                    seed=plan.seed,
-                    label=f"candidate {trial.number}",
-                    group_id=plan.study,
-                    **plan.play,
-                )
-                est = played.estimate
-                value = distance(est, spec, settings)
-                trial.report(value if math.isfinite(value) else 1.0, step=pairs)
-                trial.set_user_attr(f"look_{look}", est.to_dict())
-                last = look == len(settings.stages) - 1
-                if not last and clearly_off(est, spec, settings):
-                    state = states.PRUNED
-                    break
-            if state == states.COMPLETE:
-                ok = not verdict(est, spec, settings)
-                trial.set_user_attr("meets", ok)
+            state, value, latest = _play_looks(plan, trial, file, db)
+            reasons = cell_reasons(latest, spec.cells(), settings)
+            trial.set_user_attr("cell_reasons", reasons)
+            if state == "complete":
+                trial.set_user_attr("meets", not any(reasons))
                 study.tell(trial, value if math.isfinite(value) else 1.0)
             else:
                 study.tell(trial, state=states.PRUNED)
             if plan.echo is not None:
                 stored = _candidate(study.trials[trial.number], len(settings.stages))
-                _echo_candidate(plan.echo, stored, spec.side)
+                _echo_candidate(plan.echo, stored, spec)
         return study.get_trials(deepcopy=False)
+
+
+def _play_looks(plan: _Plan, trial: Any, file: Path, db: ResultsDB) -> tuple[str, float, list]:
+    """Play one candidate look by look, every declared cell at each look.
+
+    The first cell clearly off at a look but the last drops the candidate (``pruned``); the
+    cells after it are not played at that look.
+
+    Returns:
+        ``(state, combined distance, latest estimate of each cell)``; state ``complete`` or
+        ``pruned``.
+    """
+    settings, spec = plan.settings, plan.spec
+    cells = spec.cells()
+    latest: list[Any] = [None] * len(cells)
+    value = math.inf
+    for look, pairs in enumerate(settings.stages):
+        last = look == len(settings.stages) - 1
+        played_now: list[dict[str, Any] | None] = [None] * len(cells)
+        off = False
+        for index, cell in enumerate(cells):
+            run = play_mirror(
+                file,
+                spec,
+                pairs,
+                db=db,
+                folder=plan.candidates_dir,
+                seed=plan.seed,
+                label=f"candidate {trial.number}"
+                + ("" if cell.is_mirror else f", cell {index}: {cell.label}"),
+                group_id=plan.study,
+                cell=cell,
+                **plan.play,
+            )
+            latest[index] = run.estimate
+            played_now[index] = run.estimate.to_dict()
+            if not last and clearly_off(run.estimate, cell, settings):
+                off = True
+                break
+        value = combined_distance(latest, cells, settings)
+        trial.report(value if math.isfinite(value) else float(len(cells)), step=pairs)
+        trial.set_user_attr(f"look_{look}", played_now[0])
+        trial.set_user_attr(f"look_{look}_cells", played_now)
+        if off:
+            return "pruned", value, latest
+    return "complete", value, latest
 
 
 def _finish(
@@ -501,7 +567,7 @@ def _finish(
         chosen=chosen,
         games=games,
         grid_size=size,
-        grid_games=size * 2 * settings.stages[-1],
+        grid_games=size * 2 * settings.stages[-1] * len(plan.spec.cells()),
         elapsed_s=time.perf_counter() - started,
         out=None,
         settings=settings,
@@ -539,18 +605,31 @@ def _candidate(trial: Any, stages: int) -> Candidate | None:
         for i in range(stages)
         if f"look_{i}" in attrs
     ]
+    # Each cell at each look (studies stored before the target matrix hold the mirror only).
+    cells = [
+        list(attrs.get(f"look_{i}_cells") or [attrs[f"look_{i}"]])
+        for i in range(stages)
+        if f"look_{i}" in attrs
+    ]
     if trial.state == states.FAIL:
         state, error = "failed", str(attrs.get("invalid"))
     elif trial.state == states.PRUNED:
         state, error = "pruned", ""
     else:
         state, error = ("met" if attrs.get("meets") else "complete"), ""
-    last = looks[-1][1] if looks else None
+    # Games its looks rest on: each cell at the most seeds it played.
+    most: dict[int, int] = {}
+    for look in cells:
+        for index, est in enumerate(look):
+            if est is not None:
+                most[index] = max(most.get(index, 0), int(est["games"]))
     return Candidate(
         number=trial.number,
         values=dict(trial.params),
         state=state,
         looks=looks,
+        cells=cells,
+        cell_reasons=[list(r) for r in attrs.get("cell_reasons", [])],
         distance=float(trial.value)
         if trial.value is not None
         else (
@@ -558,7 +637,7 @@ def _candidate(trial: Any, stages: int) -> Candidate | None:
             if trial.intermediate_values
             else math.inf
         ),
-        games=int(last["games"]) if last else 0,
+        games=sum(most.values()),
         error=error,
     )
 

@@ -51,6 +51,36 @@ def _estimate_table(title: str, est: dict) -> Table:
     return table
 
 
+def _cells_table(title: str, cells: list[dict]) -> Table:
+    """The target matrix: one row per declared rate with its figures per colour."""
+    table = Table(title=title)
+    for name, justify in (
+        ("Cell (row agent vs column agent)", "left"),
+        ("Target", "right"),
+        ("Row agent's share [95%]", "right"),
+        ("on blue", "right"),
+        ("on red", "right"),
+        ("Draws", "right"),
+        ("Met", "left"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for cell in cells:
+        est = cell["estimate"]
+        # The row agent plays its side's roster on that colour as given, the other swapped.
+        on = {est["side"]: est["win_rate_given"]}
+        on["red" if est["side"] == "blue" else "blue"] = est["win_rate_swapped"]
+        table.add_row(
+            f"{cell['name']} ({cell['side']} roster)",
+            f"{cell['win_rate'] * 100:g} +/- {cell['tolerance'] * 100:g}",
+            _rate(est["win_rate"]),
+            _rate(on["blue"]),
+            _rate(on["red"]),
+            rate_text(est["draw_rate"]),
+            "yes" if cell.get("met", not cell.get("reasons")) else "NO",
+        )
+    return table
+
+
 def _settings(stages: str | None):
     """The bundled search settings, with ``--stages`` when given."""
     from dataclasses import asdict
@@ -169,12 +199,21 @@ def balance(
             echo_json(data)
         else:
             spec = result.spec
+            cells = data["cells"]
+            mirror_only = len(cells) == 1 and result.cells[0].cell.is_mirror
             title = (
                 f"{scenario}: declared {spec.describe()} (+/- {spec.tolerance * 100:g}, "
                 f"interval inside +/- {spec.interval * 100:g}); {result.estimate.games} games, "
                 f"{result.estimate.swap} swapped"
+                if mirror_only
+                # Each cell has its own tolerances: the table's Target column shows them.
+                else f"{scenario}: declared {spec.describe()}; {result.estimate.games} games "
+                f"per cell, {result.estimate.swap} swapped"
             )
-            console.print(_estimate_table(title, data["estimate"]))
+            if mirror_only:
+                console.print(_estimate_table(title, data["estimate"]))
+            else:
+                console.print(_cells_table(title, cells))
             if result.met:
                 console.print("balance met", highlight=False)
             else:
@@ -210,9 +249,17 @@ def balance(
         if best is not None and best.last is not None:
             verdict = "meets the target" if result.met else "closest; target NOT met"
             values = ", ".join(f"{k} = {v!r}" for k, v in best.values.items())
-            console.print(
-                _estimate_table(f"candidate {best.number} ({verdict}): {values}", best.last)
-            )
+            title = f"candidate {best.number} ({verdict}): {values}"
+            cells = result.spec.cells()
+            if len(cells) == 1 and cells[0].is_mirror:
+                console.print(_estimate_table(title, best.last))
+            else:
+                shown = [
+                    c.to_dict() | {"estimate": e, "reasons": r}
+                    for c, e, r in zip(cells, best.last_cells, best.cell_reasons, strict=True)
+                    if e is not None
+                ]
+                console.print(_cells_table(title, shown))
         console.print(
             f"{len(result.candidates)} candidates, {result.games} games "
             f"(a grid of {result.grid_size} settings at the full sample: {result.grid_games}); "

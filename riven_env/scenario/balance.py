@@ -22,6 +22,18 @@ mission each side's share is meant to be 50%; in a ``target`` mission ``side`` i
 win ``win_rate`` of the decisive games. The defaults of the tolerances live in
 ``riven_env/scenario/data/defaults.toml`` (``[balance]``); ``docs/balance.md`` explains them.
 
+A mission may also (or instead, ``mode = "matrix"``) declare a **target matrix**: win rates
+between agents of different strength, as in TAG's game-balancing competition. Each
+``[[balance.matrix]]`` cell puts agent ``row`` on the roster the file gives ``side`` (blue by
+default) against agent ``column`` on the other roster, played with the same seat swap as
+the mirror, and declares the row agent's share of the decisive games::
+
+    [[balance.matrix]]
+    row = "oracle"                # agent specs as `riven playtest --blue` takes them
+    column = "random"
+    win_rate = 0.9
+    tolerance = 0.05              # optional: the table's tolerance / interval by default
+
 This module is pure (no optimiser, no playtest): the scenario reader validates the table
 with :func:`read_balance`, and ``riven_env.balance`` applies knob values with
 :func:`resolve_path`.
@@ -46,7 +58,9 @@ from riven_env.scenario.checks import (
 )
 from riven_env.scenario.defaults import loader_defaults
 
-BALANCE_MODES = ("symmetric", "target")
+BALANCE_MODES = ("symmetric", "target", "matrix")
+#: The agent of both sides of the Oracle mirror: each side's own Oracle profile.
+MIRROR_AGENT = "oracle"
 SIDES = ("blue", "red")
 
 #: One segment of a knob path: a key, then any list indices (``models[2]``).
@@ -72,6 +86,23 @@ BALANCE_FIELDS: dict[str, FieldSpec] = {
         max_items=int(limit("balance.max_knobs")),
         limit_key="balance.max_knobs",
     ),
+    "matrix": FieldSpec(
+        "tables",
+        default=[],
+        max_items=int(limit("balance.max_cells")),
+        limit_key="balance.max_cells",
+    ),
+}
+
+#: Keys of one ``[[balance.matrix]]`` cell.
+CELL_FIELDS: dict[str, FieldSpec] = {
+    "row": FieldSpec("str", required=True, pattern=r"\S.*", pattern_words="an agent spec"),
+    "column": FieldSpec("str", required=True, pattern=r"\S.*", pattern_words="an agent spec"),
+    "win_rate": FieldSpec("number", required=True, minimum=0.01, maximum=0.99),
+    "side": FieldSpec("str", choices=SIDES),
+    "tolerance": FieldSpec("number", minimum=0.005, maximum=0.5),
+    "interval": FieldSpec("number", minimum=0.005, maximum=0.5),
+    "name": FieldSpec("str"),
 }
 
 KNOB_FIELDS: dict[str, FieldSpec] = {
@@ -135,19 +166,83 @@ class Knob:
 
 
 @dataclass(frozen=True)
+class MatrixCell:
+    """One declared win rate between two agents (a cell of the target matrix).
+
+    The Oracle mirror of a ``symmetric`` or ``target`` declaration is a cell too (``oracle``
+    against ``oracle``, :meth:`BalanceSpec.cells`), so the check and the search treat every
+    declared rate alike. ``distance``, ``verdict`` and ``clearly_off``
+    (``riven_env.balance.objective``) read ``win_rate``, ``tolerance``, ``interval``,
+    ``draw_rate`` and ``rounds`` of a cell as of a spec.
+
+    Attributes:
+        row: Agent spec of the measured agent (``oracle``: each side's own Oracle profile).
+        column: Agent spec of its opponent.
+        side: The roster the row agent plays: the one the file puts on this colour (in the
+            swapped arm that roster, and the row agent with it, plays the other colour).
+        win_rate: The row agent's intended share of the decisive games.
+        tolerance: The estimate must lie within ``win_rate`` +/- this.
+        interval: Its 95% interval must lie inside ``win_rate`` +/- this.
+        draw_rate: Intended draw rate (the mirror only; ``None``: not declared).
+        rounds: Intended mean length (the mirror only; ``None``: not declared).
+        name: Label in reports (default ``ROW vs COLUMN``).
+    """
+
+    row: str
+    column: str
+    side: str
+    win_rate: float
+    tolerance: float
+    interval: float
+    draw_rate: float | None = None
+    rounds: float | None = None
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """``name``, or ``ROW vs COLUMN`` (``... (red roster)`` when the row plays red's)."""
+        if self.name:
+            return self.name
+        text = f"{self.row} vs {self.column}"
+        return text if self.side == "blue" else f"{text} ({self.side} roster)"
+
+    @property
+    def is_mirror(self) -> bool:
+        """Whether this is the Oracle mirror (both sides the mission's own Oracle)."""
+        return self.row == MIRROR_AGENT and self.column == MIRROR_AGENT
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``--json`` outputs)."""
+        return {
+            "name": self.label,
+            "row": self.row,
+            "column": self.column,
+            "side": self.side,
+            "win_rate": self.win_rate,
+            "tolerance": self.tolerance,
+            "interval": self.interval,
+            "draw_rate": self.draw_rate,
+            "rounds": self.rounds,
+        }
+
+
+@dataclass(frozen=True)
 class BalanceSpec:
     """The declared balance of a mission.
 
     Attributes:
-        mode: ``symmetric`` (each side wins half the decisive games) or ``target``.
-        side: The side whose share is declared (``blue`` for a symmetric mission).
-        win_rate: Its intended share of the decisive games.
+        mode: ``symmetric`` (each side wins half the decisive games), ``target`` or
+            ``matrix`` (only the target matrix is declared, no Oracle mirror target).
+        side: The side whose share is declared (``blue`` for a symmetric or matrix mission).
+        win_rate: Its intended share of the decisive games (a matrix mission: its first
+            cell's).
         draw_rate: Intended draw rate (``None``: not declared).
         rounds: Intended mean game length in rounds (``None``: not declared).
         tolerance: The estimate must lie within ``win_rate`` +/- this.
         interval: Its 95% interval must lie inside ``win_rate`` +/- this.
         note: Free text shown with the balance.
         knobs: What ``riven balance`` may change.
+        matrix: The declared target matrix (``[[balance.matrix]]``), in file order.
     """
 
     mode: str
@@ -159,12 +254,27 @@ class BalanceSpec:
     interval: float
     note: str = ""
     knobs: tuple[Knob, ...] = ()
+    matrix: tuple[MatrixCell, ...] = ()
+
+    def cells(self) -> tuple[MatrixCell, ...]:
+        """Every declared rate: the Oracle mirror first (unless ``mode = "matrix"``), then the
+        matrix cells in file order."""
+        if self.mode == "matrix":
+            return self.matrix
+        mirror = MatrixCell(
+            row=MIRROR_AGENT, column=MIRROR_AGENT, side=self.side, win_rate=self.win_rate,
+            tolerance=self.tolerance, interval=self.interval, draw_rate=self.draw_rate,
+            rounds=self.rounds, name="Oracle mirror",
+        )  # fmt: skip
+        return (mirror, *self.matrix)
 
     def describe(self) -> str:
         """``symmetric: each side 50%`` / ``red wins 35%`` plus the optional targets."""
         return describe_balance_table(
             {"mode": self.mode, "side": self.side, "win_rate": self.win_rate,
-             "draw_rate": self.draw_rate, "rounds": self.rounds}
+             "draw_rate": self.draw_rate, "rounds": self.rounds,
+             "matrix": [{"row": c.row, "column": c.column, "win_rate": c.win_rate}
+                        for c in self.matrix]}
         )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
@@ -179,6 +289,7 @@ class BalanceSpec:
             "interval": self.interval,
             "note": self.note,
             "knobs": [k.describe() for k in self.knobs],
+            "matrix": [c.to_dict() for c in self.matrix],
         }
 
 
@@ -188,17 +299,28 @@ def describe_balance_table(table: Any) -> str:
     if not isinstance(table, dict):
         return "-"
     mode = table.get("mode")
+    cells = table.get("matrix") if isinstance(table.get("matrix"), list) else []
     if mode == "symmetric":
         text = "symmetric: each side 50%"
     elif mode == "target" and is_number(table.get("win_rate")):
         text = f"{table.get('side', '?')} wins {table['win_rate'] * 100:.0f}%"
+    elif mode == "matrix":
+        text = ""
     else:
         return f"<invalid [balance]: mode {mode!r}>"
     if is_number(table.get("draw_rate")):
         text += f", draws {table['draw_rate'] * 100:.0f}%"
     if is_number(table.get("rounds")):
         text += f", {table['rounds']:g} rounds"
-    return text
+    if cells:
+        shown = [
+            f"{c.get('row', '?')} vs {c.get('column', '?')} {c['win_rate'] * 100:.0f}%"
+            if isinstance(c, dict) and is_number(c.get("win_rate"))
+            else "?"
+            for c in cells
+        ]
+        text = (text + "; " if text else "") + "matrix: " + ", ".join(shown)
+    return text or "matrix: no cells"
 
 
 def parse_path(path: str) -> list[str | int] | None:
@@ -381,6 +503,22 @@ def read_balance(
                     join_path("balance", key),
                 )
         side, win_rate = "blue", 0.5
+    elif mode == "matrix":
+        for key in ("side", "win_rate", "draw_rate", "rounds"):
+            if data.get(key) is not None:
+                problems.add(
+                    f"{key!r} is not allowed with mode = 'matrix' (only the cells of "
+                    "[[balance.matrix]] are declared); use mode = 'symmetric' or 'target' "
+                    "with [[balance.matrix]] cells to declare the Oracle mirror as well",
+                    join_path("balance", key),
+                )
+        if not values.get("matrix"):
+            problems.add(
+                "mode = 'matrix' needs at least one [[balance.matrix]] cell (row, column, "
+                "win_rate)",
+                "balance.matrix",
+            )
+        side, win_rate = "blue", 0.5
     elif mode == "target":
         for key in ("side", "win_rate"):
             if key not in data:
@@ -417,8 +555,11 @@ def read_balance(
             continue
         seen.add(knob.path)
         knobs.append(knob)
+    cells = _read_cells(values.get("matrix") or [], mode, side, tolerance, interval, problems)
     if problems.count() != before:
         return None
+    if mode == "matrix" and cells:
+        side, win_rate = cells[0].side, cells[0].win_rate
     return BalanceSpec(
         mode=str(mode),
         side=str(side),
@@ -429,7 +570,64 @@ def read_balance(
         interval=interval,
         note=values.get("note") or "",
         knobs=tuple(knobs),
+        matrix=tuple(cells),
     )
+
+
+def _read_cells(
+    entries: Sequence[Any],
+    mode: Any,
+    mirror_side: Any,
+    tolerance: float,
+    interval: float,
+    problems: Problems,
+) -> list[MatrixCell]:
+    """Validate the ``[[balance.matrix]]`` cells (field paths ``balance.matrix[1].row``).
+
+    Agent specs are checked for their form here (a non-empty string); whether an agent of
+    that name exists is the balance tool's check (``riven_env.balance.objective``), since
+    the scenario reader does not load agents.
+    """
+    cells: list[MatrixCell] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    if mode in ("symmetric", "target") and isinstance(mirror_side, str):
+        seen[(MIRROR_AGENT, MIRROR_AGENT, mirror_side)] = -1
+    for index, entry in enumerate(entries):
+        where = f"balance.matrix[{index}]"
+        values, _ = read_section(entry, CELL_FIELDS, where, problems)
+        if not {"row", "column", "win_rate"} <= set(values):
+            continue
+        cell_tol = values.get("tolerance") or tolerance
+        cell_int = values.get("interval") or interval
+        if cell_int < cell_tol:
+            problems.add(
+                f"bad value {show(cell_int)}; the interval bound must be at least the "
+                f"tolerance ({cell_tol:g})",
+                join_path(where, "interval"),
+            )
+            continue
+        cell = MatrixCell(
+            row=values["row"].strip(), column=values["column"].strip(),
+            side=values.get("side") or "blue", win_rate=values["win_rate"],
+            tolerance=cell_tol, interval=cell_int, name=values.get("name") or "",
+        )  # fmt: skip
+        key = (cell.row, cell.column, cell.side)
+        if key in seen:
+            other = (
+                "the Oracle mirror of this [balance]"
+                if seen[key] < 0
+                else (f"balance.matrix[{seen[key]}]")
+            )
+            problems.add(
+                f"cell {cell.row!r} vs {cell.column!r} on the {cell.side} roster is declared "
+                f"twice (also {other}); allowed: one win rate per row agent, column agent and "
+                "roster",
+                where,
+            )
+            continue
+        seen[key] = index
+        cells.append(cell)
+    return cells
 
 
 __all__ = [
@@ -437,7 +635,10 @@ __all__ = [
     "BALANCE_MODES",
     "KNOB_FIELDS",
     "KNOB_KEYS",
+    "CELL_FIELDS",
+    "MIRROR_AGENT",
     "BalanceSpec",
+    "MatrixCell",
     "Knob",
     "describe_balance_table",
     "parse_path",
