@@ -46,8 +46,7 @@ def test_bench_json_has_every_measure() -> None:
     assert all(v > 0 for v in report["speedup"].values())
     assert report["batched_oracle"]["backend"] == "batched"
     assert report["speedup"]["batched_env_steps_vs_oracle"] == pytest.approx(
-        report["batched_oracle"]["steps_per_cpu_s"]
-        / engines_cpu(report, "python", "env_oracle")
+        report["batched_oracle"]["steps_per_cpu_s"] / engines_cpu(report, "python", "env_oracle")
     )
     engines = report["details"]["engines"]
     assert report["speedup"]["env_steps_vs_random"] == pytest.approx(
