@@ -155,6 +155,26 @@ def _side_features(
     return features
 
 
+def weighted_total(
+    state: GameState, side: str, weights: EvaluationWeights = DEFAULT_WEIGHTS
+) -> float:
+    """The weighted sum of feature differences ("mine minus theirs") before any squashing.
+
+    ``evaluate`` squashes it with ``tanh``; a search that compares states with one another
+    (the expert's ``value.baseline``) may subtract a reference state's total first, so that
+    the squash does not flatten the differences of a game far from even. A finished game
+    has no special case here (its features are read like any other state's).
+
+    Args:
+        state: The game (not changed).
+        side: The side whose view the total takes.
+        weights: Feature weights (``scale`` is not applied).
+    """
+    mine = _side_features(state, side, weights)
+    theirs = _side_features(state, state.enemy_side(side), weights)
+    return sum(getattr(weights, name) * (mine[name] - theirs[name]) for name in mine)
+
+
 def evaluate(state: GameState, side: str, weights: EvaluationWeights = DEFAULT_WEIGHTS) -> float:
     """The value of ``state`` for ``side``, in [-1, 1].
 
@@ -171,11 +191,9 @@ def evaluate(state: GameState, side: str, weights: EvaluationWeights = DEFAULT_W
         if state.winner is None:
             return 0.0
         return 1.0 if state.winner == side else -1.0
-    mine = _side_features(state, side, weights)
-    theirs = _side_features(state, state.enemy_side(side), weights)
-    total = sum(getattr(weights, name) * (mine[name] - theirs[name]) for name in mine)
+    total = weighted_total(state, side, weights)
     # Keep a non-terminal estimate strictly inside the exact results of finished games.
     return max(-0.999, min(0.999, math.tanh(weights.scale * total)))
 
 
-__all__ = ["DEFAULT_WEIGHTS", "EvaluationWeights", "evaluate"]
+__all__ = ["DEFAULT_WEIGHTS", "EvaluationWeights", "evaluate", "weighted_total"]

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from riven_agents.base import BaseAgent
-from riven_agents.evaluation import evaluate
+from riven_agents.evaluation import evaluate, weighted_total
 from riven_agents.expert_settings import (
     MIXTURE_PROFILE,
     SCENARIO_PROFILE,
@@ -206,6 +206,12 @@ class ExpertAgent(BaseAgent):
         # The subtree kept for the next decision of the same activation (search.reuse_tree):
         # the chosen root edge's children, by the signature of the state the dice produced.
         self._kept: dict[Any, _Node] = {}
+        # Per search: the root's weighted total (value.baseline) and the lowest and highest
+        # value backed up so far (value.normalise).
+        self._baseline = 0.0
+        self._bounds = [math.inf, -math.inf]
+        # The root of the last search (its edges' visits and values), for diagnostics.
+        self.last_root: _Node | None = None
 
     # ------------------------------------------------------------------ the agent
     def act(self, state: GameState, legal: Sequence[Decision]) -> Decision:
@@ -290,10 +296,19 @@ class ExpertAgent(BaseAgent):
             if self._mixture
             else []
         )
+        # value.baseline = "root": leaves are valued by what they change from the root's
+        # standing, so that a side far behind (or ahead) still tells its options apart.
+        self._baseline = (
+            weighted_total(state, root_side, self.settings.evaluation)
+            if self.settings.value_baseline == "root"
+            else 0.0
+        )
+        self._bounds = [math.inf, -math.inf]
         for _ in range(self.budget):
             self._simulate(state, root, root_side, scope, seeds, enemies)
             self.stats.simulations += 1
         best = self._best(root)
+        self.last_root = root
         self._kept = root.edges[best].children if self.settings.reuse_tree else {}
         return best
 
@@ -340,6 +355,8 @@ class ExpertAgent(BaseAgent):
                 if node is None:
                     node = edge.children[key] = _Node(self._candidates(sample, legal))
         value = self._rollout_value(sample, side)
+        self._bounds[0] = min(self._bounds[0], value)
+        self._bounds[1] = max(self._bounds[1], value)
         for visited, taken in path:
             visited.visits += 1
             taken.visits += 1
@@ -353,10 +370,16 @@ class ExpertAgent(BaseAgent):
             if decision not in node.edges:
                 return decision
         log_visits = math.log(max(1, node.visits))
+        low, high = self._bounds
+        # value.normalise: the means are rescaled to [0, 1] over the values this search has
+        # seen (as MuZero does), so that the exploration constant keeps its meaning however
+        # narrow the spread of the values is; without it they are used as they are, in [-1, 1].
+        spread = high - low if s.normalise_values and high > low else 0.0
         best, best_score = opened[0], -math.inf
         for decision in opened:
             edge = node.edges[decision]
-            score = edge.mean() + s.exploration * math.sqrt(log_visits / max(1, edge.visits))
+            mean = (edge.mean() - low) / spread if spread else edge.mean()
+            score = mean + s.exploration * math.sqrt(log_visits / max(1, edge.visits))
             if score > best_score:
                 best, best_score = decision, score
         return best
@@ -377,7 +400,12 @@ class ExpertAgent(BaseAgent):
             mover = sample.current_side
             choice = legal[0] if len(legal) == 1 else self._policy(mover).act(sample, legal)
             sample.apply(choice)
-        return evaluate(sample, side, self.settings.evaluation)
+        weights = self.settings.evaluation
+        if sample.is_terminal or self.settings.value_baseline == "none":
+            return evaluate(sample, side, weights)
+        total = weighted_total(sample, side, weights) - self._baseline
+        # Strictly inside the exact results of finished games, as evaluate() keeps it.
+        return max(-0.999, min(0.999, math.tanh(weights.scale * total)))
 
     def _best(self, root: _Node) -> Decision:
         ranked = [

@@ -22,6 +22,8 @@ SCENARIO_PROFILE = "scenario"
 MIXTURE_PROFILE = "mixture"
 """``rollout.enemy_profile`` value: each simulation draws the enemy's profile from
 ``rollout.enemy_mixture`` (a search robust to whichever profile the enemy really plays)."""
+VALUE_BASELINES = ("none", "root")
+"""``value.baseline`` values: a leaf valued on its own, or relative to the search's root."""
 
 
 class ExpertDataError(RivenError):
@@ -47,6 +49,8 @@ class ExpertSettings:
     turnover_cost: float
     prior_order: tuple[str, ...]
     evaluation: EvaluationWeights
+    value_baseline: str
+    normalise_values: bool
     source: str
 
 
@@ -143,6 +147,17 @@ def parse_settings(doc: dict[str, Any], source: str) -> ExpertSettings:
             f"(allowed: {', '.join(f.name for f in fields(EvaluationWeights))})"
         )
     values["evaluation"] = EvaluationWeights(**weights)
+    value = _section(doc, "value", source)
+    baseline = value.get("baseline")
+    if baseline not in VALUE_BASELINES:
+        raise ExpertDataError(
+            f"{source}: value.baseline = {baseline!r}: allowed {', '.join(VALUE_BASELINES)}"
+        )
+    values["value_baseline"] = baseline
+    normalise = value.get("normalise")
+    if not isinstance(normalise, bool):
+        raise ExpertDataError(f"{source}: value.normalise = {normalise!r}: expected true or false")
+    values["normalise_values"] = normalise
     return ExpertSettings(**values, source=source)
 
 
@@ -156,6 +171,7 @@ def load_settings(path: str | Path | None = None) -> ExpertSettings:
 __all__ = [
     "DATA_FILE",
     "MIXTURE_PROFILE",
+    "VALUE_BASELINES",
     "ExpertDataError",
     "ExpertSettings",
     "load_settings",

@@ -11,6 +11,7 @@ Usage::
     python benchmarks/bench_agents.py                                  # expert vs oracle:tactical
     python benchmarks/bench_agents.py --agent expert:8 --games 4 --json
     python benchmarks/bench_agents.py --agent mcts:25 --opponent oracle
+    python benchmarks/bench_agents.py --agent expert --engine native   # the compiled core
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from riven_env.game.setup import new_game  # noqa: E402
 TARGET_DECISIONS_PER_S = 2.0  # issue 17: the expert's budget runs >= 2 decisions/s on one core
 
 
-def bench(agent: str, opponent: str, scenario: str, games: int, seed: int) -> dict[str, Any]:
-    """Play ``games`` games and measure ``agent``'s time per decision."""
+def bench(
+    agent: str, opponent: str, scenario: str, games: int, seed: int, engine: str = "python"
+) -> dict[str, Any]:
+    """Play ``games`` games on ``engine`` and measure ``agent``'s time per decision."""
     decisions = searched = simulations = 0
     seconds = cpu = 0.0
     cpu_start = time.process_time()
@@ -42,7 +45,7 @@ def bench(agent: str, opponent: str, scenario: str, games: int, seed: int) -> di
     for g in range(games):
         side = "blue" if g % 2 == 0 else "red"
         other = "red" if side == "blue" else "blue"
-        state = new_game(scenario, seed + g)
+        state = new_game(scenario, seed + g, engine=engine)
         seeds = agent_seeds(seed + g)
         me = make_agent(agent, side, seeds[side])
         agents = {side: me, other: make_agent(opponent, other, seeds[other])}
@@ -60,6 +63,7 @@ def bench(agent: str, opponent: str, scenario: str, games: int, seed: int) -> di
         "agent": agent,
         "opponent": opponent,
         "scenario": scenario,
+        "engine": engine,
         "games": games,
         "decisions": decisions,
         "ms_per_decision": 1000 * seconds / decisions if decisions else None,
@@ -83,15 +87,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenario", default="skirmish-5v5-mirror")
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--engine", default="python", choices=("python", "native"), help="Game engine."
+    )
     parser.add_argument("--json", action="store_true", help="Print one JSON object.")
     args = parser.parse_args(argv)
-    result = bench(args.agent, args.opponent, args.scenario, max(1, args.games), args.seed)
+    result = bench(
+        args.agent, args.opponent, args.scenario, max(1, args.games), args.seed, args.engine
+    )
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
     rate = result["decisions_per_s"]
     print(
-        f"{result['agent']} vs {result['opponent']} on {result['scenario']}, "
+        f"{result['agent']} vs {result['opponent']} on {result['scenario']} "
+        f"({result['engine']} engine), "
         f"{result['games']} games: {result['decisions']} decisions, "
         f"{result['ms_per_decision']:.1f} ms per decision ({rate:.2f} decisions/s), CPU "
         f"{result['cpu_ms_per_decision']:.1f} ms ({result['cpu_decisions_per_s']:.2f}/s; "

@@ -39,20 +39,24 @@ from riven_env.playtest.stats import wilson_interval  # noqa: E402
 DEFAULT_SCENARIO = "skirmish-5v5-mirror"
 
 
-def play_one(job: tuple[str, str, str, str, int]) -> dict[str, Any]:
-    """Play one game: ``(scenario, agent, profile, agent's colour, seed)``."""
+def play_one(
+    job: tuple[str, str, str, str, int] | tuple[str, str, str, str, int, str],
+) -> dict[str, Any]:
+    """Play one game: ``(scenario, agent, profile, agent's colour, seed[, engine])``."""
     from riven_env.game.runner import play_game
 
-    scenario, agent, profile, colour, seed = job
+    scenario, agent, profile, colour, seed = job[:5]
+    engine = job[5] if len(job) > 5 else "python"
     opponent = f"oracle:{profile}"
     blue, red = (agent, opponent) if colour == "blue" else (opponent, agent)
     costs: dict[str, dict[str, Any]] = {}
-    events = play_game(scenario, blue, red, seed, costs=costs)
+    events = play_game(scenario, blue, red, seed, costs=costs, engine=engine)
     end = next(e for e in reversed(events) if e["type"] == "game_end")
     spent = costs.get(colour, {"decisions": 0, "seconds": 0.0})
     winner = end["winner"]
     return {
         "scenario": scenario,
+        "engine": engine,
         "agent": agent,
         "profile": profile,
         "colour": colour,
@@ -150,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4, help="Games per profile and colour.")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--engine", default="python", choices=("python", "native"), help="Game engine."
+    )
     parser.add_argument("--out", type=Path, help="Append each game to this JSON Lines file.")
     parser.add_argument(
         "--summary", type=Path, nargs="+", help="Only print the table of these files."
@@ -169,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         names = profile_names() if args.profiles == "all" else args.profiles.split(",")
         jobs = [
-            (args.scenario, args.agent, profile, colour, args.seed + g)
+            (args.scenario, args.agent, profile, colour, args.seed + g, args.engine)
             for g in range(args.games)
             for profile in names
             for colour in ("blue", "red")

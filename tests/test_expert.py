@@ -122,9 +122,38 @@ def test_settings_file_is_checked_key_by_key(tmp_path: Path) -> None:
     with pytest.raises(ExpertDataError, match=r"rollout\.enemy_mixture = \[\]: expected"):
         parse_settings(doc, "x.toml")
     doc = read_toml(DATA_FILE)
+    doc["value"]["baseline"] = "leaf"
+    with pytest.raises(ExpertDataError, match=r"value\.baseline = 'leaf': allowed none, root"):
+        parse_settings(doc, "x.toml")
+    doc = read_toml(DATA_FILE)
+    doc["value"]["normalise"] = 1
+    with pytest.raises(ExpertDataError, match=r"value\.normalise = 1: expected true or false"):
+        parse_settings(doc, "x.toml")
+    doc = read_toml(DATA_FILE)
     del doc["prior"]
     with pytest.raises(ExpertDataError, match=r"\[prior\] is missing"):
         parse_settings(doc, "x.toml")
+
+
+def test_a_root_baseline_keeps_the_values_apart_when_far_behind() -> None:
+    # Far behind on points, tanh(scale * total) of every leaf lies near -1 and the root
+    # decisions look alike; valued against the root's own total (value.baseline = "root")
+    # the same search sees what each decision changes.
+    from dataclasses import replace
+
+    def root_means(baseline: str) -> list[float]:
+        state = new_game(MIRROR, 5)
+        state.points[state.enemy_side(state.current_side)] = 14
+        settings = replace(load_settings(), value_baseline=baseline)
+        expert = ExpertAgent("expert:16", state.current_side, 3, budget=16, settings=settings)
+        expert.act(state, state.legal_decisions())
+        assert expert.last_root is not None
+        return [e.mean() for e in expert.last_root.edges.values() if e.visits]
+
+    flat, relative = root_means("none"), root_means("root")
+    assert max(flat) < -0.95, flat
+    assert max(relative) - min(relative) > 10 * (max(flat) - min(flat)), (flat, relative)
+    assert all(-1.0 < v < 1.0 for v in relative)
 
 
 def test_the_tree_is_kept_between_the_decisions_of_an_activation() -> None:
