@@ -147,31 +147,18 @@ class RivenVectorEnv(VectorEnv):
 
     # ------------------------------------------------------------------ the native batch
     def _build_batch(self, env: RivenSkirmishEnv, learner_side: str) -> None:
-        from riven_env.envs.native_batch import build_native_batch
+        from riven_env.envs.native_batch import BatchArrays, build_native_batch
 
         self._batch, _ = build_native_batch(env, learner_side, self.num_envs)
-        n, width, actions = self.num_envs, self._batch.flat_size, self._batch.actions
-        self._obs = np.zeros((n, width), dtype=np.float32)
-        self._final_obs = np.zeros((n, width), dtype=np.float32)
-        self._mask_bytes = np.zeros((n, actions), dtype=np.uint8)
-        self._rewards = np.zeros(n, dtype=np.float64)
-        self._terminated = np.zeros(n, dtype=np.uint8)
-        self._truncated = np.zeros(n, dtype=np.uint8)
-        self._illegal = np.zeros(n, dtype=np.uint8)
-        self._winner = np.zeros(n, dtype=np.int8)
+        arrays = BatchArrays(self.num_envs, self._batch.flat_size, self._batch.actions)
+        self._arrays = arrays
+        self._obs, self._final_obs, self._mask_bytes = arrays.obs, arrays.final_obs, arrays.mask
+        self._rewards, self._terminated = arrays.rewards, arrays.terminated
+        self._truncated, self._illegal = arrays.truncated, arrays.illegal
+        self._sides, self._winner = arrays.sides, arrays.winner
 
     def _outputs(self) -> tuple:
-        return (
-            self._obs,
-            self._mask_bytes,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-            self._illegal,
-            self._final_obs,
-            self._sides,
-            self._winner,
-        )
+        return self._arrays.outputs()
 
     def _shape(self, flat: np.ndarray) -> Any:
         """The batch's observations as the single environment's space gives them."""
