@@ -173,12 +173,22 @@ def test_the_search_meets_every_cell_and_drops_a_candidate_at_its_first_bad_cell
         share = est["win_rate"]
         assert abs(share["rate"] - cell.win_rate) <= cell.tolerance, (cell.label, share)
         assert est["games"] == 2 * SETTINGS.stages[-1]
-    # The file's own setting: its mirror is clearly off (the Wardens win ~89%), so it is
-    # dropped at the first look before the other cells play.
-    first = result.candidates[0]
-    assert first.state == "pruned" and first.cells[0][1:] == [None, None]
-    assert first.games == 2 * SETTINGS.stages[0]
-    assert any("not played" in r for r in first.cell_reasons[1])
+    # A candidate clearly off at a cell is dropped at that look: the cells after it are not
+    # played (their reason says so), and it paid only for the cells it played.
+    dropped = [c for c in result.candidates if c.state == "pruned" and c.cells[-1][-1] is None]
+    assert dropped, summary
+    for candidate in dropped:
+        look = candidate.cells[-1]
+        played = look.index(None)
+        assert played >= 1 and all(e is None for e in look[played:]), candidate.cells
+    # Dropped at its first look: a cell never played says so, and only the cells before
+    # it were paid for.
+    first_look = [c for c in dropped if len(c.cells) == 1]
+    assert first_look, summary
+    for candidate in first_look:
+        played = candidate.cells[0].index(None)
+        assert any("not played" in r for r in candidate.cell_reasons[played])
+        assert candidate.games == played * candidate.cells[0][0]["games"]
     # Every cell of a candidate plays the same seeds (common random numbers) and the
     # combined distance is the sum of the cells' distances.
     assert chosen.distance == pytest.approx(
