@@ -136,8 +136,10 @@ def test_training_writes_where_its_time_went(tiny_run) -> None:
     # Steps and updates both happened, evaluations ran as housekeeping, and the parts add
     # up to the wall time (the rest is SB3's own setup between the callback's hooks).
     assert seconds["env"] > 0 and seconds["update"] > 0 and seconds["housekeeping"] > 0
-    assert sum(seconds.values()) <= split["wall_s"] * 1.001
-    assert sum(seconds.values()) >= split["wall_s"] * 0.9
+    # timing.json rounds each figure to the millisecond: four parts may add up to 2 ms more.
+    rounding = 0.0005 * (len(seconds) + 1)
+    assert sum(seconds.values()) <= split["wall_s"] * 1.001 + rounding
+    assert sum(seconds.values()) >= split["wall_s"] * 0.9 - rounding
 
 
 def test_time_split_counts_each_part_once() -> None:
