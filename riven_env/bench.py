@@ -82,6 +82,17 @@ ORACLE_ON_NATIVE = (
 )
 
 
+def _step_rates(steps: int, elapsed: float, cpu: float) -> dict[str, Any]:
+    """Steps with their wall and CPU rates (the keys every step benchmark reports)."""
+    return {
+        "steps": steps,
+        "seconds": elapsed,
+        "steps_per_s": steps / elapsed,
+        "cpu_seconds": cpu,
+        "steps_per_cpu_s": steps / cpu,
+    }
+
+
 def env_steps_per_s(
     scenario: str,
     opponent: str,
@@ -108,14 +119,7 @@ def env_steps_per_s(
             _, info = env.reset()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     env.close()
-    return {
-        "steps": steps,
-        "seconds": elapsed,
-        "steps_per_s": steps / elapsed,
-        "cpu_seconds": cpu,
-        "steps_per_cpu_s": steps / cpu,
-        "episodes": episodes,
-    }
+    return {**_step_rates(steps, elapsed, cpu), "episodes": episodes}
 
 
 def games_per_s(
@@ -242,11 +246,7 @@ def batched_steps_per_s(
     done = calls * games
     return {
         "games": games,
-        "steps": done,
-        "seconds": elapsed,
-        "steps_per_s": done / elapsed,
-        "cpu_seconds": cpu,
-        "steps_per_cpu_s": done / cpu,
+        **_step_rates(done, elapsed, cpu),
         "episodes": episodes,
         "backend": venv.backend,
     }
@@ -394,13 +394,7 @@ def _aec_steps_per_s(
             env.reset(seed=seed + n + 1)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     env.close()
-    return {
-        "steps": steps,
-        "seconds": elapsed,
-        "steps_per_s": steps / elapsed,
-        "cpu_seconds": cpu,
-        "steps_per_cpu_s": steps / cpu,
-    }
+    return _step_rates(steps, elapsed, cpu)
 
 
 #: ``quick=True`` sizes: every measure runs, at a token size (a test of the output's shape).
