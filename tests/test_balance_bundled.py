@@ -35,6 +35,7 @@ REBALANCED = frozenset(
         "open-field",
         "duel-1v1",
         "escort-extract",
+        "ruins",
     }
 )
 
