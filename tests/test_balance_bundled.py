@@ -36,6 +36,8 @@ REBALANCED = frozenset(
         "duel-1v1",
         "escort-extract",
         "ruins",
+        "scifi-derelict",
+        "dungeon-crawl",
     }
 )
 
