@@ -81,3 +81,18 @@ def test_runs_the_batch_cannot_train_keep_python_envs(tmp_path, monkeypatch) -> 
     fallback = build_vec_env(_run(tmp_path, "w", "random", ['train.vec_env="dummy"']), "random")
     assert not isinstance(fallback, RivenSB3VecEnv)
     fallback.close()
+
+
+def test_self_play_on_the_native_engine_plays_its_snapshot_pool(tmp_path, monkeypatch) -> None:
+    # The pool (snapshots plus the Oracle) reaches every env through env_method("set_opponent");
+    # on the native engine the envs stay Python ones (the batch plays no policy), each env's
+    # episode drawing a pool member and playing it on the native state.
+    from riven_training.hyperparams import load_train_config
+    from riven_training.train import TrainRun, train
+
+    monkeypatch.setenv("RIVEN_ENGINE", "native")
+    config = load_train_config(overrides=[*_TINY, "selfplay.snapshot_every=64"])
+    out = tmp_path / "selfplay"
+    run = TrainRun("duel-1v1", "oracle", 192, 1, out, seed=2, config=config, self_play=True)
+    assert train(run).is_file()
+    assert len(list((out / "snapshots").glob("*.safetensors"))) >= 2
