@@ -18,7 +18,9 @@ the game's dice, the opponent's; the same observations, masks and rewards), in o
 
 Finished games restart in the same step (``AutoresetMode.SAME_STEP``): the returned observation
 is the next game's first, and ``infos["final_obs"]`` (with the ``"_final_obs"`` flags) holds the
-finished game's last. ``action_masks()`` is MaskablePPO's hook; the SB3 ``VecEnv`` adapter is
+finished game's last. ``action_masks()`` is MaskablePPO's hook; ``set_opponent(opponent,
+indices)`` replaces games' opponents from their next game on (on the batch: ``random`` or
+``oracle[:PROFILE]``, per game); the SB3 ``VecEnv`` adapter is
 ``riven_training.vec_env.RivenSB3VecEnv``.
 """
 
@@ -157,7 +159,7 @@ class RivenVectorEnv(VectorEnv):
         self._sides = np.zeros(num_envs, dtype=np.int8)
         self._batch: Any = None
         self._template: Any = None
-        # Each game's opponent setting (what set_opponent last gave it; infos["opponent"]).
+        # Each game's opponent setting (what set_opponent last gave it, for its next game).
         self.opponents: list[Any] = [opponent] * num_envs
         if self.backend == "batched":
             self._build_batch(first, learner_side)
