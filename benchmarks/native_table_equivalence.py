@@ -8,12 +8,17 @@ evenly, and prints how many agreed (discrete answers identical, lengths within 1
 largest length difference seen and the first disagreements. The default suite runs the same
 check at about 2,500 queries per kind, about 250 per routing kind (``tests/test_native_table.py``).
 A routing query plans routes on both engines (a ``plan_destination`` query plans every option
-of a menu): expect tens of milliseconds each; ``--kinds`` picks some.
+of a menu): expect tens of milliseconds each; ``--kinds`` picks some. ``--rounds R`` asks each
+map's queries in R rounds over every map (round r on map k seeded ``seed + k + r * ROUND_SEED``;
+round 0 is the one-round run's stream), and ``--seconds S`` starts no round after S seconds (the
+first always runs), so a run cut short still covers every map evenly and says exactly how many
+it asked.
 
 Usage::
 
     python benchmarks/native_table_equivalence.py                  # 100,000 per kind
     python benchmarks/native_table_equivalence.py --queries 5000 --json
+    python benchmarks/native_table_equivalence.py --kinds route --rounds 20 --seconds 3000
 """
 
 from __future__ import annotations
@@ -35,6 +40,10 @@ from riven_env.native.table_check import (  # noqa: E402
     equivalence_maps,
 )
 
+ROUND_SEED = 10_007
+"""Seed step between rounds on the same map (larger than any map count, so no two (map, round)
+pairs share a query seed)."""
+
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
     """Run the check; print a table (or JSON) and return the figures per kind."""
@@ -49,19 +58,38 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
     parser.add_argument(
         "--kinds", default=",".join(KINDS), help=f"comma-separated, of {list(KINDS)}"
     )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="ask each map's queries in this many rounds"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=math.inf, help="start no round after this many seconds"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds {args.rounds}: expected a whole number >= 1")
     kinds = [k for k in args.kinds.split(",") if k]
     maps = equivalence_maps(args.generated, args.seed)
     per_map = math.ceil(args.queries / len(maps))
+    per_round = math.ceil(per_map / args.rounds)
     totals = {kind: Agreement(kind) for kind in kinds}
     began = time.perf_counter()
-    for k, (_, table) in enumerate(maps):
-        for kind, tally in check_map(table, args.seed + k, per_map, kinds).items():
-            totals[kind].merge(tally)
-        # Progress on stderr (the figures so far), so a long run shows where it is.
-        done = ", ".join(f"{kind} {t.agreed}/{t.queries}" for kind, t in totals.items())
-        print(f"map {k + 1}/{len(maps)}: {done}", file=sys.stderr, flush=True)
+    rounds = 0
+    for r in range(args.rounds):
+        if r and time.perf_counter() - began > args.seconds:  # the first round always runs
+            break
+        rounds += 1
+        for k, (_, table) in enumerate(maps):
+            seed = args.seed + k + r * ROUND_SEED
+            for kind, tally in check_map(table, seed, per_round, kinds).items():
+                totals[kind].merge(tally)
+            # Progress on stderr (the figures so far), so a long run shows where it is.
+            done = ", ".join(f"{kind} {t.agreed}/{t.queries}" for kind, t in totals.items())
+            print(
+                f"round {r + 1}/{args.rounds}, map {k + 1}/{len(maps)}: {done}",
+                file=sys.stderr,
+                flush=True,
+            )
     figures = {
         kind: {
             "queries": t.queries,
@@ -74,10 +102,15 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
     }
     wall = time.perf_counter() - began
     if args.json:
-        print(json.dumps({"maps": len(maps), "seconds": wall, "kinds": figures}, indent=2))
+        print(
+            json.dumps(
+                {"maps": len(maps), "rounds": rounds, "seconds": wall, "kinds": figures}, indent=2
+            )
+        )
     else:
         print(
-            f"{len(maps)} maps ({args.generated} generated), {per_map} queries per map and kind, {wall:.0f} s"
+            f"{len(maps)} maps ({args.generated} generated), {rounds} round(s) of {per_round} "
+            f"queries per map and kind, {wall:.0f} s"
         )
         print(
             f"{'kind':16s} {'queries':>9s} {'agreed':>9s} {'agreement':>10s} {'max length error':>17s}"

@@ -245,3 +245,30 @@ def test_the_cores_python_hypot_is_math_hypot_to_the_last_bit() -> None:
     assert math.isnan(hypot(math.nan, 1.0))
     # The reason for the copy: the two disagree now and then.
     assert differs_from_libm > 0
+
+
+def test_equivalence_benchmark_rounds_cover_every_map_and_stop_on_time(capsys, monkeypatch) -> None:
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "native_table_equivalence.py"
+    spec = importlib.util.spec_from_file_location("riven_native_table_equivalence", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    # Two small maps stand for the benchmark's list (its rounds, not the maps, are under test).
+    chosen = [pair for pair in equivalence_maps(0) if pair[0] in ("duel-1v1", "open-field")]
+    monkeypatch.setattr(module, "equivalence_maps", lambda generated, seed: chosen)
+    maps = len(chosen)
+    # Two rounds of one query per map; --seconds 0 lets only the first round start.
+    args = ["--queries", str(2 * maps), "--generated", "0", "--kinds", "sight", "--json"]
+    full = module.main([*args, "--rounds", "2"])
+    assert full["sight"]["queries"] == full["sight"]["agreed"] == 2 * maps
+    first = module.main([*args, "--rounds", "2", "--seconds", "0"])
+    assert first["sight"]["queries"] == first["sight"]["agreed"] == maps
+    out, decoder, reports = capsys.readouterr().out, json.JSONDecoder(), []
+    at = 0
+    while out[at:].strip():
+        report, at = decoder.raw_decode(out, at + len(out[at:]) - len(out[at:].lstrip()))
+        reports.append(report)
+    assert [(r["maps"], r["rounds"]) for r in reports] == [(maps, 2), (maps, 1)]

@@ -22,7 +22,7 @@ RANGES_CONFIG = Path(__file__).with_name("config") / "ranges.toml"
 ACTIVATIONS = ("tanh", "relu")
 POLICY_KINDS = ("mlp", "entity")
 OBS_MODES = ("flat", "dict", "entity")
-VEC_ENVS = ("subproc", "dummy")
+VEC_ENVS = ("auto", "batched", "subproc", "dummy")
 
 
 class TrainConfigError(RivenError):

@@ -438,12 +438,60 @@ def stop_vec_env(vec_env: Any) -> None:
     vec_env.closed = True
 
 
+def batched_refusal(run: TrainRun, opponent: Any) -> str | None:
+    """Why the run cannot train on the native batch (None when it can).
+
+    The batch (:class:`~riven_training.vec_env.RivenSB3VecEnv`) steps every environment in
+    one native call: it needs the native engine (``--engine native``), one mission, flat or
+    dict observations and an opponent the core plays (``random``, ``oracle[:PROFILE]``).
+    Self-play and league pools hold policy snapshots (``ppo:PATH``), which only Python
+    agents play, so those runs keep one environment per process.
+    """
+    from riven_env.envs.vector import batched_refusal as vector_refusal
+    from riven_env.game.engines import default_engine
+
+    env = run.config["env"]
+    if env.get("missions"):
+        return f"env.missions = {list(env['missions'])} (the batch plays one mission)"
+    return vector_refusal(run.scenario, opponent, default_engine(), env["obs_mode"], False)
+
+
 def build_vec_env(run: TrainRun, opponent: Any) -> Any:
-    """The vectorised training environments (subprocesses unless configured otherwise)."""
+    """The vectorised training environments (``train.vec_env``).
+
+    ``auto``: the native batch when :func:`batched_refusal` allows it, else one process per
+    environment; ``batched``: the batch or a one-line refusal; ``subproc``; ``dummy``.
+
+    Raises:
+        RivenError: ``train.vec_env = "batched"`` for a run the batch cannot train (the
+            message names the setting and what is allowed).
+    """
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    choice = run.config["train"]["vec_env"]
+    if choice in ("auto", "batched"):
+        why = batched_refusal(run, opponent)
+        if why is None:
+            from riven_training.vec_env import RivenSB3VecEnv
+
+            env = run.config["env"]
+            return RivenSB3VecEnv(
+                run.envs,
+                scenario=run.scenario,
+                opponent=opponent,
+                engine="native",
+                learner_side=env["learner_side"],
+                obs_mode=env["obs_mode"],
+                settings=env["settings"],
+                backend="batched",
+            )
+        if choice == "batched":
+            raise RivenError(
+                f"train.vec_env = 'batched' cannot train with {why}; "
+                "allowed: train.vec_env = 'auto', 'subproc' or 'dummy'"
+            )
     fns = [make_env_fn(run.scenario, opponent, run.config["env"]) for _ in range(run.envs)]
-    if run.envs > 1 and run.config["train"]["vec_env"] == "subproc":
+    if run.envs > 1 and choice in ("auto", "subproc"):
         return SubprocVecEnv(fns, start_method="spawn")
     return DummyVecEnv(fns)
 

@@ -5,7 +5,11 @@ steps every game, or the Python fallback) to SB3's interface: ``reset()`` return
 observations only, ``step_wait()`` returns ``(obs, rewards, dones, infos)`` with one info dict per
 game, ``infos[k]["terminal_observation"]`` and ``"TimeLimit.truncated"`` when game k finished
 (SB3 bootstraps a truncated episode from it), and ``action_masks()`` for sb3-contrib's
-MaskablePPO. It lives in the training layer because the environment layer does not import SB3.
+MaskablePPO. ``env_method("set_opponent", opponent, indices=...)`` (self-play and league code)
+replaces the opponent of the games named from each one's next game on
+(:meth:`RivenVectorEnv.set_opponent`: on the native batch ``random`` or ``oracle[:PROFILE]``,
+anything else refused with one line). It lives in the training layer because the environment
+layer does not import SB3.
 """
 
 from __future__ import annotations
@@ -95,6 +99,11 @@ class RivenSB3VecEnv(VecEnv):
         if method_name == "action_masks":
             masks = self.venv.action_masks()
             return [masks[k] for k in self._indices(indices)]
+        if method_name == "set_opponent":
+            # One call for every game named: the native batch takes the opponent per game.
+            games = self._indices(indices)
+            self.venv.set_opponent(*method_args, indices=games, **method_kwargs)
+            return [None for _ in games]
         method = getattr(self.venv, method_name)
         return [method(*method_args, **method_kwargs) for _ in self._indices(indices)]
 

@@ -126,7 +126,23 @@ void bind_batch(nb::module_& module) {
                                                      : std::make_shared<const oracle::OracleGame>(
                                                            nb::cast<const oracle::OracleGame&>(oracle)));
           },
-          nb::arg("oracle").none(), "The Oracle opponent (an OracleGame), or None for the random one.")
+          nb::arg("oracle").none(), "The Oracle opponent (an OracleGame) of every game now, or None for the random one.")
+      .def(
+          "set_next_opponent",
+          [](BatchEnv& env, const std::vector<std::size_t>& games, nb::object oracle) {
+            // One shared copy for every game named (the profiles are not copied per game).
+            const auto shared = oracle.is_none() ? nullptr
+                                                 : std::make_shared<const oracle::OracleGame>(
+                                                       nb::cast<const oracle::OracleGame&>(oracle));
+            for (const std::size_t k : games) {
+              env.set_next_opponent(k, shared);
+            }
+          },
+          nb::arg("games"), nb::arg("oracle").none(),
+          "The opponent of the games named from each one's next game on: an OracleGame, or None "
+          "for the random agent.")
+      .def("oracle_opponent", &BatchEnv::oracle_opponent, nb::arg("k"),
+           "Whether game k's running game is played by the Oracle (False: the random agent).")
       .def_prop_ro("size", &BatchEnv::size)
       .def_prop_ro("flat_size", &BatchEnv::flat_size)
       .def_prop_ro("actions", &BatchEnv::actions)

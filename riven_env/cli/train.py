@@ -62,7 +62,12 @@ def train_command(
         help="Agent on the other side: oracle, oracle:PROFILE, random, greedy, mcts[:N], ppo:PATH.",
     ),
     timesteps: int = typer.Option(100_000, "--timesteps", help="Learner steps to train for."),
-    envs: int = typer.Option(2, "--envs", help="Parallel environments (one process each)."),
+    envs: int = typer.Option(
+        2,
+        "--envs",
+        help="Parallel environments (one process each; with --engine native and an opponent "
+        "the core plays, one native batch stepping them all in one call).",
+    ),
     out: Path = OUT_OPTION,
     seed: int = typer.Option(
         0, "--seed", help="Seed of the model, the environments and the evaluations."

@@ -300,6 +300,8 @@ class RivenSkirmishEnv(gym.Env):
         found = self._native_game
         if found is None or found.learner_setting != self.learner_side_setting:
             self._native_game = NativeSingleGame(self, self.learner_side_setting)
+        else:  # set_opponent may have named another opponent the core plays
+            found.use_opponent(self.opponent)
         return True
 
     def _native_reset(self, seed: int | None) -> tuple[Any, dict[str, Any]]:

@@ -172,6 +172,7 @@ class NativeSingleGame:
 
         self.learner_setting = learner_setting
         self.batch, self.template = build_native_batch(env, learner_setting, 1)
+        self.opponent = env.opponent
         self.batch.set_autoreset(False)
         self.arrays = BatchArrays(1, self.batch.flat_size, self.batch.actions)
         self._outputs = self.arrays.outputs()
@@ -179,6 +180,13 @@ class NativeSingleGame:
         self._actions = np.zeros(1, dtype=np.int64)
         self._statics: Any = None
         self._state: Any = None
+
+    def use_opponent(self, spec: str) -> None:
+        """Play ``spec`` (``"random"`` or ``"oracle[:PROFILE]"``) from the next reset on."""
+        if spec != self.opponent:
+            oracle = None if spec == "random" else oracle_game(spec, self.template)
+            self.batch.set_next_opponent([0], oracle)
+            self.opponent = spec
 
     def reset(self, seed: int | None, np_random: np.random.Generator) -> np.random.Generator:
         """Start a game (with ``seed`` as its game seed, else one drawn from ``np_random``).

@@ -18,7 +18,9 @@ the game's dice, the opponent's; the same observations, masks and rewards), in o
 
 Finished games restart in the same step (``AutoresetMode.SAME_STEP``): the returned observation
 is the next game's first, and ``infos["final_obs"]`` (with the ``"_final_obs"`` flags) holds the
-finished game's last. ``action_masks()`` is MaskablePPO's hook; the SB3 ``VecEnv`` adapter is
+finished game's last. ``action_masks()`` is MaskablePPO's hook; ``set_opponent(opponent,
+indices)`` replaces games' opponents from their next game on (on the batch: ``random`` or
+``oracle[:PROFILE]``, per game); the SB3 ``VecEnv`` adapter is
 ``riven_training.vec_env.RivenSB3VecEnv``.
 """
 
@@ -40,7 +42,7 @@ from riven_env.envs.gym_env import (
 )
 from riven_env.errors import IllegalActionError
 
-__all__ = ["BACKENDS", "RivenVectorEnv", "batched_refusal"]
+__all__ = ["BACKENDS", "RivenVectorEnv", "batched_refusal", "native_opponent"]
 
 BACKENDS = ("batched", "python")
 """How :class:`RivenVectorEnv` steps its games: one native call, or N Python environments."""
@@ -52,19 +54,33 @@ _ORACLE_KINDS = ("oracle", "native-oracle")
 _SEED_BOUND = 2**62
 
 
+def native_opponent(opponent: Any) -> bool:
+    """Whether the native batch plays ``opponent`` itself: ``"random"`` or ``"oracle[:PROFILE]"``
+    (``native-oracle[:PROFILE]`` alike); a policy snapshot, a pool or an agent object needs Python."""
+    return isinstance(opponent, str) and (
+        opponent == "random" or opponent.split(":", 1)[0] in _ORACLE_KINDS
+    )
+
+
+def opponent_refusal(opponent: Any) -> str:
+    """Why the native batch cannot play ``opponent`` (for :func:`native_opponent` False)."""
+    from riven_env.envs.opponents import describe
+
+    return (
+        f"opponent={describe(opponent)!r} (the native batch plays 'random' and "
+        "'oracle[:PROFILE]' itself; a policy snapshot, another agent or an opponent pool "
+        "needs the Python agents of backend='python')"
+    )
+
+
 def batched_refusal(
     scenario: Any, opponent: Any, engine: str, obs_mode: str, raster: bool
 ) -> str | None:
     """Why the native batch cannot run these settings (None when it can)."""
     if engine != "native":
         return f"engine={engine!r} (the batch is the native engine's)"
-    if not isinstance(opponent, str) or not (
-        opponent == "random" or opponent.split(":", 1)[0] in _ORACLE_KINDS
-    ):
-        return (
-            f"opponent={opponent!r} (the batch plays the random opponent and the Enemy Oracle "
-            "natively; others need Python agents)"
-        )
+    if not native_opponent(opponent):
+        return opponent_refusal(opponent)
     if obs_mode not in ("flat", "dict") or raster:
         return f"obs_mode={obs_mode!r}, raster={raster} (the batch encodes flat or dict observations without the raster)"
     if isinstance(scenario, list | tuple) and len(scenario) != 1:
@@ -142,6 +158,9 @@ class RivenVectorEnv(VectorEnv):
         self._masks = np.zeros((num_envs, first.catalogue.size), dtype=bool)
         self._sides = np.zeros(num_envs, dtype=np.int8)
         self._batch: Any = None
+        self._template: Any = None
+        # Each game's opponent setting (what set_opponent last gave it, for its next game).
+        self.opponents: list[Any] = [opponent] * num_envs
         if self.backend == "batched":
             self._build_batch(first, learner_side)
 
@@ -149,7 +168,7 @@ class RivenVectorEnv(VectorEnv):
     def _build_batch(self, env: RivenSkirmishEnv, learner_side: str) -> None:
         from riven_env.envs.native_batch import BatchArrays, build_native_batch
 
-        self._batch, _ = build_native_batch(env, learner_side, self.num_envs)
+        self._batch, self._template = build_native_batch(env, learner_side, self.num_envs)
         arrays = BatchArrays(self.num_envs, self._batch.flat_size, self._batch.actions)
         self._arrays = arrays
         self._obs, self._final_obs, self._mask_bytes = arrays.obs, arrays.final_obs, arrays.mask
@@ -238,6 +257,32 @@ class RivenVectorEnv(VectorEnv):
         """``(num_envs, actions)`` bool: the legal actions of every game now."""
         return self._masks.copy()
 
+    def set_opponent(self, opponent: Any, indices: Sequence[int] | int | None = None) -> None:
+        """Replace the opponent of the games ``indices`` (all when None) from each one's next
+        game on, as :meth:`RivenSkirmishEnv.set_opponent` does for one game (the game now
+        running keeps its opponent). SB3 reaches it through ``env_method("set_opponent", ...)``.
+
+        Raises:
+            EnvArgumentError: A game index out of range; on the native batch, an opponent the
+                core does not play (a policy snapshot, another agent, a pool: the message
+                names it and what is allowed), and then no game's opponent changes.
+        """
+        games = self._game_indices(indices)
+        if self._batch is not None:
+            if not native_opponent(opponent):
+                raise EnvArgumentError(f"set_opponent: {opponent_refusal(opponent)}")
+            oracle = None
+            if opponent != "random":
+                from riven_env.envs.native_batch import oracle_game
+
+                oracle = oracle_game(opponent, self._template)
+            self._batch.set_next_opponent(games, oracle)
+        else:
+            for k in games:
+                self.envs[k].set_opponent(opponent)
+        for k in games:
+            self.opponents[k] = opponent
+
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:
             env.close()
@@ -254,6 +299,18 @@ class RivenVectorEnv(VectorEnv):
         if len(seeds) != self.num_envs:
             raise EnvArgumentError(f"seed: {len(seeds)} seeds for {self.num_envs} games")
         return seeds
+
+    def _game_indices(self, indices: Sequence[int] | int | None) -> list[int]:
+        """``indices`` as a list of game numbers (every game when None)."""
+        if indices is None:
+            return list(range(self.num_envs))
+        games = (
+            [int(indices)] if isinstance(indices, int | np.integer) else [int(k) for k in indices]
+        )
+        bad = [k for k in games if not 0 <= k < self.num_envs]
+        if bad:
+            raise EnvArgumentError(f"indices {bad}: expected game numbers 0..{self.num_envs - 1}")
+        return games
 
     def _after(self, k: int, env: RivenSkirmishEnv) -> None:
         self._masks[k] = env.action_masks()

@@ -101,23 +101,39 @@ void BatchEnv::refresh_legal(Game& g) {
   }
 }
 
+void BatchEnv::check_oracle(const oracle::OracleGame& oracle) const {
+  oracle.validate(*templates_[0].statics);
+  (void)oracle::loop_routing(model_, templates_[0]);  // refuses a planner that is not the core's
+}
+
 void BatchEnv::set_opponent_oracle(std::shared_ptr<const oracle::OracleGame> oracle) {
   if (oracle) {
-    oracle->validate(*templates_[0].statics);
-    (void)oracle::loop_routing(model_, templates_[0]);  // refuses a planner that is not the core's
+    check_oracle(*oracle);
   }
-  oracle_ = std::move(oracle);
+  for (Game& g : games_) {
+    g.oracle = oracle;
+    g.next_oracle = oracle;
+  }
+}
+
+void BatchEnv::set_next_opponent(std::size_t k, std::shared_ptr<const oracle::OracleGame> oracle) {
+  require(k < games_.size(), "batch: no game " + std::to_string(k));
+  if (oracle) {
+    check_oracle(*oracle);
+  }
+  games_[k].next_oracle = std::move(oracle);
 }
 
 void BatchEnv::play_opponent(Game& g) {
   // RivenSkirmishEnv._play_opponent; the events are not kept (the single env emits no
   // oracle_decision events either).
-  if (oracle_) {
+  if (g.oracle) {
+    const oracle::OracleGame& oracle = *g.oracle;
     const oracle::Routing routing = oracle::loop_routing(model_, g.state);
     while (!g.state.over && g.state.current_side() != g.learner) {
       const std::vector<game::Decision> legal = game::legal_decisions(model_, g.state);
       const oracle::Choice c =
-          oracle::decide(*oracle_, g.state, *model_.table, *model_.rules, legal, g.opponent_rng, routing);
+          oracle::decide(oracle, g.state, *model_.table, *model_.rules, legal, g.opponent_rng, routing);
       require(c.branch != oracle::Branch::Unsupported, "batch: the Oracle opponent cannot decide here: " + c.reason);
       game::apply(model_, g.state, oracle::chosen_decision(legal, c), log_);
       (void)log_.drain();
@@ -140,6 +156,8 @@ void BatchEnv::start_game(Game& g, std::uint64_t game_seed, bool draw_first) {
   if (draw_first) {
     game_seed = static_cast<std::uint64_t>(rules::integers64(g.env_rng, 0, kSeedBound));
   }
+  // A new game takes the opponent set for it (RivenSkirmishEnv builds its opponent at reset).
+  g.oracle = g.next_oracle;
   for (int attempt = 0; attempt < kMaxEmptyGames; ++attempt) {
     g.game_seed = game_seed;
     g.learner = learner_setting_ >= 0 ? learner_setting_ : static_cast<int>(g.env_rng.integers(0, 2));

@@ -66,10 +66,16 @@ class BatchEnv {
            std::vector<game::GameState> templates, bool roll_first, RewardConfig rewards, int learner_side,
            std::size_t games);
 
-  /// The opponent: the Enemy Oracle of `oracle` (riven_agents OracleAgent, its fallback table
-  /// rolled on the opponent's stream, default_rng([game seed, 1 + side])) instead of the random
-  /// agent; null: random again. Takes effect from the next decision; needs the core's planner.
+  /// The opponent of every game: the Enemy Oracle of `oracle` (riven_agents OracleAgent, its
+  /// fallback table rolled on the opponent's stream, default_rng([game seed, 1 + side])) instead
+  /// of the random agent; null: random again. Takes effect from the next decision (the batch's
+  /// opponent as built); needs the core's planner.
   void set_opponent_oracle(std::shared_ptr<const oracle::OracleGame> oracle);
+  /// Game k's opponent from its next game on (RivenSkirmishEnv.set_opponent: the game now
+  /// running keeps the opponent it started with); null: the random agent.
+  void set_next_opponent(std::size_t k, std::shared_ptr<const oracle::OracleGame> oracle);
+  /// Whether game k's running game is played by the Oracle (false: the random agent).
+  [[nodiscard]] bool oracle_opponent(std::size_t k) const { return games_.at(k).oracle != nullptr; }
 
   [[nodiscard]] std::size_t size() const { return games_.size(); }
   [[nodiscard]] std::size_t flat_size() const { return encoder_.flat_size(); }
@@ -112,7 +118,11 @@ class BatchEnv {
     double potential = 0.0;
     std::vector<game::Decision> legal;
     std::vector<std::int32_t> by_index;  // catalogue index -> legal position, -1
+    std::shared_ptr<const oracle::OracleGame> oracle;       // this game's opponent; null: random
+    std::shared_ptr<const oracle::OracleGame> next_oracle;  // the opponent of its next game
   };
+
+  void check_oracle(const oracle::OracleGame& oracle) const;
 
   void start_game(Game& g, std::uint64_t game_seed, bool draw_more);
   void play_opponent(Game& g);
@@ -130,7 +140,6 @@ class BatchEnv {
   bool roll_first_ = false;
   RewardConfig rewards_;
   int learner_setting_ = 0;
-  std::shared_ptr<const oracle::OracleGame> oracle_;  // null: the random opponent
   bool autoreset_ = true;
   std::vector<Game> games_;
   game::EventLog log_;
