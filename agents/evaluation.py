@@ -27,14 +27,22 @@ Features (each "mine minus theirs"):
   once the shots are rolled: standing in the open within an archer's sight costs, cover
   and sight lines of one's own pay. Its default weight is 0 (greedy and mcts do not use
   it; the expert's settings do), and it is computed only when its weight is not 0.
+
+On a game played by the native core (a ``NativeGameState``, ``engine="native"``) the features
+are computed in the core (``cpp/riven/agents/evaluation.cpp``) on the core's own state, with the
+same float operations summed in the same order: the same total bit for bit
+(tests/test_native_evaluation.py), with no Python state built. The exact shot odds are not in
+the core: the chance that a shot wounds is handed over once per game, per profile and cover.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from riven_env.game import GameState
+from riven_env.game.state import SIDES
 from riven_env.game.victory import controller
 
 
@@ -80,12 +88,67 @@ def _wound_chance(state: GameState, agility: int, cover: str) -> float:
     return found
 
 
+# The core's EvaluationGame of a game, by its ForwardModel (kept beside it, so that an id
+# reused by a later model is never mistaken for it), and the core's weights by their values.
+_NATIVE_GAMES: dict[int, tuple[Any, Any]] = {}
+_NATIVE_WEIGHTS: dict[EvaluationWeights, Any] = {}
+_NATIVE_LIMIT = 64
+
+
+def _native_game(state: Any) -> Any:
+    """The core's ``EvaluationGame`` of a NativeGameState's game (built once per game)."""
+    model = state.model
+    found = _NATIVE_GAMES.get(id(model))
+    if found is not None and found[0] is model:
+        return found[1]
+    from riven_env.native import load
+
+    like = state.start_state  # the game's scenario, rules, table and profiles
+    covers = list(like.rules.get("shooting.cover_tn"))
+    game = load().EvaluationGame()
+    game.diagonal = math.hypot(like.table.width, like.table.height)
+    game.covers = covers
+    game.wound_chance = [
+        _wound_chance(like, profile.agility, cover)
+        for profile in state.native.statics.profiles
+        for cover in covers
+    ]
+    game.validate(state.native.statics)
+    if len(_NATIVE_GAMES) >= _NATIVE_LIMIT:
+        _NATIVE_GAMES.clear()
+    _NATIVE_GAMES[id(model)] = (model, game)
+    return game
+
+
+def _native_weights(weights: EvaluationWeights) -> Any:
+    """The core's ``EvaluationWeights`` of ``weights`` (``scale`` stays in Python)."""
+    found = _NATIVE_WEIGHTS.get(weights)
+    if found is None:
+        from riven_env.native import load
+
+        found = load().EvaluationWeights()
+        for name, value in asdict(weights).items():
+            if name != "scale":
+                setattr(found, name, float(value))
+        if len(_NATIVE_WEIGHTS) >= _NATIVE_LIMIT:
+            _NATIVE_WEIGHTS.clear()
+        _NATIVE_WEIGHTS[weights] = found
+    return found
+
+
 def threat(state: GameState, side: str) -> float:
     """Expected wounds if every active shooter of ``side`` shot its best target now.
 
     As a share of the enemy's starting wounds (see the module docstring, ``threat``).
     """
     from riven_env.game.actions import shot_targets
+
+    if getattr(state, "in_core", False):  # a NativeGameState: in the core, on its own state
+        from riven_env.native import load
+
+        return load().evaluation_threat(
+            state.model, state.native, SIDES.index(side), _native_game(state)
+        )
 
     total = 0.0
     for i in state.active_models(side):
@@ -170,6 +233,16 @@ def weighted_total(
         side: The side whose view the total takes.
         weights: Feature weights (``scale`` is not applied).
     """
+    if getattr(state, "in_core", False):  # a NativeGameState: in the core, on its own state
+        from riven_env.native import load
+
+        return load().evaluation_total(
+            state.model,
+            state.native,
+            SIDES.index(side),
+            _native_weights(weights),
+            _native_game(state),
+        )
     mine = _side_features(state, side, weights)
     theirs = _side_features(state, state.enemy_side(side), weights)
     return sum(getattr(weights, name) * (mine[name] - theirs[name]) for name in mine)
@@ -188,9 +261,10 @@ def evaluate(state: GameState, side: str, weights: EvaluationWeights = DEFAULT_W
         weighted sum of feature differences, strictly inside (-1, 1).
     """
     if state.is_terminal:
-        if state.winner is None:
+        winner = state.result["winner"] if getattr(state, "in_core", False) else state.winner
+        if winner is None:
             return 0.0
-        return 1.0 if state.winner == side else -1.0
+        return 1.0 if winner == side else -1.0
     total = weighted_total(state, side, weights)
     # Keep a non-terminal estimate strictly inside the exact results of finished games.
     return max(-0.999, min(0.999, math.tanh(weights.scale * total)))

@@ -393,7 +393,17 @@ class ExpertAgent(BaseAgent):
             sample.apply(legal[0] if len(legal) == 1 else self._rule.act(sample, legal))
 
     def _rollout_value(self, sample: GameState, side: str) -> float:
-        for _ in range(self.settings.rollout_decisions):
+        left = self.settings.rollout_decisions
+        if getattr(sample, "in_core", False) and left > 0:
+            # A native game: the rollout Oracles take their seats in the core and play it in one
+            # call (riven_env/native/play.py rollout_in_core), the same decisions and streams as
+            # the loop below; a point the core leaves to Python is played on by the loop.
+            from riven_env.native.play import rollout_in_core
+
+            found = rollout_in_core(sample, self._rollout, left)
+            if found is not None:
+                left -= found[0]
+        for _ in range(left):
             if sample.is_terminal:
                 break
             legal = sample.legal_decisions()

@@ -329,6 +329,31 @@ void bind_game_loop(nb::module_& module) {
       "Play the game in the core, each side the Oracle (an OracleGame) or random (None): (events, decisions, "
       "stopped, [(decisions, seconds, cpu_seconds)] per side); `stopped` names a point left to Python.");
   module.def(
+      "rollout_seats",
+      [](const ForwardModel& fm, GameState& state, nb::object blue_oracle, rules::Pcg64& blue_rng,
+         nb::object red_oracle, rules::Pcg64& red_rng, std::int64_t max_decisions) {
+        // A search's rollout (riven::oracle::rollout): play_seats in quiet mode, no events, no
+        // explanations, the GIL let go; the streams move on in place.
+        std::array<oracle::Seat, game::kSides> seats;
+        const std::array<nb::object*, game::kSides> oracles{&blue_oracle, &red_oracle};
+        const std::array<rules::Pcg64*, game::kSides> rngs{&blue_rng, &red_rng};
+        for (std::size_t s = 0; s < seats.size(); ++s) {
+          seats[s].oracle = oracles[s]->is_none() ? nullptr : nb::cast<const oracle::OracleGame*>(*oracles[s]);
+          seats[s].rng = rngs[s];
+        }
+        if (&blue_rng == &red_rng) throw std::invalid_argument("rollout_seats: the two sides need their own streams");
+        oracle::Played played;
+        {
+          nb::gil_scoped_release release;
+          played = oracle::rollout(fm, state, seats, max_decisions);
+        }
+        return nb::make_tuple(played.decisions, played.stopped);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("blue_oracle").none(), nb::arg("blue_rng"),
+      nb::arg("red_oracle").none(), nb::arg("red_rng"), nb::arg("max_decisions"),
+      "A search rollout in the core (no events, no explanations; a single legal decision taken without asking "
+      "the seat): (decisions, stopped); `stopped` names a point left to Python.");
+  module.def(
       "oracle_decide_loop",
       [](const ForwardModel& fm, const GameState& state, const oracle::OracleGame& o,
          const std::vector<Decision>& legal, rules::Pcg64& rng) {

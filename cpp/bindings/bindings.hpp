@@ -12,5 +12,6 @@ void bind_encoding(nanobind::module_& module);
 void bind_game_loop(nanobind::module_& module);
 void bind_oracle(nanobind::module_& module);
 void bind_batch(nanobind::module_& module);
+void bind_agents(nanobind::module_& module);
 
 }  // namespace riven::bindings

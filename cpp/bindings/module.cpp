@@ -15,4 +15,5 @@ NB_MODULE(_native, module) {
   riven::bindings::bind_game_loop(module);
   riven::bindings::bind_oracle(module);
   riven::bindings::bind_batch(module);
+  riven::bindings::bind_agents(module);
 }

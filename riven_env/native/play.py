@@ -19,7 +19,7 @@ from typing import Any
 
 from riven_env.game.state import SIDES
 
-__all__ = ["core_seats", "play_in_core"]
+__all__ = ["core_seats", "play_in_core", "rollout_in_core"]
 
 
 def core_seats(state: Any, agents: Mapping[str, Any]) -> list[tuple[Any, Any]] | None:
@@ -78,3 +78,34 @@ def play_in_core(
                 entry["seconds"] += seconds
                 entry["cpu_seconds"] += cpu_seconds
     return state.drain_events() + events, int(decisions)
+
+
+def rollout_in_core(
+    state: Any, agents: Mapping[str, Any], max_decisions: int
+) -> tuple[int, str] | None:
+    """A search's rollout of ``state`` in the core; None when the agents cannot all sit there.
+
+    What a search's Python rollout does (``for _ in range(max_decisions)``: stop at the game's
+    end; a single legal decision taken as it is, else ``agents[side].act``), in one native call
+    (``rollout_seats``, ``riven::oracle::rollout``) with the GIL released: no event kept, no
+    explanation worded, no Python object per decision. The agents' streams move on exactly as
+    their ``act`` would have moved them, and are handed back (``agent.seat_done``).
+
+    Returns:
+        The decisions made and, when not empty, why the core stopped before the next one (a
+        point it leaves to the Python agents: the caller goes on from there, with
+        ``max_decisions`` minus those made left).
+    """
+    from riven_env.native import load
+
+    seats = core_seats(state, agents)
+    if seats is None:
+        return None
+    (blue_oracle, blue_rng), (red_oracle, red_rng) = seats
+    decisions, stopped = load().rollout_seats(
+        state.model, state.native, blue_oracle, blue_rng, red_oracle, red_rng, int(max_decisions)
+    )
+    state._changed()
+    for side, (_, stream) in zip(SIDES, seats, strict=True):
+        agents[side].seat_done(stream)
+    return int(decisions), str(stopped)

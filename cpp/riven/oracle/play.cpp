@@ -237,4 +237,40 @@ Played play(const game::ForwardModel& fm, GameState& state, std::array<Seat, gam
   return out;
 }
 
+Played rollout(const game::ForwardModel& fm, GameState& state, std::array<Seat, game::kSides>& seats,
+               std::int64_t max_decisions) {
+  for (const Seat& seat : seats) {
+    if (seat.rng == nullptr) throw std::invalid_argument("oracle rollout: every seat needs its stream");
+    if (seat.oracle != nullptr) seat.oracle->validate(state.info());
+  }
+  const Routing routing = loop_routing(fm, state);
+  game::EventLog log;
+  Played out;
+  while (!state.over && out.decisions < max_decisions) {
+    const int side = state.current_side();
+    if (side < 0) throw std::logic_error("oracle rollout: no side decides in a running game");
+    Seat& seat = seats[static_cast<std::size_t>(side)];
+    const std::vector<Decision> legal = game::legal_decisions(fm, state);
+    Decision decision;
+    if (legal.size() == 1) {
+      decision = legal.front();
+    } else if (seat.oracle == nullptr) {
+      decision = legal[static_cast<std::size_t>(seat.rng->integers(0, static_cast<std::int64_t>(legal.size())))];
+    } else {
+      rules::Pcg64 rng = *seat.rng;  // a point left to Python must find the stream as it was
+      const Choice choice = decide(*seat.oracle, state, *fm.table, *fm.rules, legal, rng, routing);
+      if (choice.branch == Branch::Unsupported) {
+        out.stopped = choice.reason;
+        return out;
+      }
+      *seat.rng = rng;
+      decision = chosen_decision(legal, choice);
+    }
+    game::apply(fm, state, decision, log);
+    log.drain();
+    out.decisions += 1;
+  }
+  return out;
+}
+
 }  // namespace riven::oracle

@@ -77,4 +77,16 @@ struct Played {
 Played play(const game::ForwardModel& fm, game::GameState& state, std::array<Seat, game::kSides>& seats,
             game::EventLog& log, std::int64_t max_decisions, bool timed);
 
+/// The rollout of a search (riven_agents/expert.py ExpertAgent._rollout_value): play() in quiet
+/// mode for at most `max_decisions` decisions (the game's end stops it sooner). No explanation
+/// is worded and no `oracle_decision` event emitted (the Python rollout asks OracleAgent.act,
+/// which records none, so the state's seq moves as it does there); the game's own events are
+/// dropped as they come. A decision point with a single legal decision takes it without asking
+/// the seat (its stream does not move), as the Python rollout does (`legal[0] if len(legal) ==
+/// 1`). Returns the decisions made and, when `stopped` is not empty, the point the core leaves
+/// to Python (the caller's Python loop goes on from there). No Python is called: the binding
+/// releases the GIL.
+Played rollout(const game::ForwardModel& fm, game::GameState& state, std::array<Seat, game::kSides>& seats,
+               std::int64_t max_decisions);
+
 }  // namespace riven::oracle

@@ -1,0 +1,52 @@
+// Binds riven::agents: the search agents' leaf evaluation (agents/evaluation.py's weighted_total)
+// on the native loop's state. Conversion only; the features live in cpp/riven/agents.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+#include "riven/agents/evaluation.hpp"
+#include "riven/game/forward_model.hpp"
+#include "riven/game/state.hpp"
+
+namespace nb = nanobind;
+
+namespace riven::bindings {
+
+void bind_agents(nb::module_& module) {
+  using agents::EvaluationGame;
+  using agents::EvaluationWeights;
+  nb::class_<EvaluationWeights>(module, "EvaluationWeights",
+                                "agents/evaluation.py EvaluationWeights without scale (applied by the caller).")
+      .def(nb::init<>())
+      .def_rw("wounds", &EvaluationWeights::wounds)
+      .def_rw("models", &EvaluationWeights::models)
+      .def_rw("on_table", &EvaluationWeights::on_table)
+      .def_rw("points", &EvaluationWeights::points)
+      .def_rw("objectives", &EvaluationWeights::objectives)
+      .def_rw("holding", &EvaluationWeights::holding)
+      .def_rw("proximity", &EvaluationWeights::proximity)
+      .def_rw("momentum", &EvaluationWeights::momentum)
+      .def_rw("tempo", &EvaluationWeights::tempo)
+      .def_rw("threat", &EvaluationWeights::threat);
+  nb::class_<EvaluationGame>(module, "EvaluationGame",
+                             "What the evaluation needs of one game beyond the state: the table's diagonal and "
+                             "the wound chance of a shot by profile and cover.")
+      .def(nb::init<>())
+      .def_rw("diagonal", &EvaluationGame::diagonal)
+      .def_rw("covers", &EvaluationGame::covers)
+      .def_rw("wound_chance", &EvaluationGame::wound_chance)
+      .def("validate", &EvaluationGame::validate, nb::arg("statics"));
+  module.def("evaluation_total", &agents::weighted_total, nb::arg("model"), nb::arg("state"), nb::arg("side"),
+             nb::arg("weights"), nb::arg("game"),
+             "agents/evaluation.py weighted_total on the loop's state (side 0 blue, 1 red).");
+  module.def(
+      "evaluation_threat",
+      [](const game::ForwardModel& fm, const game::GameState& state, int side, const EvaluationGame& g) {
+        return agents::threat(fm, state, side, g);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("side"), nb::arg("game"),
+      "agents/evaluation.py threat on the loop's state.");
+}
+
+}  // namespace riven::bindings
