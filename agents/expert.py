@@ -253,6 +253,9 @@ class ExpertAgent(BaseAgent):
 
     def _activation_choices(self, state: GameState, legal: Sequence[Decision]) -> list[Decision]:
         """One activate decision per model (its dice by the odds rule), bonuses and pass."""
+        # The models' profiles and the rules never change in a game: a native game reads them
+        # from the Python state it started from (no view of the position is built).
+        static = state.start_state if getattr(state, "in_core", False) else state
         offers: dict[int, list[int]] = {}
         for d in legal:
             if d.kind == "activate":
@@ -269,8 +272,8 @@ class ExpertAgent(BaseAgent):
             if d.kind != "activate":
                 chosen.append(d)
                 continue
-            mettle = state.models[d.model].profile.mettle
-            if d.dice == dice_for_rule(rule, mettle, sorted(offers[d.model]), state.rules):
+            mettle = static.models[d.model].profile.mettle
+            if d.dice == dice_for_rule(rule, mettle, sorted(offers[d.model]), static.rules):
                 chosen.append(d)
         return chosen
 

@@ -1,11 +1,12 @@
 // Binds riven::agents: the search agents' leaf evaluation (agents/evaluation.py's weighted_total)
-// on the native loop's state. Conversion only; the features live in cpp/riven/agents.
+// and information-set key (agents/expert.py signature) on the native loop's state. Conversion only; the features live in cpp/riven/agents.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
 #include "riven/agents/evaluation.hpp"
+#include "riven/agents/signature.hpp"
 #include "riven/game/forward_model.hpp"
 #include "riven/game/state.hpp"
 
@@ -47,6 +48,13 @@ void bind_agents(nb::module_& module) {
       },
       nb::arg("model"), nb::arg("state"), nb::arg("side"), nb::arg("game"),
       "agents/evaluation.py threat on the loop's state.");
+  module.def(
+      "search_signature",
+      [](const game::GameState& state) {
+        const std::string key = agents::signature(state);
+        return nb::bytes(key.data(), key.size());
+      },
+      nb::arg("state"), "agents/expert.py signature(): the information-set key of the state, as bytes.");
 }
 
 }  // namespace riven::bindings

@@ -462,6 +462,32 @@ class NativeGameState:
     def is_terminal(self) -> bool:
         return bool(self.native.over)
 
+    # Read by search agents at every step of a simulation: from the core's state, not the
+    # Python view (whose conversion costs a millisecond), with from_native's values.
+    @property
+    def phase(self) -> str:
+        """The phase (``GameState.phase``)."""
+        return PHASES[self.native.phase]
+
+    @property
+    def active_model(self) -> int | None:
+        """The activating model's index, or None (``GameState.active_model``)."""
+        found = self.native.active_model
+        return None if found < 0 else int(found)
+
+    def signature(self) -> bytes:
+        """The search agents' information-set key (agents/expert.py ``signature``), from the core.
+
+        The bytes of exactly the fields the Python key reads (``cpp/riven/agents/signature.hpp``):
+        two positions share it exactly when their Python views share the Python key.
+        """
+        return load().search_signature(self.native)
+
+    @property
+    def actions_left(self) -> int:
+        """Actions left to the active model (``GameState.actions_left``)."""
+        return int(self.native.actions_left)
+
     @property
     def over(self) -> bool:
         return bool(self.native.over)
