@@ -201,3 +201,69 @@ def test_beats_the_tactical_oracle_more_often_than_not() -> None:
     ]
     wins = results[:4].count("blue") + results[4:].count("red")
     assert wins >= 5, results
+
+
+# ---------------------------------------------------------------- the native engine
+def _native_available() -> bool:
+    from riven_env.native import available
+
+    return available()
+
+
+native_only = pytest.mark.skipif(not _native_available(), reason="native core not built")
+
+
+def _log(events: list[dict]) -> list[str]:
+    from riven_env.game.events import dumps_event
+
+    return [dumps_event(e) for e in events]
+
+
+@native_only
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_same_games_on_both_engines(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # On the native engine the rollouts are played in the core (rollout_in_core), the leaves
+    # valued in the core and the information sets keyed there: the same search, the same game.
+    from riven_env.native import play as native_play
+
+    in_core = []
+    original = native_play.rollout_in_core
+
+    def counted(*args: object, **kwargs: object) -> object:
+        found = original(*args, **kwargs)
+        in_core.append(found is not None)
+        return found
+
+    monkeypatch.setattr(native_play, "rollout_in_core", counted)
+    for blue, red in (("expert:4", "oracle:defensive"), ("oracle:defensive", "expert:4")):
+        python = _log(play_game(MIRROR, blue, red, seed, engine="python"))
+        assert not in_core
+        native = _log(play_game(MIRROR, blue, red, seed, engine="native"))
+        assert native == python, (blue, red, seed)
+        assert in_core and all(in_core), "a rollout was not played in the core"
+        in_core.clear()
+
+
+@native_only
+def test_every_rollout_profile_setting_is_honoured_in_the_core() -> None:
+    # The scenario's own profiles for both sides, then a mixture drawn per simulation (the
+    # enemy seat's forced profile changes between rollouts): the same decisions on both engines.
+    from dataclasses import replace
+
+    from riven_env.game.runner import agent_seeds
+
+    for changes in (
+        {"self_profile": "scenario", "enemy_profile": "scenario"},
+        {"enemy_profile": "mixture", "enemy_mixture": ("defensive", "beast", "rampage")},
+    ):
+        settings = replace(load_settings(), **changes)
+        logs = []
+        for engine in ("python", "native"):
+            state = new_game(MIRROR, 8, engine=engine)
+            seeds = agent_seeds(8)
+            agents = {
+                "blue": ExpertAgent("expert:4", "blue", seeds["blue"], budget=4, settings=settings),
+                "red": make_agent("oracle:tactical", "red", seeds["red"]),
+            }
+            logs.append(_log(state.drain_events() + play(state, agents, max_decisions=120)))
+        assert logs[0] == logs[1], changes

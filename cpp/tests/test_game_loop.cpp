@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "check.hpp"
+#include "riven/agents/evaluation.hpp"
+#include "riven/agents/signature.hpp"
 #include "riven/game/events.hpp"
 #include "riven/game/forward_model.hpp"
 #include "riven/game/loop.hpp"
@@ -433,6 +435,73 @@ void oracle_soak(const ForwardModel& fm, const std::shared_ptr<const GameStatic>
   RIVEN_CHECK(refused);
 }
 
+/// The search agents' pieces (riven::oracle::rollout, riven::agents weighted_total and
+/// signature) on games played rollout by rollout to their end: every rollout stops within its
+/// budget, a copy rolled out on copies of the streams ends in the same position, the totals are
+/// finite and exactly antisymmetric between the sides, and the key of a copy is the key.
+void rollout_soak(const ForwardModel& fm, const std::shared_ptr<const GameStatic>& st) {
+  const riven::oracle::OracleGame o = oracle_game(fm, *st);
+  riven::agents::EvaluationGame eval;
+  eval.diagonal = std::hypot(st->table_width, st->table_height);
+  eval.covers = {"none", "soft", "hard"};
+  for (std::size_t p = 0; p < st->profiles.size(); ++p) {
+    for (std::size_t c = 0; c < eval.covers.size(); ++c) eval.wound_chance.push_back(0.9 - 0.1 * static_cast<double>(c + p));
+  }
+  eval.validate(*st);
+  riven::agents::EvaluationWeights weights;
+  weights.holding = 0.13;
+  weights.threat = 0.61;
+  std::int64_t rollouts = 0;
+  bool threatened = false;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    GameState state = opening(st, seed);
+    riven::game::EventLog log;
+    riven::game::start(fm, state, log);
+    log.drain();
+    riven::rules::Pcg64 blue(riven::rules::Pcg64State{seed * 41 + 1, 2 * seed + 3, false, 0});
+    riven::rules::Pcg64 red(riven::rules::Pcg64State{seed * 43 + 5, 2 * seed + 7, false, 0});
+    while (!state.over && rollouts < 100000) {
+      const double total = riven::agents::weighted_total(fm, state, 0, weights, eval);
+      RIVEN_CHECK(std::isfinite(total));
+      RIVEN_CHECK(riven::agents::weighted_total(fm, state, 1, weights, eval) == -total);
+      threatened = threatened || riven::agents::threat(fm, state, 0, eval) > 0.0;
+      GameState copy = state;
+      RIVEN_CHECK(riven::agents::signature(copy) == riven::agents::signature(state));
+      riven::rules::Pcg64 blue_copy = blue;
+      riven::rules::Pcg64 red_copy = red;
+      std::array<riven::oracle::Seat, riven::game::kSides> seats;
+      seats[0].oracle = &o;
+      seats[0].rng = &blue;
+      seats[1].oracle = seed % 2 == 0 ? nullptr : &o;  // random on red in every other game
+      seats[1].rng = &red;
+      const riven::oracle::Played played = riven::oracle::rollout(fm, state, seats, 8);
+      RIVEN_CHECK(played.stopped.empty());
+      RIVEN_CHECK(played.decisions >= 1 && played.decisions <= 8);
+      RIVEN_CHECK(state.over || played.decisions == 8);
+      seats[0].rng = &blue_copy;
+      seats[1].rng = &red_copy;
+      (void)riven::oracle::rollout(fm, copy, seats, 8);
+      RIVEN_CHECK(riven::agents::signature(copy) == riven::agents::signature(state));
+      RIVEN_CHECK(copy.seq == state.seq);
+      state.validate();
+      rollouts += 1;
+    }
+    RIVEN_CHECK(state.over);
+  }
+  RIVEN_CHECK(rollouts > 12 * 5);
+  RIVEN_CHECK(threatened);
+  // A table that does not fit the game is refused.
+  riven::agents::EvaluationGame bad = eval;
+  bad.wound_chance.pop_back();
+  bool refused = false;
+  try {
+    bad.validate(*st);
+  } catch (const std::invalid_argument&) {
+    refused = true;
+  }
+  RIVEN_CHECK(refused);
+}
+
 }  // namespace
 
 int main() {
@@ -490,5 +559,6 @@ int main() {
   }
   RIVEN_CHECK(refused && state.seq == seq);
   oracle_soak(fm, st);
+  rollout_soak(fm, st);
   return RIVEN_TEST_RESULT();
 }
