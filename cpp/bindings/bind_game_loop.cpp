@@ -262,6 +262,16 @@ void bind_game_loop(nb::module_& module) {
       nb::arg("model"), nb::arg("state"), nb::arg("decision"),
       "GameState.apply: the events, as the Python engine records them.");
   module.def(
+      "apply_decision_quiet",
+      [](const ForwardModel& fm, GameState& state, const Decision& decision) {
+        // A search's step (agents/expert.py in its tree): the same state as apply_decision, the
+        // events dropped in the core instead of turned into Python dicts nobody reads.
+        game::EventLog log;
+        game::apply(fm, state, decision, log);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("decision"),
+      "GameState.apply with the events dropped (a search's step).");
+  module.def(
       "start_game",
       [](const ForwardModel& fm, GameState& state) {
         game::EventLog log;

@@ -57,6 +57,8 @@ PLANNERS: tuple[str, ...] = ("native", "python")
 """The routing seam's answerers :func:`forward_model` builds by name."""
 
 _MODELS: dict[tuple[int, int, int, str], tuple[Any, Any, Any]] = {}
+# An int seed below this is one 64-bit word of entropy, which seeded_pcg64 splits as numpy does.
+_SEED_WORDS = 1 << 64
 _MODELS_LIMIT = 64
 
 
@@ -413,6 +415,20 @@ class NativeGameState:
 
     def apply(self, decision: Decision) -> list[dict[str, Any]]:
         """Carry out ``decision`` (IllegalActionError when it is not listed); return the events."""
+        native_decision = self._listed(decision)
+        found = load().apply_decision(self.model, self.native, native_decision)
+        self._changed()
+        events, self._events = self._events + found, []
+        return events
+
+    def apply_quiet(self, decision: Decision) -> None:
+        """:meth:`apply` with the events dropped (a search's step: the same position, no dicts)."""
+        load().apply_decision_quiet(self.model, self.native, self._listed(decision))
+        self._changed()
+        self._events = []
+
+    def _listed(self, decision: Decision) -> Any:
+        """The core's decision of ``decision`` (IllegalActionError when it is not listed)."""
         legal = self.legal_decisions()
         if not is_listed(decision, legal):
             phase = PHASES[self.native.phase]
@@ -421,10 +437,7 @@ class NativeGameState:
         if index is None:
             index = legal.index(decision)
         native_legal = self._native_legal or []
-        found = load().apply_decision(self.model, self.native, native_legal[index])
-        self._changed()
-        events, self._events = self._events + found, []
-        return events
+        return native_legal[index]
 
     def _changed(self) -> None:
         self._legal = None
@@ -440,7 +453,12 @@ class NativeGameState:
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
         """Replace the random stream (search agents determinise dice on their copies)."""
-        self.native.rng = native_stream(np.random.default_rng(seed))
+        if isinstance(seed, int) and 0 <= seed < _SEED_WORDS:
+            # default_rng(seed) seeded in the core (rules/seeding.hpp seeded_pcg64, numpy's
+            # SeedSequence bit for bit): a search reseeds every simulation's view.
+            self.native.rng = load().seeded_pcg64([seed])
+        else:
+            self.native.rng = native_stream(np.random.default_rng(seed))
         self._python = None
 
     def view(self, side: str, seed: int | np.random.SeedSequence | None = None) -> NativeGameState:
