@@ -31,6 +31,12 @@ Spec ``expert`` (the default budget of ``data/expert.toml``) or ``expert:BUDGET`
   of ``[evaluation]``.
 * **Choice:** the most visited root child (ties: the higher mean, then the prior order).
 
+On a native game (``engine="native"``) the same search runs with no Python view of a position:
+the rollouts are played in the core (:func:`riven_env.native.play.rollout_in_core`), the leaves
+valued there (:func:`~riven_agents.evaluation.weighted_total` dispatches to the core) and the
+information sets keyed there (``NativeGameState.signature``); the decisions, the streams and
+the game are the Python engine's (tests/test_expert.py).
+
 Deterministic for a seed: every random draw (view seeds, the rollout Oracles' d6 tables)
 comes from the agent's own stream. :attr:`ExpertAgent.stats` counts decisions, searched
 decisions, simulations and seconds, for the cost per decision that ``riven play`` prints
