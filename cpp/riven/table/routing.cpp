@@ -228,6 +228,8 @@ class Navigator {
       limit_.push_back(limit);
       const double positive = std::max(limit, 0.0);
       limit2_.push_back(positive * positive);
+      const double far = positive * (1.0 + 1e-9) + 1e-9;
+      far2_.push_back(far * far);
     }
     const std::size_t n = nav_->size();
     start_links_.links.assign(n, kNan);
@@ -250,6 +252,16 @@ class Navigator {
   [[nodiscard]] const std::vector<double>& reach() const { return reach_; }
   [[nodiscard]] const std::vector<double>& limits() const { return limit_; }
 
+  // Whether p keeps the base clear of obstacle k: hypot(p - c) - limit >= 0, as Navigator.legal
+  // computes it; a point far outside the limit (squared distance above a bound padded far beyond
+  // either formula's rounding) is clear without the hypot.
+  [[nodiscard]] bool clear_of_base(Point p, std::size_t k) const {
+    const double dx = p.x - centres_[k].x;
+    const double dy = p.y - centres_[k].y;
+    if (dx * dx + dy * dy > far2_[k]) return true;
+    return std::hypot(dx, dy) - limit_[k] >= 0.0;
+  }
+
   // Obstacle position of a model index (np.searchsorted of the sorted ids), if on the table.
   [[nodiscard]] std::optional<std::size_t> position(std::size_t model) const {
     const auto found = std::lower_bound(ids_.begin(), ids_.end(), model);
@@ -270,7 +282,7 @@ class Navigator {
     if (!nav_legal(p)) return false;
     for (std::size_t k = 0; k < centres_.size(); ++k) {
       if (skip && *skip == k) continue;
-      if (!(std::hypot(p.x - centres_[k].x, p.y - centres_[k].y) - limit_[k] >= 0.0)) return false;
+      if (!clear_of_base(p, k)) return false;
     }
     return true;
   }
@@ -512,7 +524,7 @@ class Navigator {
   [[nodiscard]] bool legal_bases(Point p, std::size_t skip) const {
     for (std::size_t k = 0; k < centres_.size(); ++k) {
       if (k == skip) continue;
-      if (!(std::hypot(p.x - centres_[k].x, p.y - centres_[k].y) - limit_[k] >= 0.0)) return false;
+      if (!clear_of_base(p, k)) return false;
     }
     return true;
   }
@@ -539,6 +551,34 @@ class Navigator {
         best[v] = less ? via : best[v];
         at[v] = less ? k : at[v];
       }
+    }
+  }
+
+  // reach_bounds after the start links of ``changed`` were checked: a checked link costs at least
+  // its straight length, so only a column whose first cheapest row was checked can change (any
+  // other row only grows, and a row that ties after the first never displaces it): those
+  // columns are computed again, in k order as reach_bounds does.
+  void update_reach(std::vector<double>& reach, std::vector<std::size_t>& first,
+                    const std::vector<std::size_t>& changed) const {
+    const std::size_t n = nav_->size();
+    std::vector<std::uint8_t> hit(n, 0);
+    for (const std::size_t k : changed) hit[k] = 1;
+    std::vector<double> links(n);
+    for (std::size_t k = 0; k < n; ++k) links[k] = start_value(k);
+    const double* const dist = nav_->dist.data();
+    for (std::size_t v = 0; v < n; ++v) {
+      if (!hit[first[v]]) continue;
+      double best = kInf;
+      std::size_t at = 0;
+      for (std::size_t k = 0; k < n; ++k) {
+        const double via = links[k] + dist[k * n + v];
+        if (via < best) {
+          best = via;
+          at = k;
+        }
+      }
+      reach[v] = best;
+      first[v] = at;
     }
   }
 
@@ -596,8 +636,9 @@ class Navigator {
             if (col[k] <= reach[node]) pending = true;
           }
           if (pending) {
-            settle_start(cheapest(open, col, kBatch));
-            stale = true;
+            const std::vector<std::size_t> batch = cheapest(open, col, kBatch);
+            settle_start(batch);
+            update_reach(reach, first, batch);
             continue;
           }
         }
@@ -1166,6 +1207,7 @@ class Navigator {
   std::vector<double> reach_;
   std::vector<double> limit_;
   std::vector<double> limit2_;
+  std::vector<double> far2_;  // clear_of_base's squared distance beyond which a point is clear
   StartLinks start_links_;
   std::map<std::vector<std::size_t>, std::unique_ptr<ActiveGraph>> graphs_;
   std::map<std::size_t, std::vector<std::size_t>> clusters_;
