@@ -181,6 +181,35 @@ def test_routes_around_a_packed_cluster_match_the_reference() -> None:
     )
 
 
+OPEN = Table.from_spec({"width": 36, "height": 36, "terrain": []})
+
+
+def test_mirror_symmetric_routes_around_bases_match_the_reference() -> None:
+    """Two equally long ways around a wall of bases (the layout mirrored about the line from the
+    mover to its goal): the core's lazy graph search settles the tie as the eager reference
+    does (the first waypoint by index), so points, costs and decisions are the same."""
+    nat = native.native_table(OPEN)
+    for half in (1, 2, 3):
+        wall = [[18.0, 18.0 + 1.0 * k] for k in range(-half, half + 1)]
+        bases = Bases.from_lists([[12.0, 18.0], *wall, [19.0, 18.0], [25.0, 18.0]], 1.0)
+        touching, beyond = len(bases) - 2, len(bases) - 1
+        for allowance in (1.0, 3.0, 6.0, 6.5, 8.0, 30.0):
+            for way in ({"target": touching}, {"target": beyond}, {"goal": (24.0, 18.0)}):
+                python = navigator(OPEN, bases, 0).route(allowance, **way)
+                core = nat.route(bases, 0, allowance, **way)
+                assert python.points.tolist() == core.points.tolist()
+                assert python.cost == core.cost and python.goal_reached == core.goal_reached
+                # The mirrored way around is as long (the tie is real, to rounding).
+                mirrored = Bases(
+                    bases.centers * [1.0, -1.0] + [0.0, 36.0], bases.radii, bases.on_table
+                )
+                goal = {"goal": (24.0, 18.0)} if "goal" in way else way
+                assert abs(nat.route(mirrored, 0, allowance, **goal).cost - core.cost) <= 1e-9
+            assert nat.charge_targets(bases, 0, allowance, [touching, beyond]) == charge_targets(
+                OPEN, bases, 0, allowance, [touching, beyond]
+            )
+
+
 def test_the_native_table_is_built_once_per_map() -> None:
     again = Table.from_spec(AWKWARD.to_spec())
     assert native.native_table(again) is native.native_table(AWKWARD)

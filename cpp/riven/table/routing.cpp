@@ -102,12 +102,17 @@ std::size_t argmin(const std::vector<Value>& values) {
   return best;
 }
 
-// np.argsort(values[candidates], kind="stable")[:count] mapped back to the candidates.
+// np.argsort(values[candidates], kind="stable")[:count] mapped back to the candidates (as a set:
+// the callers cost each one, in any order). ``candidates`` is in increasing order, so the stable
+// order is (value, index).
 std::vector<std::size_t> cheapest(const std::vector<std::size_t>& candidates, const std::vector<double>& values,
                                   std::size_t count) {
   std::vector<std::size_t> order = candidates;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
-  if (order.size() > count) order.resize(count);
+  const auto before = [&](std::size_t a, std::size_t b) { return values[a] < values[b] || (values[a] == values[b] && a < b); };
+  if (order.size() > count) {
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(), before);
+    order.resize(count);
+  }
   return order;
 }
 
@@ -158,33 +163,40 @@ struct GoalLinks {
   std::vector<double> cost;  // nan: not checked yet
 };
 
-struct GoalSpec {
-  std::optional<Point> direct;
-  std::vector<Point> points;
-  std::vector<std::uint8_t> usable;
-  Point aim;
-};
-
 class Navigator;
 
-// routing._ActiveGraph: waypoints and exact link costs with some bases blocking.
+// routing._ActiveGraph: waypoints with some bases blocking, and the cheapest costs from the
+// start as far as a search has needed them. The eager graph (every link cost, then Dijkstra over
+// all of them) is searched lazily here with the same answers: a link is costed only when the
+// search reaches a waypoint whose straight length to it (a lower bound of the cost) could still
+// improve the other end, and the search stops once no waypoint left could matter (route_active).
+// Every cheapest cost settled is the eager one (label-setting on non-negative costs, rounding
+// monotone), and a predecessor is the eager one (the first waypoint, by index, that gives the
+// settled cost), found on demand. The search state is kept: another goal on the same graph
+// resumes it.
 struct ActiveGraph {
   std::vector<std::size_t> active;
-  std::vector<Point> points;
+  std::vector<Point> points;  // static waypoints, then ring points, then the start
+  std::size_t statics = 0;
   std::size_t start = 0;
-  std::vector<double> matrix;  // (V, V)
-  std::vector<std::uint8_t> usable;
-  std::vector<double> dist;
-  std::vector<std::int64_t> pred;
+  std::vector<std::uint8_t> usable;  // the waypoint keeps the base clear of the blocking bases
+  std::vector<double> extra_cost;    // (V - N, V): costs of links with a ring point or the start (nan: not yet)
+  std::vector<double> dist;          // settled: the cheapest cost; else the best cost found so far (inf: none)
+  std::vector<std::uint8_t> done;    // settled
+  std::vector<std::size_t> settled;  // in settling order
+  std::vector<std::int64_t> pred;    // -2: not yet looked up
+  struct Entry {
+    double key;  // a cost to ``to`` through ``from``: exact when ``exact``, else a lower bound
+    std::size_t from;
+    std::size_t to;
+    bool exact;
+  };
+  std::vector<Entry> heap;  // a min-heap on key (std::push_heap with Later)
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const { return a.key > b.key; }
+  };
 
-  [[nodiscard]] std::vector<std::size_t> path_to(std::size_t node) const {
-    std::vector<std::size_t> path{node};
-    while (path.back() != start && path.size() <= points.size()) {
-      path.push_back(static_cast<std::size_t>(pred[path.back()]));
-    }
-    std::reverse(path.begin(), path.end());
-    return path;
-  }
+  [[nodiscard]] double next_key() const { return heap.empty() ? kInf : heap.front().key; }
 };
 
 class Navigator {
@@ -216,6 +228,8 @@ class Navigator {
       limit_.push_back(limit);
       const double positive = std::max(limit, 0.0);
       limit2_.push_back(positive * positive);
+      const double far = positive * (1.0 + 1e-9) + 1e-9;
+      far2_.push_back(far * far);
     }
     const std::size_t n = nav_->size();
     start_links_.links.assign(n, kNan);
@@ -238,6 +252,16 @@ class Navigator {
   [[nodiscard]] const std::vector<double>& reach() const { return reach_; }
   [[nodiscard]] const std::vector<double>& limits() const { return limit_; }
 
+  // Whether p keeps the base clear of obstacle k: hypot(p - c) - limit >= 0, as Navigator.legal
+  // computes it; a point far outside the limit (squared distance above a bound padded far beyond
+  // either formula's rounding) is clear without the hypot.
+  [[nodiscard]] bool clear_of_base(Point p, std::size_t k) const {
+    const double dx = p.x - centres_[k].x;
+    const double dy = p.y - centres_[k].y;
+    if (dx * dx + dy * dy > far2_[k]) return true;
+    return std::hypot(dx, dy) - limit_[k] >= 0.0;
+  }
+
   // Obstacle position of a model index (np.searchsorted of the sorted ids), if on the table.
   [[nodiscard]] std::optional<std::size_t> position(std::size_t model) const {
     const auto found = std::lower_bound(ids_.begin(), ids_.end(), model);
@@ -254,13 +278,14 @@ class Navigator {
   }
 
   // Navigator.legal / legal_xy: table, terrain and every other base but ``skip``.
+  // The bases are tested before the terrain's point-in-polygon test (the answer is the same
+  // conjunction; the bases' test is the cheaper one).
   [[nodiscard]] bool legal(Point p, std::optional<std::size_t> skip = std::nullopt) const {
-    if (!nav_legal(p)) return false;
     for (std::size_t k = 0; k < centres_.size(); ++k) {
       if (skip && *skip == k) continue;
-      if (!(std::hypot(p.x - centres_[k].x, p.y - centres_[k].y) - limit_[k] >= 0.0)) return false;
+      if (!clear_of_base(p, k)) return false;
     }
-    return true;
+    return nav_legal(p);
   }
 
   [[nodiscard]] bool blocks(Point a, Point b) const { return clearance_ != nullptr && clearance_->meets_segment(a, b); }
@@ -500,28 +525,61 @@ class Navigator {
   [[nodiscard]] bool legal_bases(Point p, std::size_t skip) const {
     for (std::size_t k = 0; k < centres_.size(); ++k) {
       if (k == skip) continue;
-      if (!(std::hypot(p.x - centres_[k].x, p.y - centres_[k].y) - limit_[k] >= 0.0)) return false;
+      if (!clear_of_base(p, k)) return false;
     }
     return true;
   }
 
-  // Navigator._reach_bounds: (reach, first, whether exact), via written when not exact.
-  void reach_bounds(std::vector<double>& reach, std::vector<std::size_t>& first, std::vector<double>& via) const {
+  // A start link's cost if checked, else its straight length (a lower bound).
+  [[nodiscard]] double start_value(std::size_t k) const {
+    return std::isnan(start_links_.links[k]) ? start_links_.bound[k] : start_links_.links[k];
+  }
+
+  // Navigator._reach_bounds: reach[v] = min over k of start_value(k) + dist[k][v], first[v] the
+  // first k giving it (a strict comparison in k order, as np.argmin over the column), row by row.
+  void reach_bounds(std::vector<double>& reach, std::vector<std::size_t>& first) const {
     const std::size_t n = nav_->size();
-    via.resize(n * n);
     reach.assign(n, kInf);
     first.assign(n, 0);
+    double* const best = reach.data();
+    std::size_t* const at = first.data();
     for (std::size_t k = 0; k < n; ++k) {
-      const double link = std::isnan(start_links_.links[k]) ? start_links_.bound[k] : start_links_.links[k];
-      for (std::size_t v = 0; v < n; ++v) via[k * n + v] = link + nav_->dist[k * n + v];
-    }
-    for (std::size_t v = 0; v < n; ++v) {
-      std::size_t best = 0;
-      for (std::size_t k = 1; k < n; ++k) {
-        if (via[k * n + v] < via[best * n + v]) best = k;
+      const double link = start_value(k);
+      const double* const row = nav_->dist.data() + k * n;
+      for (std::size_t v = 0; v < n; ++v) {
+        const double via = link + row[v];
+        const bool less = via < best[v];
+        best[v] = less ? via : best[v];
+        at[v] = less ? k : at[v];
       }
-      first[v] = best;
-      reach[v] = via[best * n + v];
+    }
+  }
+
+  // reach_bounds after the start links of ``changed`` were checked: a checked link costs at least
+  // its straight length, so only a column whose first cheapest row was checked can change (any
+  // other row only grows, and a row that ties after the first never displaces it): those
+  // columns are computed again, in k order as reach_bounds does.
+  void update_reach(std::vector<double>& reach, std::vector<std::size_t>& first,
+                    const std::vector<std::size_t>& changed) const {
+    const std::size_t n = nav_->size();
+    std::vector<std::uint8_t> hit(n, 0);
+    for (const std::size_t k : changed) hit[k] = 1;
+    std::vector<double> links(n);
+    for (std::size_t k = 0; k < n; ++k) links[k] = start_value(k);
+    const double* const dist = nav_->dist.data();
+    for (std::size_t v = 0; v < n; ++v) {
+      if (!hit[first[v]]) continue;
+      double best = kInf;
+      std::size_t at = 0;
+      for (std::size_t k = 0; k < n; ++k) {
+        const double via = links[k] + dist[k * n + v];
+        if (via < best) {
+          best = via;
+          at = k;
+        }
+      }
+      reach[v] = best;
+      first[v] = at;
     }
   }
 
@@ -552,14 +610,13 @@ class Navigator {
     if (direct) best_cost = link_cost(start_, *direct);
     std::vector<double> reach;
     std::vector<std::size_t> first;
-    std::vector<double> via;
     if (n > 0) {
       std::vector<double> total(n);
       // The bounds change only when start links are settled: recomputed then, not every round.
       bool stale = true;
       for (std::size_t round = 0; round < 2 * n + 2; ++round) {
         if (stale) {
-          reach_bounds(reach, first, via);
+          reach_bounds(reach, first);
           stale = false;
         }
         for (std::size_t v = 0; v < n; ++v) {
@@ -572,16 +629,17 @@ class Navigator {
           // The cheapest way to ``node`` is exact once no unchecked start link could match it.
           bool pending = false;
           std::vector<std::size_t> open;
+          std::vector<double> col(n, kInf);
           for (std::size_t k = 0; k < n; ++k) {
             if (!std::isnan(start_links_.links[k])) continue;
             open.push_back(k);
-            if (via[k * n + node] <= reach[node]) pending = true;
+            col[k] = start_links_.bound[k] + nav_->dist[k * n + node];
+            if (col[k] <= reach[node]) pending = true;
           }
           if (pending) {
-            std::vector<double> col(n);
-            for (std::size_t k = 0; k < n; ++k) col[k] = via[k * n + node];
-            settle_start(cheapest(open, col, kBatch));
-            stale = true;
+            const std::vector<std::size_t> batch = cheapest(open, col, kBatch);
+            settle_start(batch);
+            update_reach(reach, first, batch);
             continue;
           }
         }
@@ -634,8 +692,7 @@ class Navigator {
     complete_start();
     std::vector<double> reach;
     std::vector<std::size_t> first;
-    std::vector<double> via;
-    reach_bounds(reach, first, via);
+    reach_bounds(reach, first);
     std::optional<std::size_t> node;
     double best = kInf;
     for (std::size_t v = 0; v < n; ++v) {
@@ -658,101 +715,49 @@ class Navigator {
   }
 
   // -- bases as graph obstacles -----------------------------------------------------------------
-  const ActiveGraph& graph(const std::vector<std::size_t>& active) {
+  ActiveGraph& graph(const std::vector<std::size_t>& active) {
     auto found = graphs_.find(active);
     if (found != graphs_.end()) return *found->second;
     auto built = std::make_unique<ActiveGraph>(build_graph(active));
-    const ActiveGraph& ref = *built;
+    ActiveGraph& ref = *built;
     graphs_.emplace(active, std::move(built));
     return ref;
   }
 
+  // The graph's waypoints (routing._ActiveGraph: the static ones, the legal ring points of the
+  // blocking bases, the start) with the start settled; no link is costed yet.
   ActiveGraph build_graph(const std::vector<std::size_t>& active) {
     ActiveGraph g;
     g.active = active;
     const NavGraph& nav = *nav_;
     const std::size_t n = nav.size();
     const double cos_side = std::cos(kPi / static_cast<double>(sides_));
-    std::vector<Point> extra;
+    g.points = nav.nodes;
     for (const std::size_t k : active) {
       const double spoke = (reach_[k] + margin_) / cos_side;
       for (const Point& unit : routing_.ring) {
         const Point p{centres_[k].x + spoke * unit.x, centres_[k].y + spoke * unit.y};
-        if (legal(p)) extra.push_back(p);
+        if (legal(p)) g.points.push_back(p);
       }
     }
-    g.points = nav.nodes;
-    g.points.insert(g.points.end(), extra.begin(), extra.end());
     g.points.push_back(start_);
     const std::size_t v = g.points.size();
+    g.statics = n;
     g.start = v - 1;
-    std::vector<double>& m = g.matrix;
-    m.assign(v * v, kInf);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < n; ++j) m[i * v + j] = nav.cost[i * n + j];
-    }
-    // routing._static_cut: the static edges a blocking base cuts.
-    for (const std::size_t k : active) {
-      const Point c = centres_[k];
-      const double lim = limit_[k];
-      const double slack = lim * (1.0 + 1e-9) + 1e-9;
-      for (const auto& [i, j] : nav.edges) {
-        const Point a = nav.nodes[i];
-        const Point b = nav.nodes[j];
-        if (!(std::min(a.x, b.x) - slack <= c.x && std::max(a.x, b.x) + slack >= c.x &&
-              std::min(a.y, b.y) - slack <= c.y && std::max(a.y, b.y) + slack >= c.y)) {
-          continue;
-        }
-        if (segment_point_distance(a, b, c) < lim) {
-          m[i * v + j] = kInf;
-          m[j * v + i] = kInf;
-        }
-      }
-    }
-    std::vector<std::uint8_t> ok(v, 1);
+    g.usable.assign(v, 1);
     for (std::size_t i = 0; i < n; ++i) {
       for (const std::size_t k : active) {
         if (!(std::hypot(nav.nodes[i].x - centres_[k].x, nav.nodes[i].y - centres_[k].y) >= limit_[k])) {
-          ok[i] = 0;
+          g.usable[i] = 0;
           break;
         }
       }
     }
-    const auto cut = [&](Point a, Point b) {
-      for (const std::size_t k : active) {
-        if (segment_point_distance(a, b, centres_[k]) < limit_[k]) return true;
-      }
-      return false;
-    };
-    // Links from the ring points and the start to every static waypoint.
-    for (std::size_t e = n; e < v; ++e) {
-      for (std::size_t j = 0; j < n; ++j) {
-        double cost = kInf;
-        if (ok[j] && !cut(g.points[e], nav.nodes[j])) {
-          cost = e == g.start ? start_link(j) : link_cost(g.points[e], nav.nodes[j]);
-        }
-        m[e * v + j] = cost;
-        m[j * v + e] = cost;
-      }
-    }
-    // Links between the ring points and the start.
-    for (std::size_t i = n; i < v; ++i) {
-      for (std::size_t j = i + 1; j < v; ++j) {
-        const double cost = cut(g.points[i], g.points[j]) ? kInf : link_cost(g.points[i], g.points[j]);
-        m[i * v + j] = cost;
-        m[j * v + i] = cost;
-      }
-    }
-    for (std::size_t i = 0; i < v; ++i) {
-      if (ok[i]) continue;
-      for (std::size_t j = 0; j < v; ++j) {
-        m[i * v + j] = kInf;
-        m[j * v + i] = kInf;
-      }
-    }
-    for (std::size_t i = 0; i < v; ++i) m[i * v + i] = kInf;
-    g.usable = ok;
-    relax(g);
+    g.extra_cost.assign((v - n) * v, kNan);
+    g.dist.assign(v, kInf);
+    g.done.assign(v, 0);
+    g.pred.assign(v, -2);
+    settle(g, g.start, 0.0);
     return g;
   }
 
@@ -761,132 +766,234 @@ class Navigator {
     return start_links_.links[j];
   }
 
-  // routing._relax: cheapest costs from the start (Dijkstra reaches the same fixpoint as
-  // the vectorised Bellman-Ford: rounding is monotone) and the first cheapest predecessor.
-  static void relax(ActiveGraph& g) {
-    const std::size_t v = g.points.size();
-    const std::vector<double>& m = g.matrix;
-    g.dist.assign(v, kInf);
-    for (std::size_t j = 0; j < v; ++j) g.dist[j] = m[g.start * v + j];
-    g.dist[g.start] = 0.0;
-    std::vector<std::uint8_t> done(v, 0);
-    done[g.start] = 1;
-    for (;;) {
-      std::optional<std::size_t> next;
-      for (std::size_t j = 0; j < v; ++j) {
-        if (!done[j] && std::isfinite(g.dist[j]) && (!next || g.dist[j] < g.dist[*next])) next = j;
-      }
-      if (!next) break;
-      const std::size_t u = *next;
-      done[u] = 1;
-      for (std::size_t j = 0; j < v; ++j) {
-        const double via = g.dist[u] + m[u * v + j];
-        if (via < g.dist[j]) g.dist[j] = via;
-      }
-    }
-    g.pred.assign(v, 0);
-    for (std::size_t j = 0; j < v; ++j) {
-      std::size_t best = 0;
-      double best_value = g.dist[0] + m[0 * v + j];
-      for (std::size_t u = 1; u < v; ++u) {
-        const double value = g.dist[u] + m[u * v + j];
-        if (value < best_value) {
-          best = u;
-          best_value = value;
-        }
-      }
-      g.pred[j] = static_cast<std::int64_t>(best);
-    }
-    g.pred[g.start] = -1;
+  // A lower bound of a link's cost: its straight length (navigation.link_cost is the length, or
+  // more in difficult ground, or inf), less a margin far above the rounding of either formula.
+  static double straight_bound(Point a, Point b) {
+    const double dx = b.x - a.x;
+    const double dy = b.y - a.y;
+    return std::sqrt(dx * dx + dy * dy) * (1.0 - 1e-12);
   }
 
-  // Navigator._goal_spec.
-  GoalSpec goal_spec(const std::vector<Point>& points, std::optional<Point> goal,
-                     std::optional<std::size_t> target) const {
-    GoalSpec spec;
+  // Whether a blocking base cuts the static edge i -> j (routing._static_cut: each listed
+  // orientation of the pair, with its bounding-box test).
+  [[nodiscard]] bool static_cut(const ActiveGraph& g, std::size_t i, std::size_t j) const {
+    const NavGraph& nav = *nav_;
+    const std::size_t n = nav.size();
+    for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
+      if (!nav.listed[x * n + y]) continue;
+      const Point a = nav.nodes[x];
+      const Point b = nav.nodes[y];
+      for (const std::size_t k : g.active) {
+        const Point c = centres_[k];
+        const double lim = limit_[k];
+        const double slack = lim * (1.0 + 1e-9) + 1e-9;
+        if (!(std::min(a.x, b.x) - slack <= c.x && std::max(a.x, b.x) + slack >= c.x &&
+              std::min(a.y, b.y) - slack <= c.y && std::max(a.y, b.y) + slack >= c.y)) {
+          continue;
+        }
+        if (segment_point_distance(a, b, c) < lim) return true;
+      }
+    }
+    return false;
+  }
+
+  // The eager graph's cost of the link i -> j (i != j, both usable), computed once.
+  double graph_cost(ActiveGraph& g, std::size_t i, std::size_t j) {
+    const std::size_t n = g.statics;
+    const std::size_t v = g.points.size();
+    if (i < n && j < n) {
+      const double cost = nav_->cost[i * n + j];
+      return std::isfinite(cost) && static_cut(g, i, j) ? kInf : cost;
+    }
+    double& memo = g.extra_cost[(std::max(i, j) - n) * v + std::min(i, j)];
+    if (!std::isnan(memo)) return memo;
+    const auto cut = [&](Point a, Point b) {
+      for (const std::size_t k : g.active) {
+        if (segment_point_distance(a, b, centres_[k]) < limit_[k]) return true;
+      }
+      return false;
+    };
+    const std::size_t lo = std::min(i, j);
+    const std::size_t hi = std::max(i, j);
+    if (lo < n) {
+      // A ring point or the start to a static waypoint (the eager order: the extra point first).
+      memo = cut(g.points[hi], g.points[lo]) ? kInf
+             : hi == g.start                 ? start_link(lo)
+                                             : link_cost(g.points[hi], g.points[lo]);
+    } else {
+      memo = cut(g.points[lo], g.points[hi]) ? kInf : link_cost(g.points[lo], g.points[hi]);
+    }
+    return memo;
+  }
+
+  // Settles ``u`` at its cheapest cost and queues a candidate for every link from it that could
+  // improve its other end (the exact cost of a static edge not yet checked against the
+  // blocking bases, the straight length of any other link).
+  void settle(ActiveGraph& g, std::size_t u, double cost) {
+    const std::size_t n = g.statics;
+    const std::size_t v = g.points.size();
+    g.done[u] = 1;
+    g.dist[u] = cost;
+    g.settled.push_back(u);
+    const Point a = g.points[u];
+    for (std::size_t j = 0; j < v; ++j) {
+      if (j == u || g.done[j] || !g.usable[j]) continue;
+      double key = 0.0;
+      if (u < n && j < n) {
+        const double edge = nav_->cost[u * n + j];
+        if (!std::isfinite(edge)) continue;
+        key = cost + edge;
+      } else {
+        key = cost + straight_bound(a, g.points[j]);
+      }
+      if (!(key < g.dist[j])) continue;  // cannot improve j (the eager relaxation is strict)
+      g.heap.push_back({key, u, j, false});
+      std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
+    }
+  }
+
+  // One step of the search: the queue's cheapest candidate checked, or a waypoint settled.
+  // Returns the waypoint settled, if any.
+  std::optional<std::size_t> search_step(ActiveGraph& g) {
+    std::pop_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
+    const ActiveGraph::Entry entry = g.heap.back();
+    g.heap.pop_back();
+    if (g.done[entry.to]) return std::nullopt;
+    if (entry.exact) {
+      settle(g, entry.to, entry.key);
+      return entry.to;
+    }
+    const double via = g.dist[entry.from] + graph_cost(g, entry.from, entry.to);
+    if (!(via < g.dist[entry.to])) return std::nullopt;
+    if (via == entry.key) {  // nothing queued is cheaper: the cheapest cost
+      settle(g, entry.to, via);
+      return entry.to;
+    }
+    g.dist[entry.to] = via;
+    g.heap.push_back({via, entry.from, entry.to, true});
+    std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
+    return std::nullopt;
+  }
+
+  // routing._relax's predecessor of a settled waypoint: the first waypoint (by index) whose
+  // settled cost plus its link gives j's cost. Every waypoint that could is settled once the
+  // queue holds nothing as cheap as j (the callers' stopping rule).
+  std::int64_t pred_of(ActiveGraph& g, std::size_t j) {
+    if (j == g.start) return -1;
+    if (g.pred[j] != -2) return g.pred[j];
+    const std::size_t n = g.statics;
+    const double target = g.dist[j];
+    for (std::size_t u = 0; u < g.points.size(); ++u) {
+      if (u == j || !g.done[u]) continue;
+      if (u < n && j < n) {
+        if (!(g.dist[u] + nav_->cost[u * n + j] == target)) continue;
+      } else if (g.dist[u] + straight_bound(g.points[u], g.points[j]) > target) {
+        continue;
+      }
+      if (g.dist[u] + graph_cost(g, u, j) == target) {
+        g.pred[j] = static_cast<std::int64_t>(u);
+        return g.pred[j];
+      }
+    }
+    throw std::logic_error("route: a settled waypoint without a predecessor");
+  }
+
+  std::vector<std::size_t> path_to(ActiveGraph& g, std::size_t node) {
+    std::vector<std::size_t> path{node};
+    while (path.back() != g.start && path.size() <= g.points.size()) {
+      path.push_back(static_cast<std::size_t>(pred_of(g, path.back())));
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+  }
+
+  // Navigator._goal_spec for one waypoint: its goal point, and whether it may link there.
+  bool goal_point(Point origin, std::optional<Point> goal, std::optional<std::size_t> target, Point& out) const {
     if (!target) {
-      spec.direct = *goal;
-      spec.points.assign(points.size(), *goal);
-      spec.usable.assign(points.size(), 1);
-      spec.aim = *goal;
-      return spec;
+      out = *goal;
+      return true;
     }
     const Point centre = centres_[*target];
     const double contact = reach_[*target] + tol_ / 2.0;
-    const auto spot = [&](Point origin, Point& out) {
-      const std::optional<Point> found = contact_spot(centre, contact, origin);
-      if (found) {
-        out = *found;
-        return legal(*found, *target);
-      }
-      out = Point{centre.x + (origin.x - centre.x) * contact, centre.y + (origin.y - centre.y) * contact};
-      return false;
-    };
-    Point direct;
-    if (spot(start_, direct)) spec.direct = direct;
-    spec.points.resize(points.size());
-    spec.usable.resize(points.size());
-    for (std::size_t k = 0; k < points.size(); ++k) spec.usable[k] = spot(points[k], spec.points[k]) ? 1 : 0;
-    spec.aim = centre;
-    return spec;
+    const std::optional<Point> found = contact_spot(centre, contact, origin);
+    if (found) {
+      out = *found;
+      return legal(*found, *target);
+    }
+    out = Point{centre.x + (origin.x - centre.x) * contact, centre.y + (origin.y - centre.y) * contact};
+    return false;
   }
 
-  // Navigator._route_active: cheapest route with the ``active`` bases blocking.
+  // Navigator._route_active: cheapest route with the ``active`` bases blocking. The eager
+  // answer is the first waypoint (by index) with the least settled cost plus goal link, its
+  // cost that sum; straight lengths bound the goal links from below, so a waypoint's goal link
+  // is costed only once its bound is the cheapest thing left, and the search stops when neither
+  // a settled waypoint's bound nor the queue can reach the best sum found (ties included).
   Route route_active(const std::vector<std::size_t>& active, std::optional<Point> goal,
                      std::optional<std::size_t> target) {
-    const ActiveGraph& g = graph(active);
-    GoalSpec spec = goal_spec(g.points, goal, target);
+    ActiveGraph& g = graph(active);
     const std::size_t v = g.points.size();
-    std::vector<std::uint8_t> usable(v);
-    for (std::size_t k = 0; k < v; ++k) usable[k] = spec.usable[k] && g.usable[k] ? 1 : 0;
-    if (spec.direct) {
-      usable[g.start] = 1;
-      spec.points[g.start] = *spec.direct;
-    } else {
-      usable[g.start] = 0;
-    }
-    std::vector<double> link(v);
-    std::vector<std::uint8_t> known(v);
-    for (std::size_t k = 0; k < v; ++k) {
-      link[k] = usable[k] ? std::hypot(spec.points[k].x - g.points[k].x, spec.points[k].y - g.points[k].y) : kInf;
-      known[k] = usable[k] ? 0 : 1;
-    }
-    std::vector<double> total(v);
-    for (std::size_t round = 0; round < v / kBatch + 2; ++round) {
-      for (std::size_t k = 0; k < v; ++k) total[k] = g.dist[k] + link[k];
-      const std::size_t last = argmin(total);
-      if (!std::isfinite(total[last])) break;
-      if (known[last]) {
-        std::vector<Point> points;
-        for (const std::size_t k : g.path_to(last)) points.push_back(g.points[k]);
-        points.push_back(spec.points[last]);
-        Route found;
-        found.points = dedupe_points(points);
-        found.cost = total[last];
-        found.goal_reached = true;
-        return found;
-      }
-      std::vector<std::size_t> open;
-      for (std::size_t k = 0; k < v; ++k) {
-        if (!known[k] && std::isfinite(g.dist[k])) open.push_back(k);
-      }
-      for (const std::size_t k : cheapest(open, total, kBatch)) {
+    std::vector<Point> spot(v);
+    std::vector<double> link(v, kNan);
+    struct Bound {
+      double total;
+      std::size_t node;
+    };
+    const auto later = [](const Bound& a, const Bound& b) { return a.total > b.total; };
+    std::vector<Bound> bounds;
+    const auto consider = [&](std::size_t k) {
+      if (!g.usable[k] || !goal_point(g.points[k], goal, target, spot[k])) return;
+      const double straight = std::hypot(spot[k].x - g.points[k].x, spot[k].y - g.points[k].y);
+      bounds.push_back({g.dist[k] + straight, k});
+      std::push_heap(bounds.begin(), bounds.end(), later);
+    };
+    for (const std::size_t k : g.settled) consider(k);
+    double best = kInf;
+    std::optional<std::size_t> best_node;
+    for (;;) {
+      const double queued = g.next_key();
+      const double bound = bounds.empty() ? kInf : bounds.front().total;
+      if (queued > best && bound > best) break;
+      if (!(queued < kInf) && !(bound < kInf)) break;
+      if (bound <= queued) {
+        std::pop_heap(bounds.begin(), bounds.end(), later);
+        const std::size_t k = bounds.back().node;
+        bounds.pop_back();
         const Point a = g.points[k];
-        const Point b = spec.points[k];
+        const Point b = spot[k];
         const bool seen = !blocks(a, b) && clear_of(a, b, g.active);
         link[k] = seen ? table_.segment_cost(a, b) : kInf;
-        known[k] = 1;
+        const double total = g.dist[k] + link[k];
+        if (total < best || (total == best && best_node && k < *best_node)) {
+          best = total;
+          best_node = k;
+        }
+      } else if (const std::optional<std::size_t> settled = search_step(g)) {
+        consider(*settled);
       }
     }
-    return nearest_reachable(g, spec);
+    if (best_node) {
+      std::vector<Point> points;
+      for (const std::size_t k : path_to(g, *best_node)) points.push_back(g.points[k]);
+      points.push_back(spot[*best_node]);
+      Route found;
+      found.points = dedupe_points(points);
+      found.cost = best;
+      found.goal_reached = true;
+      return found;
+    }
+    const Point aim = target ? centres_[*target] : *goal;
+    return nearest_reachable(g, aim);
   }
 
-  Route nearest_reachable(const ActiveGraph& g, const GoalSpec& spec) const {
+  // The settled waypoint nearest the aim (the first of equals), when no goal link is open:
+  // the search has then settled every waypoint the start reaches.
+  Route nearest_reachable(ActiveGraph& g, Point aim) {
     std::optional<std::size_t> node;
     double best = kInf;
     for (std::size_t k = 0; k < g.points.size(); ++k) {
-      if (!std::isfinite(g.dist[k])) continue;
-      const double d = std::hypot(g.points[k].x - spec.aim.x, g.points[k].y - spec.aim.y);
+      if (!g.done[k]) continue;
+      const double d = std::hypot(g.points[k].x - aim.x, g.points[k].y - aim.y);
       if (!node || d < best) {
         node = k;
         best = d;
@@ -894,7 +1001,7 @@ class Navigator {
     }
     if (!node) return stay_route(start_);
     std::vector<Point> points;
-    for (const std::size_t k : g.path_to(*node)) points.push_back(g.points[k]);
+    for (const std::size_t k : path_to(g, *node)) points.push_back(g.points[k]);
     Route found;
     found.points = dedupe_points(points);
     found.cost = g.dist[*node];
@@ -1101,6 +1208,7 @@ class Navigator {
   std::vector<double> reach_;
   std::vector<double> limit_;
   std::vector<double> limit2_;
+  std::vector<double> far2_;  // clear_of_base's squared distance beyond which a point is clear
   StartLinks start_links_;
   std::map<std::vector<std::size_t>, std::unique_ptr<ActiveGraph>> graphs_;
   std::map<std::size_t, std::vector<std::size_t>> clusters_;

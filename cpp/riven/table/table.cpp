@@ -136,6 +136,9 @@ void TableGeometry::set_nav(std::size_t index, NavGraph nav) {
   for (const auto& [i, j] : nav.edges) {
     if (i >= n || j >= n) throw std::invalid_argument("navigation graph: an edge names a waypoint out of range");
   }
+  // Which orientations the edge list names (routing's lazy search checks an edge's cut by them).
+  nav.listed.assign(n * n, 0);
+  for (const auto& [i, j] : nav.edges) nav.listed[i * n + j] = 1;
   radii_[index].nav = std::move(nav);
 }
 

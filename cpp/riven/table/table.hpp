@@ -37,6 +37,7 @@ struct NavGraph {
   std::vector<double> dist;              // (N, N) all-pairs cheapest costs (Floyd-Warshall)
   std::vector<std::int64_t> next_hop;    // (N, N) the node after i on a cheapest way to j
   std::vector<std::pair<std::size_t, std::size_t>> edges;  // (i < j) in StaticNav.edges order
+  std::vector<std::uint8_t> listed;      // (N, N): 1 where edges lists (i, j); set_nav fills it
   Box bounds;                            // StaticNav.bounds: where a base centre may stand
   std::vector<Point> cover_spots;        // destinations._cover_spots for this radius
 
