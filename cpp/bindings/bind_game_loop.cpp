@@ -10,9 +10,11 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -191,6 +193,21 @@ std::shared_ptr<const game::Planner> planner_of(nb::object planner) {
 }
 
 /// Whether the model plans without Python (the GIL may be released while it plays).
+// Each side's seat of play_seats / rollout_seats: the Oracle (an OracleGame) or random (None),
+// each on its own stream, which moves on in place.
+std::array<oracle::Seat, game::kSides> seats_of(const char* caller, nb::object blue_oracle, rules::Pcg64& blue_rng,
+                                                nb::object red_oracle, rules::Pcg64& red_rng) {
+  if (&blue_rng == &red_rng) throw std::invalid_argument(std::string(caller) + ": the two sides need their own streams");
+  std::array<oracle::Seat, game::kSides> seats;
+  const std::array<nb::object*, game::kSides> oracles{&blue_oracle, &red_oracle};
+  const std::array<rules::Pcg64*, game::kSides> rngs{&blue_rng, &red_rng};
+  for (std::size_t s = 0; s < seats.size(); ++s) {
+    seats[s].oracle = oracles[s]->is_none() ? nullptr : nb::cast<const oracle::OracleGame*>(*oracles[s]);
+    seats[s].rng = rngs[s];
+  }
+  return seats;
+}
+
 bool native_planner(const ForwardModel& fm) {
   return dynamic_cast<const game::NativePlanner*>(fm.planner.get()) != nullptr;
 }
@@ -316,14 +333,7 @@ void bind_game_loop(nb::module_& module) {
         // A whole game (riven_env/game/runner.py play) with each side decided in the core: the
         // Oracle (an OracleGame) or the random agent (None), each on its own stream, which
         // moves on in place. The core's planner calls no Python: the GIL is let go meanwhile.
-        std::array<oracle::Seat, game::kSides> seats;
-        const std::array<nb::object*, game::kSides> oracles{&blue_oracle, &red_oracle};
-        const std::array<rules::Pcg64*, game::kSides> rngs{&blue_rng, &red_rng};
-        for (std::size_t s = 0; s < seats.size(); ++s) {
-          seats[s].oracle = oracles[s]->is_none() ? nullptr : nb::cast<const oracle::OracleGame*>(*oracles[s]);
-          seats[s].rng = rngs[s];
-        }
-        if (&blue_rng == &red_rng) throw std::invalid_argument("play_seats: the two sides need their own streams");
+        std::array<oracle::Seat, game::kSides> seats = seats_of("play_seats", blue_oracle, blue_rng, red_oracle, red_rng);
         game::EventLog log;
         oracle::Played played;
         {
@@ -344,14 +354,7 @@ void bind_game_loop(nb::module_& module) {
          nb::object red_oracle, rules::Pcg64& red_rng, std::int64_t max_decisions) {
         // A search's rollout (riven::oracle::rollout): play_seats in quiet mode, no events, no
         // explanations, the GIL let go; the streams move on in place.
-        std::array<oracle::Seat, game::kSides> seats;
-        const std::array<nb::object*, game::kSides> oracles{&blue_oracle, &red_oracle};
-        const std::array<rules::Pcg64*, game::kSides> rngs{&blue_rng, &red_rng};
-        for (std::size_t s = 0; s < seats.size(); ++s) {
-          seats[s].oracle = oracles[s]->is_none() ? nullptr : nb::cast<const oracle::OracleGame*>(*oracles[s]);
-          seats[s].rng = rngs[s];
-        }
-        if (&blue_rng == &red_rng) throw std::invalid_argument("rollout_seats: the two sides need their own streams");
+        std::array<oracle::Seat, game::kSides> seats = seats_of("rollout_seats", blue_oracle, blue_rng, red_oracle, red_rng);
         oracle::Played played;
         {
           nb::gil_scoped_release release;
