@@ -442,8 +442,8 @@ def batched_refusal(run: TrainRun, opponent: Any) -> str | None:
     """Why the run cannot train on the native batch (None when it can).
 
     The batch (:class:`~riven_training.vec_env.RivenSB3VecEnv`) steps every environment in
-    one native call: it needs the native engine (``--engine native``), one mission, flat or
-    dict observations and an opponent the core plays (``random``, ``oracle[:PROFILE]``).
+    one native call: it needs the native engine (``--engine native``), one mission, flat,
+    dict or entity observations and an opponent the core plays (``random``, ``oracle[:PROFILE]``).
     Self-play and league pools hold policy snapshots (``ppo:PATH``), which only Python
     agents play, so those runs keep one environment per process.
     """

@@ -145,6 +145,10 @@ void bind_batch(nb::module_& module) {
            "Whether game k's running game is played by the Oracle (False: the random agent).")
       .def_prop_ro("size", &BatchEnv::size)
       .def_prop_ro("flat_size", &BatchEnv::flat_size)
+      .def_prop_ro("pair_size", &BatchEnv::pair_size)
+      .def_prop_ro("row_size", &BatchEnv::row_size)
+      .def("set_pair_encoder", &BatchEnv::set_pair_encoder, nb::arg("pairs"),
+           "Entity observations: each obs row gets the pair block after the flat vector (before reset).")
       .def_prop_ro("actions", &BatchEnv::actions)
       .def(
           "reset",

@@ -15,6 +15,8 @@
 
 #include "bindings.hpp"
 #include "riven/encoding/catalogue.hpp"
+#include "riven/encoding/entity.hpp"
+#include "riven/game/forward_model.hpp"
 #include "riven/encoding/observation.hpp"
 
 namespace nb = nanobind;
@@ -138,6 +140,33 @@ void bind_encoding(nb::module_& module) {
             }
           },
           nb::arg("states"), nb::arg("sides"), nb::arg("out"), "Rasters of N states into out (N, C, R, R) uint8.");
+
+  nb::class_<encoding::PairSpec>(module, "PairSpec", "What the entity pair encoder reads besides the state.")
+      .def(nb::init<>())
+      .def_rw("models_per_side", &encoding::PairSpec::models_per_side)
+      .def_rw("charge_reach_factor", &encoding::PairSpec::charge_reach_factor)
+      .def_rw("charge_paths", &encoding::PairSpec::charge_paths)
+      .def_rw("contact_tolerance", &encoding::PairSpec::contact_tolerance);
+
+  nb::class_<encoding::PairEncoder>(module, "PairEncoder",
+                                    "The entity observation's pair block (riven_env/encoding/entity.py).")
+      .def(
+          "__init__",
+          [](encoding::PairEncoder* self, encoding::PairSpec spec, std::shared_ptr<game::GameStatic> statics) {
+            new (self) encoding::PairEncoder(spec, statics);
+          },
+          nb::arg("spec"), nb::arg("statics"))
+      .def_prop_ro("size", &encoding::PairEncoder::size)
+      .def_static("features", &encoding::PairEncoder::features, "The pair columns (entity.py PAIR_FEATURES).")
+      .def(
+          "encode_into",
+          [](const encoding::PairEncoder& enc, const game::ForwardModel& model, const GameState& state, int side,
+             nb::ndarray<float, nb::ndim<1>, nb::c_contig, nb::device::cpu> out) {
+            // The GIL stays held: the model's planner may be the Python one (a callback).
+            enc.encode(model, state, side, std::span(out.data(), out.size()));
+          },
+          nb::arg("model"), nb::arg("state"), nb::arg("side"), nb::arg("out"),
+          "The pair block of one native state for a side into out ((2S)^2 * F_p float32).");
 
   nb::enum_<encoding::RefKind>(module, "RefKind")
       .value("enemy", encoding::RefKind::Enemy)

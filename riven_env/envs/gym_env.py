@@ -122,7 +122,7 @@ class RivenSkirmishEnv(gym.Env):
         self.engine = resolve_engine(engine)
         self._native_encoder: Any = None
         # The whole step in one native call (riven_env/envs/native_batch.py) when the settings
-        # allow it (native engine, random opponent, flat or dict): built at reset.
+        # allow it (native engine, random opponent, flat, dict or entity): built at reset.
         self._native_game: Any = None
         self._native_live = False
         self._native_over = False
@@ -355,6 +355,14 @@ class RivenSkirmishEnv(gym.Env):
     def _native_obs(self, flat: np.ndarray) -> Any:
         if self.obs_mode == "flat":
             return flat[0].copy()
+        if self.obs_mode == "entity":
+            game = self._native_game
+            if game.entity_rows is None:
+                from riven_env.envs.native_obs import EntityRows
+
+                game.entity_rows = EntityRows(self.entity_encoder, game.template.table)
+            obs = game.entity_rows.split(flat[:1], game.arrays.sides[:1])
+            return {key: value[0] for key, value in obs.items()}
         enc = self.encoder
         split_models, split_objectives = enc._flat_splits
         row = flat[0].copy()
@@ -377,7 +385,11 @@ class RivenSkirmishEnv(gym.Env):
         self.catalogue = parts.catalogue
         self.entity_encoder = parts.entity_encoder
         self._native_encoder = None
-        if self.engine == "native" and self.entity_encoder is None and not self.encoder.raster:
+        if self.engine == "native" and self.entity_encoder is not None:
+            from riven_env.envs.native_obs import NativeEntityEncoder
+
+            self._native_encoder = NativeEntityEncoder(self.entity_encoder)
+        elif self.engine == "native" and not self.encoder.raster:
             from riven_env.envs.native_obs import NativeFlatEncoder
 
             self._native_encoder = NativeFlatEncoder(self.encoder)
@@ -444,6 +456,8 @@ class RivenSkirmishEnv(gym.Env):
     def _observe(self) -> Any:
         side = self.learner_side
         if self._native_encoder is not None:
+            if self.obs_mode == "entity":
+                return self._native_encoder.encode(self.state, side, self._mask)
             if self.obs_mode == "flat":
                 return self._native_encoder.encode_flat(self.state, side)
             return self._native_encoder.encode(self.state, side)

@@ -53,11 +53,12 @@ def build_native_batch(env: Any, learner_side: str, games: int) -> tuple[Any, An
     rewards.illegal_penalty = config.illegal_penalty
     rewards.max_learner_steps = config.max_learner_steps
     side = -1 if learner_side == "random" else SIDES.index(learner_side)
+    natives = [to_native(t) for t in templates]
     batch = native.BatchEnv(
         model,
         encoder,
         catalogue,
-        [to_native(t) for t in templates],
+        natives,
         env.scenario.first_side == "roll",
         rewards,
         side,
@@ -66,6 +67,10 @@ def build_native_batch(env: Any, learner_side: str, games: int) -> tuple[Any, An
         # throughout; a Python planner (diagnosis) takes the GIL back for each route.
         python_planner=not model.native_planner,
     )
+    if env.entity_encoder is not None:  # entity rows: flat, the pair block, the mask
+        from riven_env.envs.native_obs import native_pair_encoder
+
+        batch.set_pair_encoder(native_pair_encoder(env.entity_encoder, natives[0].statics))
     if env.opponent != "random":  # an Oracle spec: the core decides the opponent's turns
         batch.set_oracle(oracle_game(env.opponent, templates[0]))
     return batch, templates[0]
@@ -100,7 +105,8 @@ class BatchArrays:
 
     Args:
         n: Games.
-        width: The flat observation's size.
+        width: The size of an observation row (``BatchEnv.row_size``: the flat vector, and in
+            entity mode the pair block and the mask).
         actions: The catalogue's size.
     """
 
@@ -134,14 +140,15 @@ def single_game_refusal(env: Any) -> str | None:
     """Why ``env`` (a RivenSkirmishEnv) cannot step in one native call now (None when it can).
 
     The native step plays the opponent from its spec (``"random"`` or ``"oracle[:PROFILE]"``,
-    as the batch does), flat or dict observations without the raster, one mission, and no event lists.
+    as the batch does), flat, dict or entity observations without the raster, one mission, and
+    no event lists.
     """
     if env.engine != "native":
         return f"engine={env.engine!r}"
     if not isinstance(env.opponent, str) or not _core_opponent(env.opponent):
         return f"opponent={env.opponent!r} (the core plays 'random' and 'oracle[:PROFILE]')"
-    if env.obs_mode not in ("flat", "dict") or env.encoder.raster or env.entity_encoder is not None:
-        return f"obs_mode={env.obs_mode!r} (the core encodes flat or dict without the raster)"
+    if env.encoder.raster:
+        return "raster=True (the core encodes flat, dict or entity without the raster)"
     if len(env.missions) != 1:
         return "a list of missions"
     if env.include_events:
@@ -174,12 +181,13 @@ class NativeSingleGame:
         self.batch, self.template = build_native_batch(env, learner_setting, 1)
         self.opponent = env.opponent
         self.batch.set_autoreset(False)
-        self.arrays = BatchArrays(1, self.batch.flat_size, self.batch.actions)
+        self.arrays = BatchArrays(1, self.batch.row_size, self.batch.actions)
         self._outputs = self.arrays.outputs()
         self.model = forward_model(self.template)
         self._actions = np.zeros(1, dtype=np.int64)
         self._statics: Any = None
         self._state: Any = None
+        self.entity_rows: Any = None  # the env's EntityRows (entity observations), built once
 
     def use_opponent(self, spec: str) -> None:
         """Play ``spec`` (``"random"`` or ``"oracle[:PROFILE]"``) from the next reset on."""

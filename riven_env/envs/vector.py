@@ -5,8 +5,8 @@
 the game's dice, the opponent's; the same observations, masks and rewards), in one of two ways:
 
 * ``batched`` (``engine="native"`` with the ``random`` opponent or the Enemy Oracle
-  (``"oracle"``, ``"oracle:PROFILE"``, ``native-oracle`` alike), ``obs_mode`` ``"flat"`` or
-  ``"dict"`` without the raster): one native call (``riven_env._native.BatchEnv``,
+  (``"oracle"``, ``"oracle:PROFILE"``, ``native-oracle`` alike), ``obs_mode`` ``"flat"``,
+  ``"dict"`` or ``"entity"`` without the raster): one native call (``riven_env._native.BatchEnv``,
   ``cpp/riven/envs/batch.cpp``) applies the N learner actions, plays the opponent up to each
   learner's next decision (random: ``legal[integers(0, len(legal))]`` from each game's own
   stream, as ``RandomAgent`` does; the Oracle: ``riven::oracle::decide`` on the game's own
@@ -81,8 +81,11 @@ def batched_refusal(
         return f"engine={engine!r} (the batch is the native engine's)"
     if not native_opponent(opponent):
         return opponent_refusal(opponent)
-    if obs_mode not in ("flat", "dict") or raster:
-        return f"obs_mode={obs_mode!r}, raster={raster} (the batch encodes flat or dict observations without the raster)"
+    if obs_mode not in ("flat", "dict", "entity") or raster:
+        return (
+            f"obs_mode={obs_mode!r}, raster={raster} (the batch encodes flat, dict or entity "
+            "observations without the raster)"
+        )
     if isinstance(scenario, list | tuple) and len(scenario) != 1:
         return "a list of missions (the batch plays one scenario)"
     return None
@@ -98,7 +101,8 @@ class RivenVectorEnv(VectorEnv):
             on the Python fallback.
         engine: ``"native"`` or ``"python"`` (the engine of every game).
         learner_side: ``"blue"``, ``"red"`` or ``"random"`` (drawn per game).
-        obs_mode: ``"flat"`` (default) or ``"dict"`` (or ``"entity"``, Python fallback only).
+        obs_mode: ``"flat"`` (default), ``"dict"`` or ``"entity"`` (the EntityEncoder Dict:
+            the core writes the blocks and the pairs, the terrain rows are built once per side).
         backend: ``"batched"``, ``"python"`` or None (batched when the settings allow it).
         **kwargs: The single environment's other arguments (``settings``, ``illegal_action``,
             ``rules_overrides``, ``models_per_side``, ``objectives``, ``raster``).
@@ -169,7 +173,12 @@ class RivenVectorEnv(VectorEnv):
         from riven_env.envs.native_batch import BatchArrays, build_native_batch
 
         self._batch, self._template = build_native_batch(env, learner_side, self.num_envs)
-        arrays = BatchArrays(self.num_envs, self._batch.flat_size, self._batch.actions)
+        arrays = BatchArrays(self.num_envs, self._batch.row_size, self._batch.actions)
+        self._entity_rows: Any = None
+        if self.obs_mode == "entity":
+            from riven_env.envs.native_obs import EntityRows
+
+            self._entity_rows = EntityRows(env.entity_encoder, self._template.table)
         self._arrays = arrays
         self._obs, self._final_obs, self._mask_bytes = arrays.obs, arrays.final_obs, arrays.mask
         self._rewards, self._terminated = arrays.rewards, arrays.terminated
@@ -179,10 +188,13 @@ class RivenVectorEnv(VectorEnv):
     def _outputs(self) -> tuple:
         return self._arrays.outputs()
 
-    def _shape(self, flat: np.ndarray) -> Any:
-        """The batch's observations as the single environment's space gives them."""
+    def _shape(self, flat: np.ndarray, sides: np.ndarray | None = None) -> Any:
+        """The batch's observations as the single environment's space gives them (``sides``:
+        each row's learner side, for the entity terrain rows; default: the games' sides now)."""
         if self.obs_mode == "flat":
             return flat.copy()
+        if self._entity_rows is not None:
+            return self._entity_rows.split(flat, self._sides if sides is None else sides)
         enc = self.envs[0].encoder
         split_models, split_objectives = enc._flat_splits
         n = flat.shape[0]
@@ -223,13 +235,19 @@ class RivenVectorEnv(VectorEnv):
                 f"actions of shape {np.asarray(actions).shape}: expected {self.num_envs} actions"
             )
         if self._batch is not None:
+            sides_before = self._sides.copy()
             try:
                 self._batch.step(np.ascontiguousarray(actions, dtype=np.int64), *self._outputs())
             except ValueError as error:
                 raise IllegalActionError(str(error)) from None
-            self._masks = self._mask_bytes.astype(bool)
             done = (self._terminated | self._truncated).astype(bool)
-            infos = self._infos(done, self._shape(self._final_obs) if done.any() else None)
+            final = None
+            if done.any():
+                # A finished game's learner side is the side before the step (its next game
+                # may draw another).
+                final = self._shape(self._final_obs, sides_before)
+            self._masks = self._mask_bytes.astype(bool)
+            infos = self._infos(done, final)
             return (
                 self._shape(self._obs),
                 self._rewards.copy(),

@@ -212,13 +212,29 @@ void sight_codes(const game::ForwardModel& model, const encoding::ObservationEnc
   }
 }
 
+void BatchEnv::set_pair_encoder(encoding::PairEncoder pairs) {
+  require(pairs.spec().models_per_side == encoder_.spec().models_per_side,
+          "batch: the pair encoder's models_per_side (" + std::to_string(pairs.spec().models_per_side) +
+              ") differs from the observation encoder's (" + std::to_string(encoder_.spec().models_per_side) + ")");
+  pairs_.emplace(std::move(pairs));
+}
+
 void BatchEnv::encode(const Game& g, std::span<float> obs) {
   sight_codes(model_, encoder_, g.state, sight_);
-  encoder_.encode(g.state, g.learner, sight_, obs);
+  const std::size_t flat = encoder_.flat_size();
+  encoder_.encode(g.state, g.learner, sight_, obs.first(flat));
+  if (pairs_) {
+    const std::size_t size = pairs_->size();
+    pairs_->encode(model_, g.state, g.learner, obs.subspan(flat, size));
+    std::span<float> mask = obs.subspan(flat + size);
+    for (std::size_t a = 0; a < mask.size(); ++a) {
+      mask[a] = g.by_index[a] >= 0 ? 1.0f : 0.0f;
+    }
+  }
 }
 
 void BatchEnv::write(std::size_t k, const Game& g, std::span<float> obs, std::span<std::uint8_t> mask) {
-  const std::size_t width = encoder_.flat_size();
+  const std::size_t width = row_size();
   encode(g, obs.subspan(k * width, width));
   const std::size_t actions = catalogue_.size();
   for (std::size_t a = 0; a < actions; ++a) {
@@ -242,7 +258,7 @@ void check_outputs(const BatchOutputs& out, std::size_t n, std::size_t width, st
 void BatchEnv::reset(std::span<const std::uint64_t> seeds, const BatchOutputs& out) {
   const std::size_t n = games_.size();
   require(seeds.size() == n, "batch: one seed per game expected (" + std::to_string(n) + ")");
-  check_outputs(out, n, encoder_.flat_size(), catalogue_.size());
+  check_outputs(out, n, row_size(), catalogue_.size());
   for (std::size_t k = 0; k < n; ++k) {
     Game& g = games_[k];
     const std::array<std::uint64_t, 1> entropy{seeds[k]};
@@ -262,7 +278,7 @@ void BatchEnv::write_start(std::size_t k, const Game& g, const BatchOutputs& out
 
 void BatchEnv::restart(std::size_t k, const BatchOutputs& out) {
   require(k < games_.size(), "batch: no game " + std::to_string(k));
-  check_outputs(out, games_.size(), encoder_.flat_size(), catalogue_.size());
+  check_outputs(out, games_.size(), row_size(), catalogue_.size());
   Game& g = games_[k];
   start_game(g, 0, true);
   write_start(k, g, out);
@@ -282,7 +298,7 @@ void BatchEnv::step(std::span<const std::int64_t> actions, const BatchOutputs& o
   const std::size_t n = games_.size();
   const std::size_t size = catalogue_.size();
   require(actions.size() == n, "batch: one action per game expected (" + std::to_string(n) + ")");
-  check_outputs(out, n, encoder_.flat_size(), size);
+  check_outputs(out, n, row_size(), size);
   if (rewards_.raise_illegal) {
     for (std::size_t k = 0; k < n; ++k) {
       const std::int64_t a = actions[k];
@@ -295,7 +311,7 @@ void BatchEnv::step(std::span<const std::int64_t> actions, const BatchOutputs& o
       }
     }
   }
-  const std::size_t width = encoder_.flat_size();
+  const std::size_t width = row_size();
   for (std::size_t k = 0; k < n; ++k) {
     Game& g = games_[k];
     g.steps += 1;

@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "riven/encoding/catalogue.hpp"
+#include "riven/encoding/entity.hpp"
 #include "riven/encoding/observation.hpp"
 #include "riven/game/decision.hpp"
 #include "riven/game/events.hpp"
@@ -46,13 +48,13 @@ void sight_codes(const game::ForwardModel& model, const encoding::ObservationEnc
 
 /// Caller-owned outputs of one call, N rows each.
 struct BatchOutputs {
-  std::span<float> obs;              // (N, flat_size)
+  std::span<float> obs;              // (N, row_size): flat, then the pair block in entity mode
   std::span<std::uint8_t> mask;      // (N, catalogue size)
   std::span<double> reward;          // (N)
   std::span<std::uint8_t> terminated;
   std::span<std::uint8_t> truncated;
   std::span<std::uint8_t> illegal;
-  std::span<float> final_obs;        // (N, flat_size): the last observation of a finished game
+  std::span<float> final_obs;        // (N, row_size): the last observation of a finished game
   std::span<std::int8_t> learner_side;  // (N) the side of the game now running
   std::span<std::int8_t> final_winner;  // (N) winner of the finished game (-1 draw / none)
 };
@@ -79,6 +81,14 @@ class BatchEnv {
 
   [[nodiscard]] std::size_t size() const { return games_.size(); }
   [[nodiscard]] std::size_t flat_size() const { return encoder_.flat_size(); }
+  /// Entity observations (riven_env/encoding/entity.py): each obs row is the flat vector, then
+  /// `pairs`'s block for the learner's side, then the game's action mask as 0/1 floats (the mask
+  /// of the state encoded: a finished game's final_obs row carries its own, as the Python env's
+  /// last observation does). The static terrain rows are the caller's. Set before reset().
+  void set_pair_encoder(encoding::PairEncoder pairs);
+  [[nodiscard]] std::size_t pair_size() const { return pairs_ ? pairs_->size() : 0; }
+  /// Floats of one obs row: flat_size(), plus pair_size() and actions() in entity mode.
+  [[nodiscard]] std::size_t row_size() const { return flat_size() + (pairs_ ? pairs_->size() + actions() : 0); }
   [[nodiscard]] std::size_t actions() const { return catalogue_.size(); }
 
   /// Seed each game's environment stream and start its first game with the seed itself as the
@@ -135,6 +145,7 @@ class BatchEnv {
 
   game::ForwardModel model_;
   encoding::ObservationEncoder encoder_;
+  std::optional<encoding::PairEncoder> pairs_;
   encoding::ActionCatalogue catalogue_;
   std::vector<game::GameState> templates_;
   bool roll_first_ = false;
