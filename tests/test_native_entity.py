@@ -26,7 +26,7 @@ MISSIONS = [
     ("skirmish-5v5-mirror", "random", 70),
     ("open-field", "red", 50),
     ("ruins", "random", 50),
-    ("duel-1v1", "blue", 40),
+    ("duel-1v1", "random", 60),
     ("escort-extract", "random", 40),
     ("generated:ruins:3", "random", 40),
 ]
@@ -74,7 +74,7 @@ def test_batch_entity_equals_python(scenario, learner_side, steps):
     obs, _ = batch.reset(seed=seed)
     _assert_same(obs, [env.reset(seed=seed + k)[0] for k, env in enumerate(envs)], "reset")
     rng = np.random.default_rng(3)
-    finished = 0
+    finished = switched = 0
     seen = np.zeros(len(envs[0].entity_encoder.pair_features), dtype=bool)
     for t in range(steps):
         actions = _random_actions(batch.action_masks(), rng)
@@ -87,19 +87,25 @@ def test_batch_entity_equals_python(scenario, learner_side, steps):
                 final = {key: value[k : k + 1] for key, value in infos["final_obs"].items()}
                 _assert_same(final, [single], f"step {t} final_obs")
                 finished += 1
+                side = env.learner_side
                 single, _ = env.reset()
+                switched += side != env.learner_side
             singles.append(single)
         _assert_same(obs, singles, f"step {t}")
         seen |= (obs["pairs"] != 0).any(axis=(0, 1, 2))
     # The comparison covered the situation columns, not only the padding.
     names = envs[0].entity_encoder.pair_features
-    columns = ("present", "enemy", "dx", "dy", "gap", "contact", "line_of_sight", "cover_none")
-    # The duel's two models carry no ranged weapon; the 5-a-side games charge and shoot.
-    columns += ("charge_reach",) if scenario == "duel-1v1" else ("in_range", "shot_legal")
+    columns = ("present", "enemy", "dx", "dy", "gap", "line_of_sight", "cover_none")
+    # The duel's two models carry no ranged weapon; the 5-a-side games meet, charge and shoot.
+    columns += (
+        ("charge_reach",) if scenario == "duel-1v1" else ("contact", "in_range", "shot_legal")
+    )
     for column in columns:
         assert seen[names.index(column)], column
     if scenario == "duel-1v1":
-        assert finished > 0  # the final observations were compared too
+        # The final observations were compared too, some of a game whose next one drew the
+        # other learner side (its terrain rows are the finished game's side's).
+        assert finished > 0 and switched > 0
 
 
 def test_single_native_env_entity_equals_python():
