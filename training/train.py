@@ -182,15 +182,19 @@ def _callback_class() -> type:
             for name, every in (
                 ("checkpoint", self.checkpoint_every),
                 ("eval", self.eval_every),
-                ("snapshot", self.snapshot_every if self.pool else 0),
+                ("snapshot", self.snapshot_every if self._snapshots_kept() else 0),
             ):
                 self._next[name] = (now // every + 1) * every if every else None
-            if self.pool is not None and not self.pool.snapshots:
+            if self._snapshots_kept() and not self.pool.snapshots:
                 self._snapshot()
             if self.eval_every and now == 0:  # the untrained baseline of the learning curve
                 evaluate_during_training(self.model, self.run, self.metadata, 0, self.logger)
                 if self.run.league:
                     self._holdout()
+
+        def _snapshots_kept(self) -> bool:
+            # selfplay.pool_size = 0: a league of the fixed opponents alone (no snapshots).
+            return self.pool is not None and self.pool.pool_size > 0
 
         def _due(self, name: str, every: int) -> bool:
             due = self._next.get(name)
@@ -221,7 +225,7 @@ def _callback_class() -> type:
                 )
                 if self.run.league:
                     self._holdout()
-            if self.pool is not None and self._due("snapshot", self.snapshot_every):
+            if self._snapshots_kept() and self._due("snapshot", self.snapshot_every):
                 self._snapshot()
 
         def _on_rollout_end(self) -> None:
@@ -442,18 +446,36 @@ def batched_refusal(run: TrainRun, opponent: Any) -> str | None:
     """Why the run cannot train on the native batch (None when it can).
 
     The batch (:class:`~riven_training.vec_env.RivenSB3VecEnv`) steps every environment in
-    one native call: it needs the native engine (``--engine native``), one mission, flat or
-    dict observations and an opponent the core plays (``random``, ``oracle[:PROFILE]``).
-    Self-play and league pools hold policy snapshots (``ppo:PATH``), which only Python
-    agents play, so those runs keep one environment per process.
+    one native call per mission: it needs the native engine (``--engine native``), flat,
+    dict or entity observations, at least one environment per mission (``env.missions``),
+    and opponents the core plays (``random``, ``oracle[:PROFILE]``), alone or as a pool (a
+    league without snapshots, ``selfplay.pool_size = 0``). Self-play and league pools that
+    hold policy snapshots (``ppo:PATH``), which only Python agents play, keep one
+    environment per process.
     """
+    from riven_training.vec_env import pool_refusal
+
+    from riven_env.envs.opponents import OpponentPool
     from riven_env.envs.vector import batched_refusal as vector_refusal
     from riven_env.game.engines import default_engine
 
     env = run.config["env"]
-    if env.get("missions"):
-        return f"env.missions = {list(env['missions'])} (the batch plays one mission)"
-    return vector_refusal(run.scenario, opponent, default_engine(), env["obs_mode"], False)
+    snapshots = int(run.config["selfplay"]["pool_size"])
+    if (run.league or run.self_play) and snapshots > 0:
+        return (
+            f"selfplay.pool_size = {snapshots} policy snapshots (only Python agents play them; "
+            "selfplay.pool_size = 0 trains a league of the fixed opponents on the batch)"
+        )
+    missions = list(env.get("missions") or [])
+    if missions and run.envs < len(missions):
+        return f"--envs {run.envs} for env.missions = {missions} (one environment per mission at least)"
+    why = pool_refusal(opponent)
+    if why is not None:
+        return why
+    spec = opponent.specs[0] if isinstance(opponent, OpponentPool) else opponent
+    return vector_refusal(
+        missions[0] if missions else run.scenario, spec, default_engine(), env["obs_mode"], False
+    )
 
 
 def build_vec_env(run: TrainRun, opponent: Any) -> Any:
@@ -477,7 +499,7 @@ def build_vec_env(run: TrainRun, opponent: Any) -> Any:
             env = run.config["env"]
             return RivenSB3VecEnv(
                 run.envs,
-                scenario=run.scenario,
+                scenario=list(env.get("missions") or []) or run.scenario,
                 opponent=opponent,
                 engine="native",
                 learner_side=env["learner_side"],
