@@ -184,3 +184,22 @@ def test_a_league_without_snapshots_trains_on_the_batch(tmp_path, monkeypatch) -
     assert not (out / "snapshots").exists()
     assert recorded and all(info["opponent"] != "?" for info in recorded)
     assert {info["opponent"].split(":")[0] for info in recorded} <= {"oracle", "random"}
+
+
+def test_a_league_pads_its_encoding_for_the_held_out_missions() -> None:
+    # The held-out missions are played by the trained policy: its encoding must fit them
+    # (generated:ruins:9002 has 3 objectives, the training missions 1).
+    from riven_training.hyperparams import load_train_config
+    from riven_training.train import TrainRun, run_padding
+
+    config = load_train_config(
+        None,
+        [
+            'env.missions=["duel-1v1", "skirmish-5v5-mirror"]',
+            'league.holdout_missions=["generated:ruins:9002"]',
+        ],
+    )
+    run = TrainRun("duel-1v1", "random", 64, 2, None, league=True, config=config)
+    assert run_padding(run) == {"models_per_side": 5, "objectives": 3}
+    run.league = False
+    assert run_padding(run) == {}

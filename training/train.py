@@ -94,8 +94,32 @@ class TrainRun:
     eval_progress: bool = False
 
 
-def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> Callable[[], Any]:
-    """A picklable factory of one monitored training environment."""
+def run_padding(run: TrainRun) -> dict[str, int]:
+    """Model and objective slots of a league run's encoding: enough for the training missions
+    and the held-out ones, so that the policy can play the held-out missions (empty: the
+    environments' own padding)."""
+    held_out = list(run.config["league"]["holdout_missions"]) if run.league else []
+    if not held_out:
+        return {}
+    from riven_env.envs.config import mission_padding, resolve_mission
+    from riven_env.game.setup import resolve_rules
+
+    rules = resolve_rules(None, None)
+    training = list(run.config["env"].get("missions") or []) or [run.scenario]
+    models, objectives, _ = mission_padding(
+        [resolve_mission(m, rules) for m in [*training, *held_out]]
+    )
+    return {"models_per_side": models, "objectives": objectives}
+
+
+def make_env_fn(
+    scenario: str,
+    opponent: Any,
+    env_config: Mapping[str, Any],
+    padding: Mapping[str, int] | None = None,
+) -> Callable[[], Any]:
+    """A picklable factory of one monitored training environment (``padding``: the
+    ``models_per_side`` and ``objectives`` of :func:`run_padding`)."""
 
     def _make() -> Any:
         from stable_baselines3.common.monitor import Monitor
@@ -109,6 +133,7 @@ def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> 
             learner_side=env_config["learner_side"],
             obs_mode=env_config["obs_mode"],
             settings=env_config["settings"],
+            **dict(padding or {}),
         )
         # The vectorised env seeds every copy (seed + rank) when the model sets its seed.
         return Monitor(env)
@@ -506,13 +531,15 @@ def build_vec_env(run: TrainRun, opponent: Any) -> Any:
                 obs_mode=env["obs_mode"],
                 settings=env["settings"],
                 backend="batched",
+                **run_padding(run),
             )
         if choice == "batched":
             raise RivenError(
                 f"train.vec_env = 'batched' cannot train with {why}; "
                 "allowed: train.vec_env = 'auto', 'subproc' or 'dummy'"
             )
-    fns = [make_env_fn(run.scenario, opponent, run.config["env"]) for _ in range(run.envs)]
+    padding = run_padding(run)
+    fns = [make_env_fn(run.scenario, opponent, run.config["env"], padding) for _ in range(run.envs)]
     if run.envs > 1 and choice in ("auto", "subproc"):
         return SubprocVecEnv(fns, start_method="spawn")
     return DummyVecEnv(fns)
@@ -627,8 +654,9 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
     split between the environments, the policy, the update and the housekeeping.
     """
     split = TimeSplit()
+    vec_env_kind = type(vec_env).__name__  # RivenSB3VecEnv (the native batch), SubprocVecEnv...
     vec_env = timed_vec_env(vec_env, split)
-    probe = make_env_fn(run.scenario, "random", run.config["env"])().unwrapped
+    probe = make_env_fn(run.scenario, "random", run.config["env"], run_padding(run))().unwrapped
     metadata = encoding_metadata(probe, run.scenario)
     policy, policy_kwargs = policy_choice(run.config, probe)
     if run.resume is not None:
@@ -657,7 +685,7 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
     # Where the time went (issue 13: RL here is bound by the environment), for the run
     # folder and the terminal.
     (run.out / TIMING_NAME).write_text(
-        json.dumps(split.to_dict(), indent=2) + "\n", encoding="utf-8"
+        json.dumps({**split.to_dict(), "vec_env": vec_env_kind}, indent=2) + "\n", encoding="utf-8"
     )
     if run.log is not None:
         run.log(split.line())
