@@ -36,6 +36,10 @@ Both engines (issue 13), in the same run:
 * ``batched_oracle``: the same batched env against the Enemy Oracle (``opponent="oracle"``,
   decided in the core by ``riven::oracle::decide``), and ``speedup.batched_env_steps_vs_oracle``
   = its CPU rate over the Python engine's single env against the Oracle;
+* ``train``: ``riven train`` timesteps per second on each engine with the split between
+  environment, policy and update (:mod:`riven_env.bench_train`), and
+  ``speedup.train_timesteps`` = native over python (wall clock: the Python run's environments
+  work in processes of their own);
 * ``oracle``: what plays the Oracle on the native engine (:data:`ORACLE_ON_NATIVE`): the
   core, a whole oracle-vs-oracle game in one native call (``play_seats``) for
   ``oracle_games``, and ``riven::oracle::decide`` on the native state for each opponent
@@ -72,6 +76,8 @@ TARGETS = {
     "batched_kaz_ratio": 6.0,
     # Memory per game, native over python: at most 1.
     "memory_per_game_ratio": 1.0,
+    # `riven train` timesteps/s, native over python (riven_env/bench_train.py).
+    "speedup.train_timesteps": 4.0,
 }
 #: Games of the batched benchmark (issue 13: N = 64).
 BATCHED_GAMES = 64
@@ -407,6 +413,7 @@ QUICK = {
     "batched_steps": 128,
     "mcts_decisions": 2,
     "mcts_simulations": 4,
+    "train_timesteps": 256,
 }
 
 
@@ -421,6 +428,7 @@ def run_bench(
     batched_steps: int = 64 * 100,
     mcts_decisions: int = 10,
     mcts_simulations: int = 25,
+    train_timesteps: int = 16384,
     quick: bool = False,
     engine: str = "python",
 ) -> dict[str, Any]:
@@ -435,6 +443,7 @@ def run_bench(
         kaz_steps, memory_games = QUICK["kaz_steps"], QUICK["memory_games"]
         batched_steps = QUICK["batched_steps"]
         mcts_decisions, mcts_simulations = QUICK["mcts_decisions"], QUICK["mcts_simulations"]
+        train_timesteps = QUICK["train_timesteps"]
     # Scaling first, while this process is cold: one worker plays in this very process, and
     # the map geometry and route caches that the later measures warm up would give it a
     # head start over the freshly spawned workers that a real `riven playtest` run has not.
@@ -454,6 +463,9 @@ def run_bench(
         scenario, max(BATCHED_GAMES, batched_steps // 4), opponent="oracle"
     )
     batched_ratio = batched["steps_per_cpu_s"] / kaz["steps_per_cpu_s"]
+    from riven_env.bench_train import train_figures
+
+    training = train_figures(scenario, train_timesteps)
     py, nat = engines["python"], engines["native"]
     # Issue 13's ratios are of CPU time (one process, one core): the figures of a shared
     # machine's wall clock move with the other work on it, its CPU seconds far less.
@@ -476,6 +488,11 @@ def run_bench(
         if f"speedup.{k}" in TARGETS
     }
     met_13["batched_kaz_ratio"] = batched_ratio >= TARGETS["batched_kaz_ratio"]
+    if "speedup" in training:
+        speedup["train_timesteps"] = training["speedup"]
+        met_13["speedup.train_timesteps"] = (
+            training["speedup"] >= TARGETS["speedup.train_timesteps"]
+        )
     met_13["memory_per_game_ratio"] = memory_ratio <= TARGETS["memory_per_game_ratio"]
     return {
         "scenario": scenario,
@@ -505,6 +522,7 @@ def run_bench(
         "batched": batched,
         "batched_oracle": batched_oracle,
         "batched_kaz_ratio": batched_ratio,
+        "train": training,
         "memory_per_game": {
             "python_bytes": py["memory"]["bytes_per_game"],
             "native_bytes": nat["memory"]["bytes_per_game"],

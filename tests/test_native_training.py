@@ -70,11 +70,22 @@ def test_runs_the_batch_cannot_train_keep_python_envs(tmp_path, monkeypatch) -> 
     run = _run(tmp_path, "x", "random", ['train.vec_env="batched"'])
     assert batched_refusal(run, "oracle:cautious") is None
     pool = OpponentPool(["ppo:runs/a/snapshots/step_0.safetensors", "oracle"])
-    assert "pool[2]" in batched_refusal(run, pool)
-    with pytest.raises(RivenError, match=r"train.vec_env = 'batched' cannot train with opponent="):
+    assert "ppo:runs/a/snapshots/step_0.safetensors" in batched_refusal(run, pool)
+    with pytest.raises(
+        RivenError, match=r"train.vec_env = 'batched' cannot train with opponent pool"
+    ):
         build_vec_env(run, pool)
-    missions = _run(tmp_path, "y", "random", ['env.missions=["duel-1v1", "skirmish-5v5"]'])
-    assert "env.missions" in batched_refusal(missions, "random")
+    # A pool of opponents the core plays trains on the batch (a league without snapshots).
+    assert batched_refusal(run, OpponentPool(["oracle:beast", "random"])) is None
+    # Several missions: one batch each, at least one environment per mission.
+    missions = ['env.missions=["duel-1v1", "skirmish-5v5", "open-field"]']
+    assert "--envs 2 for env.missions" in batched_refusal(
+        _run(tmp_path, "y", "random", missions), "random"
+    )
+    # Self-play and leagues with snapshots keep Python envs.
+    snapshots = _run(tmp_path, "v", "random", [])
+    snapshots.self_play = True
+    assert "selfplay.pool_size = 5" in batched_refusal(snapshots, "random")
     monkeypatch.setenv("RIVEN_ENGINE", "python")
     auto = _run(tmp_path, "z", "random", ['train.vec_env="auto"'])
     assert "engine='python'" in batched_refusal(auto, "random")

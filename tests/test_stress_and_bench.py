@@ -42,6 +42,7 @@ def test_bench_json_has_every_measure() -> None:
         "oracle_games",
         "mcts_simulations",
         "batched_env_steps_vs_oracle",
+        "train_timesteps",
     }
     assert all(v > 0 for v in report["speedup"].values())
     assert report["batched_oracle"]["backend"] == "batched"
@@ -52,6 +53,15 @@ def test_bench_json_has_every_measure() -> None:
     assert report["speedup"]["env_steps_vs_random"] == pytest.approx(
         engines["native"]["env_random"]["steps_per_cpu_s"]
         / engines["python"]["env_random"]["steps_per_cpu_s"]
+    )
+    # riven train on both engines: the time split of each, the native one on the batch.
+    training = report["train"]
+    assert training["vec_env"] == {"python": "SubprocVecEnv", "native": "RivenSB3VecEnv"}
+    for engine in ("python", "native"):
+        assert training[engine]["timesteps"] >= QUICK["train_timesteps"]
+        assert set(training[engine]["seconds"]) == {"env", "policy", "update", "housekeeping"}
+    assert report["speedup"]["train_timesteps"] == pytest.approx(
+        training["native"]["timesteps_per_s"] / training["python"]["timesteps_per_s"]
     )
     assert report["batched"]["games"] == 64 and report["batched"]["backend"] == "batched"
     assert report["batched"]["steps_per_s"] > 0

@@ -39,7 +39,7 @@ class SelfPlayPool:
     def add_snapshot(self, path: str | Path) -> None:
         """Add a saved snapshot (keeping the ``pool_size`` most recent)."""
         self.snapshots.append(f"ppo:{path}")
-        self.snapshots = self.snapshots[-self.pool_size :]
+        self.snapshots = self.snapshots[-self.pool_size :] if self.pool_size > 0 else []
 
     def pool(self) -> OpponentPool:
         """The current pool as the environments take it."""

@@ -94,8 +94,32 @@ class TrainRun:
     eval_progress: bool = False
 
 
-def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> Callable[[], Any]:
-    """A picklable factory of one monitored training environment."""
+def run_padding(run: TrainRun) -> dict[str, int]:
+    """Model and objective slots of a league run's encoding: enough for the training missions
+    and the held-out ones, so that the policy can play the held-out missions (empty: the
+    environments' own padding)."""
+    held_out = list(run.config["league"]["holdout_missions"]) if run.league else []
+    if not held_out:
+        return {}
+    from riven_env.envs.config import mission_padding, resolve_mission
+    from riven_env.game.setup import resolve_rules
+
+    rules = resolve_rules(None, None)
+    training = list(run.config["env"].get("missions") or []) or [run.scenario]
+    models, objectives, _ = mission_padding(
+        [resolve_mission(m, rules) for m in [*training, *held_out]]
+    )
+    return {"models_per_side": models, "objectives": objectives}
+
+
+def make_env_fn(
+    scenario: str,
+    opponent: Any,
+    env_config: Mapping[str, Any],
+    padding: Mapping[str, int] | None = None,
+) -> Callable[[], Any]:
+    """A picklable factory of one monitored training environment (``padding``: the
+    ``models_per_side`` and ``objectives`` of :func:`run_padding`)."""
 
     def _make() -> Any:
         from stable_baselines3.common.monitor import Monitor
@@ -109,6 +133,7 @@ def make_env_fn(scenario: str, opponent: Any, env_config: Mapping[str, Any]) -> 
             learner_side=env_config["learner_side"],
             obs_mode=env_config["obs_mode"],
             settings=env_config["settings"],
+            **dict(padding or {}),
         )
         # The vectorised env seeds every copy (seed + rank) when the model sets its seed.
         return Monitor(env)
@@ -182,15 +207,19 @@ def _callback_class() -> type:
             for name, every in (
                 ("checkpoint", self.checkpoint_every),
                 ("eval", self.eval_every),
-                ("snapshot", self.snapshot_every if self.pool else 0),
+                ("snapshot", self.snapshot_every if self._snapshots_kept() else 0),
             ):
                 self._next[name] = (now // every + 1) * every if every else None
-            if self.pool is not None and not self.pool.snapshots:
+            if self._snapshots_kept() and not self.pool.snapshots:
                 self._snapshot()
             if self.eval_every and now == 0:  # the untrained baseline of the learning curve
                 evaluate_during_training(self.model, self.run, self.metadata, 0, self.logger)
                 if self.run.league:
                     self._holdout()
+
+        def _snapshots_kept(self) -> bool:
+            # selfplay.pool_size = 0: a league of the fixed opponents alone (no snapshots).
+            return self.pool is not None and self.pool.pool_size > 0
 
         def _due(self, name: str, every: int) -> bool:
             due = self._next.get(name)
@@ -221,7 +250,7 @@ def _callback_class() -> type:
                 )
                 if self.run.league:
                     self._holdout()
-            if self.pool is not None and self._due("snapshot", self.snapshot_every):
+            if self._snapshots_kept() and self._due("snapshot", self.snapshot_every):
                 self._snapshot()
 
         def _on_rollout_end(self) -> None:
@@ -442,18 +471,36 @@ def batched_refusal(run: TrainRun, opponent: Any) -> str | None:
     """Why the run cannot train on the native batch (None when it can).
 
     The batch (:class:`~riven_training.vec_env.RivenSB3VecEnv`) steps every environment in
-    one native call: it needs the native engine (``--engine native``), one mission, flat,
-    dict or entity observations and an opponent the core plays (``random``, ``oracle[:PROFILE]``).
-    Self-play and league pools hold policy snapshots (``ppo:PATH``), which only Python
-    agents play, so those runs keep one environment per process.
+    one native call per mission: it needs the native engine (``--engine native``), flat,
+    dict or entity observations, at least one environment per mission (``env.missions``),
+    and opponents the core plays (``random``, ``oracle[:PROFILE]``), alone or as a pool (a
+    league without snapshots, ``selfplay.pool_size = 0``). Self-play and league pools that
+    hold policy snapshots (``ppo:PATH``), which only Python agents play, keep one
+    environment per process.
     """
+    from riven_training.vec_env import pool_refusal
+
+    from riven_env.envs.opponents import OpponentPool
     from riven_env.envs.vector import batched_refusal as vector_refusal
     from riven_env.game.engines import default_engine
 
     env = run.config["env"]
-    if env.get("missions"):
-        return f"env.missions = {list(env['missions'])} (the batch plays one mission)"
-    return vector_refusal(run.scenario, opponent, default_engine(), env["obs_mode"], False)
+    snapshots = int(run.config["selfplay"]["pool_size"])
+    if (run.league or run.self_play) and snapshots > 0:
+        return (
+            f"selfplay.pool_size = {snapshots} policy snapshots (only Python agents play them; "
+            "selfplay.pool_size = 0 trains a league of the fixed opponents on the batch)"
+        )
+    missions = list(env.get("missions") or [])
+    if missions and run.envs < len(missions):
+        return f"--envs {run.envs} for env.missions = {missions} (one environment per mission at least)"
+    why = pool_refusal(opponent)
+    if why is not None:
+        return why
+    spec = opponent.specs[0] if isinstance(opponent, OpponentPool) else opponent
+    return vector_refusal(
+        missions[0] if missions else run.scenario, spec, default_engine(), env["obs_mode"], False
+    )
 
 
 def build_vec_env(run: TrainRun, opponent: Any) -> Any:
@@ -477,20 +524,22 @@ def build_vec_env(run: TrainRun, opponent: Any) -> Any:
             env = run.config["env"]
             return RivenSB3VecEnv(
                 run.envs,
-                scenario=run.scenario,
+                scenario=list(env.get("missions") or []) or run.scenario,
                 opponent=opponent,
                 engine="native",
                 learner_side=env["learner_side"],
                 obs_mode=env["obs_mode"],
                 settings=env["settings"],
                 backend="batched",
+                **run_padding(run),
             )
         if choice == "batched":
             raise RivenError(
                 f"train.vec_env = 'batched' cannot train with {why}; "
                 "allowed: train.vec_env = 'auto', 'subproc' or 'dummy'"
             )
-    fns = [make_env_fn(run.scenario, opponent, run.config["env"]) for _ in range(run.envs)]
+    padding = run_padding(run)
+    fns = [make_env_fn(run.scenario, opponent, run.config["env"], padding) for _ in range(run.envs)]
     if run.envs > 1 and choice in ("auto", "subproc"):
         return SubprocVecEnv(fns, start_method="spawn")
     return DummyVecEnv(fns)
@@ -605,8 +654,9 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
     split between the environments, the policy, the update and the housekeeping.
     """
     split = TimeSplit()
+    vec_env_kind = type(vec_env).__name__  # RivenSB3VecEnv (the native batch), SubprocVecEnv...
     vec_env = timed_vec_env(vec_env, split)
-    probe = make_env_fn(run.scenario, "random", run.config["env"])().unwrapped
+    probe = make_env_fn(run.scenario, "random", run.config["env"], run_padding(run))().unwrapped
     metadata = encoding_metadata(probe, run.scenario)
     policy, policy_kwargs = policy_choice(run.config, probe)
     if run.resume is not None:
@@ -635,7 +685,7 @@ def _learn(run: TrainRun, vec_env: Any, pool: SelfPlayPool | None, sb3_contrib: 
     # Where the time went (issue 13: RL here is bound by the environment), for the run
     # folder and the terminal.
     (run.out / TIMING_NAME).write_text(
-        json.dumps(split.to_dict(), indent=2) + "\n", encoding="utf-8"
+        json.dumps({**split.to_dict(), "vec_env": vec_env_kind}, indent=2) + "\n", encoding="utf-8"
     )
     if run.log is not None:
         run.log(split.line())

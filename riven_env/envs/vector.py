@@ -18,7 +18,7 @@ the game's dice, the opponent's; the same observations, masks and rewards), in o
 
 Finished games restart in the same step (``AutoresetMode.SAME_STEP``): the returned observation
 is the next game's first, and ``infos["final_obs"]`` (with the ``"_final_obs"`` flags) holds the
-finished game's last. ``action_masks()`` is MaskablePPO's hook; ``set_opponent(opponent,
+finished game's last, ``infos["final_winner"]`` its winner. ``action_masks()`` is MaskablePPO's hook; ``set_opponent(opponent,
 indices)`` replaces games' opponents from their next game on (on the batch: ``random`` or
 ``oracle[:PROFILE]``, per game); the SB3 ``VecEnv`` adapter is
 ``riven_training.vec_env.RivenSB3VecEnv``.
@@ -163,6 +163,9 @@ class RivenVectorEnv(VectorEnv):
         self._sides = np.zeros(num_envs, dtype=np.int8)
         self._batch: Any = None
         self._template: Any = None
+        self._oracles: dict[str, Any] = {}
+        # The winner of each game that finished in the last step (-1: a draw), as the batch has it.
+        self._winner = np.full(num_envs, -1, dtype=np.int8)
         # Each game's opponent setting (what set_opponent last gave it, for its next game).
         self.opponents: list[Any] = [opponent] * num_envs
         if self.backend == "batched":
@@ -260,10 +263,12 @@ class RivenVectorEnv(VectorEnv):
         terminated = np.zeros(self.num_envs, dtype=bool)
         truncated = np.zeros(self.num_envs, dtype=bool)
         for k, env in enumerate(self.envs):
-            obs, reward, term, trunc, _ = env.step(int(actions[k]))
+            obs, reward, term, trunc, info = env.step(int(actions[k]))
             rewards[k], terminated[k], truncated[k] = reward, term, trunc
             finals.append(obs)
             if term or trunc:
+                winner = info.get("result", {}).get("winner")
+                self._winner[k] = -1 if winner is None else SIDES.index(winner)
                 obs, _ = env.reset()
             observations.append(obs)
             self._after(k, env)
@@ -291,9 +296,12 @@ class RivenVectorEnv(VectorEnv):
                 raise EnvArgumentError(f"set_opponent: {opponent_refusal(opponent)}")
             oracle = None
             if opponent != "random":
-                from riven_env.envs.native_batch import oracle_game
+                # One core Oracle per spec serves every game (a league sets one per episode).
+                oracle = self._oracles.get(opponent)
+                if oracle is None:
+                    from riven_env.envs.native_batch import oracle_game
 
-                oracle = oracle_game(opponent, self._template)
+                    oracle = self._oracles[opponent] = oracle_game(opponent, self._template)
             self._batch.set_next_opponent(games, oracle)
         else:
             for k in games:
@@ -347,4 +355,12 @@ class RivenVectorEnv(VectorEnv):
         if done is not None and final is not None:
             infos["final_obs"] = final
             infos["_final_obs"] = done.copy()
+            # The finished games' winners ("blue", "red", None for a draw; None where not done).
+            infos["final_winner"] = np.array(
+                [
+                    SIDES[w] if d and w >= 0 else None
+                    for w, d in zip(self._winner, done, strict=True)
+                ],
+                dtype=object,
+            )
         return infos
