@@ -168,7 +168,7 @@ def test_native_entity_encoder_equals_python_encoder(charge_paths):
 
 
 def test_sb3_vec_env_entity_smoke():
-    from training.vec_env import RivenSB3VecEnv
+    from riven_training.vec_env import RivenSB3VecEnv
 
     env = RivenSB3VecEnv(
         4,
