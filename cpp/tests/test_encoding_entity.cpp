@@ -35,32 +35,10 @@
 namespace {
 
 using riven::game::Decision;
-using riven::game::ForwardModel;
-using riven::game::GameState;
-using riven::game::GameStatic;
-using riven::table::Point;
-using riven::table::Shape;
-using riven::table::TableGeometry;
-
 using namespace skirmish_fixture;
 
-// entity.py PAIR_FEATURES' columns.
-enum Column : std::size_t {
-  kPresent = 0,
-  kEnemy,
-  kDx,
-  kDy,
-  kGap,
-  kContact,
-  kLineOfSight,
-  kCoverNone,
-  kCoverSoft,
-  kCoverHard,
-  kInRange,
-  kShotLegal,
-  kChargeReach,
-};
-constexpr std::size_t kColumns = 13;
+using enum riven::encoding::PairColumn;
+constexpr std::size_t kColumns = riven::encoding::kPairFeatures.size();
 constexpr std::size_t kPerSide = 3;
 constexpr std::size_t kSlots = 2 * kPerSide;
 constexpr double kContactTolerance = 0.02;  // geometry.toml contact_tolerance

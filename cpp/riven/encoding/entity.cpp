@@ -14,21 +14,6 @@ namespace riven::encoding {
 
 namespace {
 
-enum Column : std::size_t {
-  kPresent = 0,
-  kEnemy,
-  kDx,
-  kDy,
-  kGap,
-  kContact,
-  kLineOfSight,
-  kCoverNone,
-  kCoverSoft,
-  kCoverHard,
-  kInRange,
-  kShotLegal,
-  kChargeReach,
-};
 constexpr std::size_t kColumns = kPairFeatures.size();
 
 // observation.py COVERS: the table's cover ranks and the pair block's cover columns.

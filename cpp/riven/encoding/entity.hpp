@@ -29,6 +29,24 @@ inline constexpr std::array<const char*, 13> kPairFeatures{
     "present", "enemy",       "dx",         "dy",       "gap",        "contact",     "line_of_sight",
     "cover_none", "cover_soft", "cover_hard", "in_range", "shot_legal", "charge_reach"};
 
+/// The column of each of kPairFeatures in a pair row.
+enum PairColumn : std::size_t {
+  kPresent = 0,
+  kEnemy,
+  kDx,
+  kDy,
+  kGap,
+  kContact,
+  kLineOfSight,
+  kCoverNone,
+  kCoverSoft,
+  kCoverHard,
+  kInRange,
+  kShotLegal,
+  kChargeReach,
+};
+static_assert(kChargeReach + 1 == kPairFeatures.size(), "a column for every pair feature");
+
 /// What the pair encoder reads besides the state (EntityEncoder's constructor, resolved).
 struct PairSpec {
   int models_per_side = 0;
