@@ -10,7 +10,13 @@ and where the platform lacks the call:
 * :func:`interrupts_blocked_for_children` blocks SIGINT in the calling thread while worker
   processes are started: a spawned process inherits the signal mask, so a Ctrl-C sent to
   the terminal's whole process group reaches only the main process, which stops the
-  workers itself. A Ctrl-C that arrives meanwhile is delivered when the block ends.
+  workers itself. The mask covers one thread only: a SIGINT sent to the process can land
+  in any other thread (a progress bar, DuckDB's, the pool's manager), whose C handler
+  still makes the main thread raise KeyboardInterrupt at its next bytecode, half-way
+  through handing a new worker its start-up data (the worker then dies on EOFError with
+  a traceback). So the block also holds the signal at Python level, as
+  :func:`interrupts_deferred` does, and a Ctrl-C that arrives meanwhile is raised when
+  the block ends.
 """
 
 from __future__ import annotations
@@ -81,12 +87,22 @@ def _deliver(signum: int, handler: Any, cause: BaseException | None) -> None:
 
 @contextmanager
 def interrupts_blocked_for_children() -> Iterator[None]:
-    """Block SIGINT in this thread while the block starts child processes."""
+    """Start child processes in the block with SIGINT blocked for them and held for us.
+
+    The children inherit the blocked mask; a SIGINT the main process receives meanwhile,
+    in any of its threads, is raised as KeyboardInterrupt once the block has ended.
+
+    Raises:
+        KeyboardInterrupt: After the block, if SIGINT arrived while it ran.
+    """
     if not hasattr(signal, "pthread_sigmask") or not _in_main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    # Held outside the mask: a SIGINT pending in this thread's mask reaches the holding
+    # handler when the mask is lifted, not Python's default.
+    with interrupts_deferred():
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
