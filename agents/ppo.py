@@ -130,6 +130,7 @@ class PPOAgent(BaseAgent):
         self.metadata: dict[str, Any] = dict(metadata or {})
         self._model = model
         self._encoders: dict[int, tuple[Any, Any, Any]] = {}
+        self._twins: dict[int, Any] = {}  # id(Python encoder) -> its core twin
 
     def _file_metadata(self, path: Path) -> dict[str, Any]:
         if not self.trust_pickle:
@@ -225,6 +226,7 @@ class PPOAgent(BaseAgent):
         index_map = catalogue.legal_index(state, legal)
         mask = np.zeros(catalogue.size, dtype=bool)
         mask[list(index_map)] = True
+        encoder = self._twin(encoder, state)
         if self._entity_obs:
             obs = encoder.encode(state, side, mask)
         elif self._dict_obs:
@@ -233,6 +235,26 @@ class PPOAgent(BaseAgent):
             obs = encoder.encode_flat(state, side)
         action, _ = self.model.predict(obs, deterministic=True, action_masks=mask)
         return index_map[int(np.asarray(action).reshape(()))]
+
+    def _twin(self, encoder: Any, state: GameState) -> Any:
+        """``encoder``, or its core twin when ``state`` is a native game's.
+
+        The Python encoders read a native state through its Python view, a full export per
+        decision; the twins read the native
+        state directly and give the same arrays to the bit (``tests/test_native_entity.py``,
+        ``tests/test_native_batch.py``). A raster has no twin and keeps the Python path.
+        """
+        from riven_env.native.loop import NativeGameState
+
+        if not isinstance(state, NativeGameState) or getattr(encoder, "raster", False):
+            return encoder
+        twin = self._twins.get(id(encoder))
+        if twin is None or twin.python is not encoder:
+            from riven_env.envs.native_obs import NativeEntityEncoder, NativeFlatEncoder
+
+            twin = NativeEntityEncoder(encoder) if self._entity_obs else NativeFlatEncoder(encoder)
+            self._twins[id(encoder)] = twin
+        return twin
 
     @property
     def _entity_obs(self) -> bool:
@@ -251,4 +273,5 @@ class PPOAgent(BaseAgent):
         if self.path is not None:  # reload from the file in the other process
             state["_model"] = None
         state["_encoders"] = {}
+        state["_twins"] = {}
         return state

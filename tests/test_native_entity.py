@@ -196,3 +196,40 @@ def test_sb3_vec_env_entity_smoke():
         assert obs["pairs"].shape == (4, *env.observation_space["pairs"].shape)
     assert terminal > 0
     env.close()
+
+
+@pytest.mark.parametrize("obs_mode", ["entity", "flat"])
+def test_a_ppo_agent_plays_native_games_through_the_core_encoders(obs_mode):
+    """``ppo:PATH`` on a native game reads the native state with the core's twin of its
+    encoder (no Python view per decision), and decides as it does on the Python engine."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from riven_agents.ppo import PPOAgent
+    from riven_agents.registry import make_agent
+    from riven_training.train import encoding_metadata
+    from sb3_contrib import MaskablePPO
+
+    from riven_env.envs.gym_env import RivenSkirmishEnv
+    from riven_env.envs.native_obs import NativeEntityEncoder, NativeFlatEncoder
+    from riven_env.game.runner import play
+    from riven_env.game.setup import new_game
+
+    mission = "skirmish-5v5-mirror"
+    env = RivenSkirmishEnv(mission, "random", obs_mode=obs_mode)
+    policy = "MultiInputPolicy" if obs_mode == "entity" else "MlpPolicy"
+    model = MaskablePPO(
+        policy, env, n_steps=64, batch_size=64, n_epochs=1, device="cpu", seed=3,
+        policy_kwargs={"net_arch": {"pi": [32], "vf": [32]}, "activation_fn": torch.nn.ReLU},
+    )  # fmt: skip
+    model.learn(64)
+    metadata = encoding_metadata(env, mission)
+    twin = NativeEntityEncoder if obs_mode == "entity" else NativeFlatEncoder
+    for seed in (4, 11):
+        logs = []
+        for engine in ("python", "native"):
+            agent = PPOAgent.from_model(model, "blue", metadata)
+            state = new_game(mission, seed, engine=engine)
+            logs.append(play(state, {"blue": agent, "red": make_agent("random", "red", seed)}))
+            twins = list(agent._twins.values())
+            assert all(isinstance(t, twin) for t in twins) and len(twins) == (engine == "native")
+        assert logs[0] == logs[1] and len(logs[0]) > 20
