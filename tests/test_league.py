@@ -178,6 +178,32 @@ def test_pfsp_weights_favour_the_opponents_it_loses_to() -> None:
     assert all(o.startswith("oracle:") for o in opponents[:-1])
 
 
+def test_the_holdout_score_ranks_by_the_worst_pair_averaged_over_colours() -> None:
+    """A held-out mission whose red side always loses to one opponent does not pin the score
+    at 0: checkpoints still rank by the pair's colour average, then by the mean cell."""
+    from riven_training.colours import ColourRow, holdout_score
+
+    def rows(cells: dict[tuple[str, str, str], int]) -> list[ColourRow]:
+        return [
+            ColourRow(mission, opponent, colour, 4, wins, 0, 4 - wins, 0.0, 1.0)
+            for (mission, opponent, colour), wins in cells.items()
+        ]
+
+    def checkpoint(tactical_blue: int, random_red: int) -> list[ColourRow]:
+        return rows({
+            ("field", "oracle:tactical", "blue"): tactical_blue,
+            ("field", "oracle:tactical", "red"): 0,  # the mission's red side: lost every time
+            ("field", "random", "blue"): 4,
+            ("field", "random", "red"): random_red,
+        })  # fmt: skip
+
+    weak, strong = holdout_score(checkpoint(1, 4)), holdout_score(checkpoint(3, 4))
+    assert weak == (0.125, 0.5625) and strong == (0.375, 0.6875) and strong > weak
+    # The worst pair decides before the mean does; the mean breaks a tie.
+    assert holdout_score(checkpoint(3, 2)) == (0.375, 0.5625) < strong
+    assert holdout_score([]) == (0.0, 0.0)
+
+
 def test_config_refuses_an_entity_policy_without_entity_observations() -> None:
     from riven_training.hyperparams import TrainConfigError, load_train_config
 

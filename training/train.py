@@ -394,7 +394,7 @@ def holdout_evaluation(
         shares = action_shares(rows)
         mix = ", ".join(f"{k} {v:.0%}" for k, v in shares.items() if v >= 0.02)
         run.log(
-            f"step {timesteps}: held-out worst {score[0]:.2f}, mean {score[1]:.2f} "
+            f"step {timesteps}: held-out worst pair {score[0]:.2f}, mean {score[1]:.2f} "
             f"({len(rows)} cells x {league['holdout_games']} games); actions: {mix}"
         )
     return score
