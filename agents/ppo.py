@@ -240,9 +240,9 @@ class PPOAgent(BaseAgent):
         """``encoder``, or its core twin when ``state`` is a native game's.
 
         The Python encoders read a native state through its Python view, a full export per
-        decision; the twins read the native
-        state directly and give the same arrays to the bit (``tests/test_native_entity.py``,
-        ``tests/test_native_batch.py``). A raster has no twin and keeps the Python path.
+        decision; the twins read the native state directly and give the same arrays to the
+        bit (``tests/test_native_entity.py``, ``tests/test_native_batch.py``). A raster has
+        no twin and keeps the Python path.
         """
         from riven_env.native.loop import NativeGameState
 
