@@ -253,9 +253,14 @@ def mini_game() -> Callable[..., Any]:
 @pytest.fixture(autouse=True)
 def _engine_default_is_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
     """A command run in-process with ``--engine`` sets ``RIVEN_ENGINE`` (for its workers);
-    each test starts from the real default and leaves nothing behind."""
-    from riven_env.game.engines import DEFAULT_ENGINE, ENGINE_VARIABLE
+    each test starts on the Python reference engine and leaves nothing behind.
+
+    The rule tests read the reference's own state (``GameState`` fields), so games started
+    without ``engine=`` are the Python engine's here; the tests of the native core ask for
+    it by name, and those of the real default (``auto``) delete the variable
+    (``tests/test_engine_default.py``, the README's usage block)."""
+    from riven_env.game.engines import ENGINE_VARIABLE
 
     # setenv (not delenv) so that teardown puts back the value before the test, whatever a
     # command set in between.
-    monkeypatch.setenv(ENGINE_VARIABLE, DEFAULT_ENGINE)
+    monkeypatch.setenv(ENGINE_VARIABLE, "python")

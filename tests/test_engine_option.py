@@ -34,7 +34,7 @@ def test_play_gives_the_same_game_on_both_engines() -> None:
 def test_an_unknown_engine_is_one_line() -> None:
     out = _run("play", "--scenario", "duel-1v1", "--engine", "fast")
     assert out.exit_code == 2
-    assert out.stderr.strip() == "error: engine 'fast': expected one of python, native"
+    assert out.stderr.strip() == "error: engine 'fast': expected one of auto, python, native"
 
 
 @native_only

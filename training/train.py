@@ -482,7 +482,7 @@ def batched_refusal(run: TrainRun, opponent: Any) -> str | None:
 
     from riven_env.envs.opponents import OpponentPool
     from riven_env.envs.vector import batched_refusal as vector_refusal
-    from riven_env.game.engines import default_engine
+    from riven_env.game.engines import pick_engine
 
     env = run.config["env"]
     snapshots = int(run.config["selfplay"]["pool_size"])
@@ -498,8 +498,10 @@ def batched_refusal(run: TrainRun, opponent: Any) -> str | None:
     if why is not None:
         return why
     spec = opponent.specs[0] if isinstance(opponent, OpponentPool) else opponent
+    # The process default (--engine, else auto: native where the core plays every mission).
+    engine = pick_engine(None, missions or [run.scenario])
     return vector_refusal(
-        missions[0] if missions else run.scenario, spec, default_engine(), env["obs_mode"], False
+        missions[0] if missions else run.scenario, spec, engine, env["obs_mode"], False
     )
 
 

@@ -106,7 +106,7 @@ def check_balance(
     interval: float | None = None,
     progress: bool = True,
     player: str = DEFAULT_PLAYER,
-    engine: str = "python",
+    engine: str | None = None,
 ) -> CheckResult:
     """Play the mirror and judge the declared balance.
 
@@ -122,7 +122,8 @@ def check_balance(
         interval: Override of the file's interval bound.
         progress: Show progress bars.
         player: The game function of the playtests (a test double in tests).
-        engine: The game engine, ``python`` or ``native`` (stored with the games).
+        engine: The game engine, ``auto``, ``python`` or ``native`` (None: the process
+            default); the concrete engine is stored with the games.
 
     Raises:
         BalanceError: The mission declares no ``[balance]``, or the overrides are bad.

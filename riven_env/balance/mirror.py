@@ -250,7 +250,7 @@ def play_mirror(
     label: str | None = None,
     group_id: str | None = None,
     player: str = DEFAULT_PLAYER,
-    engine: str = "python",
+    engine: str | None = None,
     cell: MatrixCell | None = None,
 ) -> MirrorPlay:
     """Play seeds ``0 .. pairs-1`` of the mirror (both arms) and estimate the balance.
@@ -264,12 +264,14 @@ def play_mirror(
     search looks at a candidate in stages.
 
     ``player`` is the playtest's game function (``module:function``; a test double in tests).
-    ``engine`` (``python`` or ``native``) plays every game; it is part of each run's identity,
-    so stored games of the other engine are never reused.
+    ``engine`` (``auto``, ``python`` or ``native``; None: the process default) plays every
+    game; the concrete engine is part of each run's identity, so stored games of the other
+    engine are never reused.
 
     Raises:
         PlaytestError: Bad scenario (the message names the file and field).
     """
+    from riven_env.game.engines import resolve_engine
     from riven_env.playtest.runner import run_playtest
 
     scenario_path = str(Path(scenario).resolve()) if Path(scenario).exists() else str(scenario)
@@ -294,7 +296,7 @@ def play_mirror(
         kind=KIND,
         group_id=group_id,
         player=player,
-        engine=engine,
+        engine=resolve_engine(engine),
     )
     first = run_playtest(
         base.with_(label=f"{label or 'mirror'}: as given"), progress=progress, resume=True, db=db

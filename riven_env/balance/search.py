@@ -346,7 +346,7 @@ def run_search(
     echo: Callable[[str], None] | None = None,
     settings: BalanceSettings | None = None,
     player: str = DEFAULT_PLAYER,
-    engine: str = "python",
+    engine: str | None = None,
 ) -> SearchResult:
     """Search the mission's knobs for a setting that meets its declared balance.
 
@@ -365,8 +365,10 @@ def run_search(
         echo: Called with one line per finished candidate.
         settings: Search settings (default: ``balance.toml``).
         player: The game function of the playtests (a test double in tests).
-        engine: The game engine, ``python`` or ``native``: part of the study's identity
-            (``--resume`` continues only a search of the same engine) and of its games'.
+        engine: The game engine, ``auto``, ``python`` or ``native`` (None: the process
+            default); the concrete engine (``auto`` settled on the mission) is part of the
+            study's identity (``--resume`` continues only a search of the same engine) and of
+            its games'.
 
     Returns:
         The :class:`SearchResult`.
@@ -410,6 +412,9 @@ def run_search(
             str(folder / f"{Path(db_path).stem}{JOURNAL_SUFFIX}")
         )
     )
+    from riven_env.game.engines import pick_engine
+
+    engine = pick_engine(engine, [mission])
     sname = study_name(text, name, seed, settings, engine)
     if not resume:
         with contextlib.suppress(KeyError):

@@ -164,7 +164,7 @@ def balance(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the stored search of this mission and seed.")
     ] = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
     as_json: AsJson = False,
     quiet: QuietOption = False,
 ) -> None:

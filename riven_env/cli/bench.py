@@ -43,13 +43,13 @@ def bench(
     quick: bool = typer.Option(
         False, "--quick", help="Every measure at a token size (checks the output, not speed)."
     ),
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """Measure env steps/s, oracle games/s, scaling, memory, the KAZ ratio, and both engines
     side by side (speed-ups native over python, the batched native env)."""
     from riven_env.bench import run_bench
 
-    apply_engine(engine, scenario)
+    engine = apply_engine(engine, scenario)
     result = run_bench(
         quick=quick,
         engine=engine,

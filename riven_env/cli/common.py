@@ -39,10 +39,13 @@ WorkersOption = Annotated[
 ]
 #: ``--engine``: the game engine of every game a command plays (riven_env.game.engines).
 EngineOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--engine",
-        help="Game engine: python (the reference) or native (the compiled core).",
+        help="Game engine: auto (native where the compiled core can play the mission, else "
+        "python), python (the reference) or native (the compiled core). Default: "
+        "RIVEN_ENGINE, else auto.",
+        show_default=False,
     ),
 ]
 
@@ -91,19 +94,28 @@ def parse_overrides(pairs: Sequence[str] | None) -> dict[str, str]:
     return overrides
 
 
-def apply_engine(engine: str, scenario: Any = None, overrides: dict[str, Any] | None = None) -> str:
-    """Make ``engine`` the engine of this command and its workers; refuse a scenario it
-    cannot play with one line (the engine, the scenario and what is allowed).
+def apply_engine(
+    engine: str | None, scenario: Any = None, overrides: dict[str, Any] | None = None
+) -> str:
+    """Make ``engine`` (None: ``RIVEN_ENGINE``, else ``auto``) the engine of this command and
+    its workers; refuse a scenario it cannot play with one line (the engine, the scenario and
+    what is allowed).
+
+    Returns:
+        The concrete engine of ``scenario``'s games (``auto`` settled on it: native where the
+        core can play it, else python); without a scenario, the choice itself.
 
     Raises:
         EngineError: An unknown engine, or one that cannot play ``scenario``.
     """
-    from riven_env.game.engines import check_engine, use_engine
+    from riven_env.game.engines import check_engine, pick_engine, use_engine
 
     engine = use_engine(engine)
-    if scenario is not None and engine != "python":
+    if scenario is None:
+        return engine
+    if engine == "native":
         check_engine(scenario, engine, overrides)
-    return engine
+    return pick_engine(engine, [scenario], overrides=overrides)
 
 
 def friendly_errors(func: F) -> F:

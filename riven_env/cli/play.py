@@ -43,7 +43,7 @@ def play(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     quiet: QuietOption = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """Play one game and print the result."""
     check_output(log, "--log")

@@ -83,7 +83,7 @@ def _base_config(**values: object):
     from riven_env.playtest.config import PlaytestConfig, parse_overrides
 
     sets = values.pop("sets") or []
-    apply_engine(str(values.get("engine", "python")))
+    values["engine"] = apply_engine(values.get("engine"))  # type: ignore[arg-type]
     return PlaytestConfig(overrides=parse_overrides(sets), **values)  # type: ignore[arg-type]
 
 
@@ -122,7 +122,7 @@ def playtest(
             "report roster and seat effects (docs/metrics.md).",
         ),
     ] = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """Play many games in parallel and store the results."""
     from riven_env.analytics.metrics import attach_metrics
@@ -249,7 +249,7 @@ def compare(
     as_json: AsJson = False,
     max_decisions: MaxDecisions = None,
     quiet: QuietOption = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """Compare rule variants with the baseline on the same seeds."""
     check_output(db, "--db")
@@ -338,7 +338,7 @@ def tournament(
     as_json: AsJson = False,
     max_decisions: MaxDecisions = None,
     quiet: QuietOption = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """Round robin between agents (both sides of every pair) with OpenSkill ratings."""
     check_output(db, "--db")

@@ -99,7 +99,7 @@ def stress_oracle(
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
     workers: WorkersOption = None,
     quiet: QuietOption = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """Measure each Oracle's exploitability per colour; find and check exploit recipes."""
     from riven_env.analytics.stress import (

@@ -97,7 +97,7 @@ def train_command(
         1, "--workers", min=1, help="Worker processes for the periodic evaluation games."
     ),
     quiet: QuietOption = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """Train a MaskablePPO policy; the result is agent ppo:OUT/final.safetensors."""
     check_output(out, "--out", kind="folder")
@@ -172,7 +172,7 @@ def eval_command(
     set_: list[str] | None = RULES_SET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     quiet: QuietOption = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """Play GAMES games and print blue's win/draw/loss rates with 95% confidence intervals."""
     from riven_training.evaluate import play_match
@@ -231,7 +231,7 @@ def eval_colours_command(
     workers: WorkersOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print the rows as one JSON object."),
     quiet: QuietOption = False,
-    engine: EngineOption = "python",
+    engine: EngineOption = None,
 ) -> None:
     """An agent's win rate per colour against every Oracle profile and random, with 95% CIs."""
     import functools

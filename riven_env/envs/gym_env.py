@@ -89,9 +89,11 @@ class RivenSkirmishEnv(gym.Env):
         objectives: Objective slots.
         include_events: Put each step's game events in ``info["events"]`` (slower).
         render_mode: ``"rgb_array"``, ``"ansi"`` or None.
-        engine: ``"python"`` or ``"native"``: the game engine of every episode
-            (:func:`~riven_env.game.new_game`; None: the process default, ``--engine``); on
-            the native engine flat and dict observations are encoded by the core.
+        engine: ``"auto"``, ``"python"`` or ``"native"``: the game engine of every episode
+            (:func:`~riven_env.game.new_game`; None: the process default, ``--engine``);
+            ``auto`` settles on native when the core can play every mission, else python
+            (:attr:`engine` says which). On the native engine flat and dict observations are
+            encoded by the core.
 
     Raises:
         EnvArgumentError: A bad argument.
@@ -117,7 +119,7 @@ class RivenSkirmishEnv(gym.Env):
         engine: str | None = None,
     ) -> None:
         super().__init__()
-        from riven_env.game.engines import resolve_engine
+        from riven_env.game.engines import pick_engine, resolve_engine
 
         self.engine = resolve_engine(engine)
         self._native_encoder: Any = None
@@ -146,6 +148,7 @@ class RivenSkirmishEnv(gym.Env):
             raster=raster,
             entity=obs_mode == "entity",
         )
+        self.engine = pick_engine(self.engine, [(m.scenario, m.rules) for m in self.missions])
         self._use_mission(0)
         parts = self.missions[0]
         self.config: EnvConfig = parts.config

@@ -40,7 +40,9 @@ class RivenAECEnv(AECEnv):
         models_per_side: Model slots per side.
         objectives: Objective slots.
         render_mode: ``"rgb_array"``, ``"ansi"`` or None.
-        engine: ``"python"`` or ``"native"`` (None: the process default, ``--engine``).
+        engine: ``"auto"``, ``"python"`` or ``"native"`` (None: the process default,
+            ``--engine``); ``auto`` settles on native where the core can play the scenario
+            (:attr:`engine` says which).
     """
 
     metadata = {
@@ -62,7 +64,7 @@ class RivenAECEnv(AECEnv):
         engine: str | None = None,
     ) -> None:
         super().__init__()
-        from riven_env.game.engines import resolve_engine
+        from riven_env.game.engines import pick_engine, resolve_engine
 
         self.engine = resolve_engine(engine)
         check_render_mode(render_mode, self.metadata["render_modes"])
@@ -77,6 +79,7 @@ class RivenAECEnv(AECEnv):
         self.config: EnvConfig = parts.config
         self.rules = parts.rules
         self.scenario = parts.scenario
+        self.engine = pick_engine(self.engine, [(self.scenario, self.rules)])
         self.encoder = parts.encoder
         self.catalogue = parts.catalogue
         self.render_mode = render_mode

@@ -99,7 +99,9 @@ class RivenVectorEnv(VectorEnv):
         scenario: A bundled name, a path or a loaded Scenario (one mission).
         opponent: An agent spec; ``"random"`` and ``"oracle[:PROFILE]"`` run natively, others
             on the Python fallback.
-        engine: ``"native"`` or ``"python"`` (the engine of every game).
+        engine: ``"auto"``, ``"native"`` or ``"python"``: the engine of every game (None: the
+            process default, ``auto`` unless ``RIVEN_ENGINE`` says otherwise; ``auto`` is
+            native where the core can play the missions).
         learner_side: ``"blue"``, ``"red"`` or ``"random"`` (drawn per game).
         obs_mode: ``"flat"`` (default), ``"dict"`` or ``"entity"`` (the EntityEncoder Dict:
             the core writes the blocks and the pairs, the terrain rows are built once per side).
@@ -120,7 +122,7 @@ class RivenVectorEnv(VectorEnv):
         scenario: Any = DEFAULT_SCENARIO,
         opponent: Any = "random",
         *,
-        engine: str = "native",
+        engine: str | None = None,
         learner_side: str = "blue",
         obs_mode: str = "flat",
         backend: str | None = None,
@@ -134,6 +136,10 @@ class RivenVectorEnv(VectorEnv):
             raise EnvArgumentError(
                 f"learner_side={learner_side!r}: expected one of {list(LEARNER_SIDES)}"
             )
+        from riven_env.game.engines import pick_engine
+
+        missions = list(scenario) if isinstance(scenario, list | tuple) else [scenario]
+        engine = pick_engine(engine, missions, overrides=kwargs.get("rules_overrides"))
         why = batched_refusal(scenario, opponent, engine, obs_mode, bool(kwargs.get("raster")))
         if backend == "batched" and why is not None:
             raise EnvArgumentError(

@@ -102,7 +102,8 @@ def play_game(
         max_decisions: Stop early after this many decisions (the game is then unfinished).
         on_decision: Called with the state after every decision.
         costs: Filled with each side's decisions and seconds spent deciding (see :func:`play`).
-        engine: ``"python"`` or ``"native"`` (None: the process default, ``--engine``).
+        engine: ``"auto"``, ``"python"`` or ``"native"`` (None: the process default,
+            ``--engine``, else ``auto``: native where the core can play the game).
 
     Returns:
         The event log (JSON-ready dicts; ``docs/event-log.md``).

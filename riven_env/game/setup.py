@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from riven_env.game.engines import ENGINES, resolve_engine  # noqa: F401  (re-exported)
+from riven_env.game.engines import ENGINE_CHOICES, ENGINES, resolve_engine  # noqa: F401  (re-exported)
 from riven_env.game.model_state import ModelState
 from riven_env.game.state import SIDES, GameState
 from riven_env.rules import RulesConfig, bundled_rules, load_rules
@@ -74,30 +74,42 @@ def new_game(
         seed: Seed of the game's single random stream.
         rules: Rules data (default: the bundled RIVEN v0.1 data).
         overrides: Rules data overrides (``{"turnover": "sbh"}``).
-        engine: ``"python"`` (the reference engine, a :class:`GameState`) or ``"native"``
+        engine: ``"python"`` (the reference engine, a :class:`GameState`), ``"native"``
             (the compiled core, a :class:`~riven_env.native.loop.NativeGameState` with the same
             protocol; the set-up and first events are the Python engine's, the game is the
-            core's). ``python`` stays the default until the equivalence suite covers every
-            variant (``docs/native-game-state.md``, "Game loop"). None: the process's
-            default (:func:`riven_env.game.engines.default_engine`, set by ``--engine``).
+            core's) or ``"auto"``: native where the core is built and can play the game (its
+            resolution system and actions are ported), python otherwise. None: the process's
+            default (:func:`riven_env.game.engines.default_engine`: ``RIVEN_ENGINE``, set by
+            ``--engine``, else ``auto``).
 
     Returns:
         The state at the first decision point. Its pending events (``drain_events()``)
         begin with ``game_start``.
 
     Raises:
-        EngineError: ``engine`` is not one of :data:`ENGINES` (a ValueError).
+        EngineError: ``engine`` is not one of :data:`ENGINE_CHOICES` (a ValueError).
         NativeUnavailableError: ``engine="native"`` and the core is not built, or the rules
             name a resolution system the core has not ported.
     """
     engine = resolve_engine(engine)
     state = prepare_game(scenario, seed, rules=rules, overrides=overrides)
     state.start()
-    if engine == "native":
-        from riven_env.native.loop import NativeGameState
+    if engine == "python":
+        return state
+    from riven_env.native import NativeUnavailableError, available
+    from riven_env.native.loop import NativeGameState
+    from riven_env.native.rules import NATIVE_SYSTEMS
 
+    if engine == "native":
         return NativeGameState.from_python(state)
-    return state
+    # auto: the core where it can play this game; the reference where it cannot (the state
+    # is untouched by a refusal: the core is built from it before its events move).
+    if not available() or state.resolution.name not in NATIVE_SYSTEMS:
+        return state
+    try:
+        return NativeGameState.from_python(state)
+    except NativeUnavailableError:
+        return state
 
 
 def prepare_game(

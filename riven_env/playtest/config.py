@@ -158,8 +158,10 @@ class PlaytestConfig:
         player: Import path ``module:function`` of the function that plays one game with
             ``play_game``'s signature (another game that writes the same event log, or a
             test double).
-        engine: Game engine, ``python`` or ``native`` (``--engine``); stored with the run,
-            part of its identity (``--resume`` continues only a run of the same engine).
+        engine: Game engine, ``auto``, ``python`` or ``native`` (``--engine``). ``auto`` is
+            settled before the first game (:meth:`settled`: native where the core can play
+            the scenario); the concrete engine is stored with the run, part of its identity
+            (``--resume`` continues only a run of the same engine).
     """
 
     scenario: str
@@ -178,14 +180,14 @@ class PlaytestConfig:
     group_id: str | None = None
     kind: str = "playtest"
     player: str = DEFAULT_PLAYER
-    engine: str = "python"
+    engine: str = "auto"
 
     def __post_init__(self) -> None:
-        from riven_env.game.engines import ENGINES
+        from riven_env.game.engines import ENGINE_CHOICES
 
-        if self.engine not in ENGINES:
+        if self.engine not in ENGINE_CHOICES:
             raise PlaytestError(
-                f"engine={self.engine!r} is not allowed; allowed: {', '.join(ENGINES)}"
+                f"engine={self.engine!r} is not allowed; allowed: {', '.join(ENGINE_CHOICES)}"
             )
         if self.games < 1:
             raise PlaytestError(f"games={self.games} is not allowed; allowed: 1 or more")
@@ -212,6 +214,23 @@ class PlaytestConfig:
         for key in ("scenario", "blue", "red"):
             if not str(getattr(self, key)).strip():
                 raise PlaytestError(f"{key} is empty; give a name")
+
+    def settled(self) -> PlaytestConfig:
+        """This config with a concrete engine: ``auto`` becomes ``native`` where the core can
+        play the scenario with these overrides, else ``python`` (always ``python`` for another
+        ``player``, which is called without ``engine=``).
+
+        Raises:
+            RivenError: The scenario or an override is invalid (from the probe game).
+        """
+        if self.engine != "auto":
+            return self
+        if self.player != DEFAULT_PLAYER:
+            return replace(self, engine="python")
+        from riven_env.game.engines import pick_engine
+
+        engine = pick_engine("auto", [self.scenario], overrides=dict(self.overrides) or None)
+        return replace(self, engine=engine)
 
     @property
     def worker_count(self) -> int:

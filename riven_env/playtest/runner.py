@@ -102,8 +102,8 @@ def check_inputs(config: PlaytestConfig) -> None:
     from riven_env.game.engines import check_engine
     from riven_env.game.setup import new_game
 
-    new_game(config.scenario, 0, overrides=dict(config.overrides) or None)
-    if config.engine != "python":
+    new_game(config.scenario, 0, overrides=dict(config.overrides) or None, engine="python")
+    if config.engine == "native":
         check_engine(config.scenario, config.engine, dict(config.overrides))
     make_agent(config.blue, "blue", 0)
     make_agent(config.red, "red", 0)
@@ -166,6 +166,8 @@ def run_playtest(
     try:
         if check:
             check_inputs(config)
+        # "auto" becomes the engine the games are played with: the run's identity names it.
+        config = config.settled()
         target = run_id
         if target is not None:
             stored = db.run(target)

@@ -17,7 +17,7 @@ from typing import Any
 
 from riven_env.analytics.trajectory import trajectory_from_events
 from riven_env.errors import RivenError
-from riven_env.playtest.config import game_seed
+from riven_env.playtest.config import DEFAULT_PLAYER, game_seed
 from riven_env.playtest.errors import PlaytestError
 from riven_env.playtest.summary import summarise_game
 
@@ -48,6 +48,13 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _engine_argument(spec: Mapping[str, Any]) -> dict[str, str]:
+    engine = str(spec.get("engine", "python"))
+    if engine != "python" or spec.get("player", DEFAULT_PLAYER) == DEFAULT_PLAYER:
+        return {"engine": engine}
+    return {}
+
+
 def play_one(spec: Mapping[str, Any], game_index: int, player: PlayGame) -> dict[str, Any]:
     """Play and summarise game ``game_index`` of the run described by ``spec``."""
     seed = game_seed(int(spec["seed"]), game_index)
@@ -59,8 +66,9 @@ def play_one(spec: Mapping[str, Any], game_index: int, player: PlayGame) -> dict
         seed,
         overrides=spec.get("overrides") or None,
         max_decisions=spec.get("max_decisions"),
-        # Named only when not the default: a custom player may not take engine=.
-        **({"engine": spec["engine"]} if spec.get("engine", "python") != "python" else {}),
+        # The bundled player is always told its engine (the process default may be another);
+        # a custom player may not take engine=, so it is named there only when not python.
+        **_engine_argument(spec),
     )
     summary = summarise_game(events)
     return {
