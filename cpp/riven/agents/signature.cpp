@@ -43,7 +43,7 @@ std::string signature(const game::GameState& state) {
     for (std::size_t k = 0; k < m.condition_count; ++k) put(out, m.conditions[k].id);
   }
   for (const std::int32_t tokens : state.momentum) put(out, tokens);
-  for (const std::int32_t points : state.points) put(out, points);
+  for (const std::int64_t points : state.points) put(out, points);
   return out;
 }
 

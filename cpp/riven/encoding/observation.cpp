@@ -474,11 +474,12 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
   g[gcol_own_turn_ + 4] = state.turn_passes_after ? 1.0F : 0.0F;
   g[gcol_own_turn_ + 5] = f32(static_cast<double>(state.momentum_of(side)) / spec_.momentum_cap);
   g[gcol_own_turn_ + 6] = f32(static_cast<double>(state.momentum_of(enemy)) / spec_.momentum_cap);
-  const int own_points = state.points[s_side];
-  const int enemy_points = state.points[static_cast<std::size_t>(enemy)];
-  g[gcol_own_turn_ + 7] = f32(own_points / sc.points);
-  g[gcol_own_turn_ + 8] = f32(enemy_points / sc.points);
-  g[gcol_own_turn_ + 9] = f32((own_points - enemy_points) / sc.points);
+  // int64 over a double scale, the difference taken exactly first (as Python's int arithmetic).
+  const std::int64_t own_points = state.points[s_side];
+  const std::int64_t enemy_points = state.points[static_cast<std::size_t>(enemy)];
+  g[gcol_own_turn_ + 7] = f32(static_cast<double>(own_points) / sc.points);
+  g[gcol_own_turn_ + 8] = f32(static_cast<double>(enemy_points) / sc.points);
+  g[gcol_own_turn_ + 9] = f32(static_cast<double>(own_points - enemy_points) / sc.points);
   int active_own = 0;
   int active_all = 0;
   for (std::size_t i = 0; i < n; ++i) {

@@ -1,6 +1,8 @@
 #include "riven/game/forward_model.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -10,6 +12,41 @@ namespace {
 constexpr std::array<std::string_view, 13> kActionNames{"move",      "charge", "melee", "shoot",     "aim",
                                                         "disengage", "focus",  "rest",  "stabilise", "rally",
                                                         "interact",  "take_cover", "end"};
+
+// A bound on the points one side can score in a game of ``statics`` under ``victory``, or
+// nothing when it passes 64 bits: every scoring the loop has, at its most often (a hold each
+// round it counts, a casualty per model, an extraction per named model, each loot once,
+// survival once), as if one side scored them all.
+std::optional<std::int64_t> most_points(const std::vector<VictoryCondition>& victory, const GameStatic& statics) {
+  const auto models = static_cast<std::int64_t>(statics.model_ids.size());
+  std::int64_t total = 0;
+  const auto add = [&total](std::int64_t a, std::int64_t b) {
+    std::int64_t product = 0;
+    return !__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(total, product, &total);
+  };
+  for (const Objective& o : statics.objectives) {
+    if (o.kind == "loot" && !add(o.points, 1)) return std::nullopt;
+  }
+  for (const VictoryCondition& c : victory) {
+    bool fits = true;
+    if (c.type == "hold") {
+      for (const Objective& o : statics.objectives) {
+        if (o.kind != "hold") continue;
+        std::int64_t per_round = 0;
+        fits = fits && !__builtin_mul_overflow(std::int64_t{o.points}, std::max(1, c.points), &per_round) &&
+               add(per_round, std::max(0, statics.round_limit - std::max(1, c.from_round) + 1));
+      }
+    } else if (c.type == "casualties") {
+      fits = add(c.points, models);
+    } else if (c.type == "extract") {
+      fits = add(c.points, static_cast<std::int64_t>(c.models.size()));
+    } else {
+      fits = add(c.points, 1);
+    }
+    if (!fits) return std::nullopt;
+  }
+  return total;
+}
 
 }  // namespace
 
@@ -58,6 +95,11 @@ void ForwardModel::prepare(const GameStatic& statics) {
   objective_kind = find_name(statics.destination_kinds, "objective");
   if (accept_option < 0 || objective_kind < 0) {
     throw std::invalid_argument("ForwardModel: the game's vocabulary lacks 'accept' or 'objective'");
+  }
+  if (!most_points(victory, statics)) {
+    throw std::invalid_argument(
+        "victory: a side's points can pass 2**63 - 1 in this scenario (the core keeps 64-bit totals); "
+        "play it with engine='python'");
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,7 +112,7 @@ class Loop {
   void apply_move(std::size_t i, const MovePlan& plan, std::string_view kind);
 
   // ---------------------------------------------------------------- victory.py
-  void score(int side, int points, const std::string& reason);
+  void score(int side, std::int64_t points, const std::string& reason);
   void objective_gained(int side, std::size_t objective, std::string_view event);
   int controller(std::size_t objective) const;
   void check_immediate();
@@ -409,9 +410,12 @@ void Loop::morale_after_loss(std::size_t i) {
 }
 
 // ====================================================================== victory.py
-void Loop::score(int side, int points, const std::string& reason) {
+void Loop::score(int side, std::int64_t points, const std::string& reason) {
   if (points == 0) return;
-  s_.points[at(side)] += points;
+  // ForwardModel::prepare refuses a game whose most points pass 64 bits, so this never fires.
+  if (__builtin_add_overflow(s_.points[at(side)], points, &s_.points[at(side)])) {
+    throw std::overflow_error("points: " + std::string(side_name(side)) + "'s total passes 2**63 - 1");
+  }
   emit("score")
       .set("side", S(side_name(side)))
       .set("points", I(points))
@@ -526,7 +530,7 @@ void Loop::end_of_round() {
       if (objectives[k].kind != "hold") continue;
       const int side = controller(k);
       if (side >= 0) {
-        score(side, objectives[k].points * std::max(1, c.points), "hold " + objectives[k].name);
+        score(side, std::int64_t{objectives[k].points} * std::max(1, c.points), "hold " + objectives[k].name);
         objective_gained(side, k, "controlled");
       }
     }
@@ -547,8 +551,8 @@ void Loop::end_at_round_limit(std::string_view reason) {
   } else if (rule == "draw") {
     end_game(-1, reason);
   } else {
-    const int blue = s_.points[0];
-    const int red = s_.points[1];
+    const std::int64_t blue = s_.points[0];
+    const std::int64_t red = s_.points[1];
     end_game(blue == red ? -1 : (blue > red ? 0 : 1), reason);
   }
 }

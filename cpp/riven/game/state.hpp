@@ -230,7 +230,7 @@ struct GameState {
   std::shared_ptr<const GameStatic> statics;
   std::vector<Model> models;
   std::vector<std::int32_t> momentum;  // by owner (GameStatic::owners)
-  std::array<std::int32_t, kSides> points{};
+  std::array<std::int64_t, kSides> points{};  // a score may be 2**31 - 1, so totals need 64 bits
   std::int32_t round = 1;
   std::uint8_t side = 0;
   std::uint8_t turn_index = 0;
