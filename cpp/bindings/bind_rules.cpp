@@ -34,6 +34,7 @@
 #include "riven/rules/results.hpp"
 #include "riven/rules/shooting.hpp"
 #include "riven/rules/strain.hpp"
+#include "riven/rules/systems/invictus.hpp"
 #include "riven/rules/tests_2d6.hpp"
 
 namespace nb = nanobind;
@@ -250,6 +251,138 @@ void def_rolls(nb::module_& m) {
   });
 }
 
+// ------------------------------------------------------------------ Invictus
+// An InvictusRoll crosses as the fields of invictus.py's InvictusRoll, in order, up to `melee`
+// (None unless a melee); RollFacts as (engaged, conditions, wounds_left, wounds_max,
+// final_round, luck); a Side as (might, modifiers, facts).
+using FactsTuple = std::tuple<bool, std::vector<std::string>, int, int, bool, int>;
+using SideTuple = std::tuple<int, Mods, FactsTuple>;
+using InvictusRollTuple =
+    std::tuple<std::string, std::string, int, Mods, int, int, std::vector<int>, std::vector<int>, std::vector<int>,
+               std::vector<std::string>, bool, bool, bool, int, bool, int, int, std::vector<std::string>, std::string,
+               std::optional<Mods>>;
+
+invictus::RollFacts facts_in(const FactsTuple& t) {
+  return invictus::RollFacts{std::get<0>(t), std::get<1>(t), std::get<2>(t),
+                             std::get<3>(t), std::get<4>(t), std::get<5>(t)};
+}
+invictus::Side side_in(const SideTuple& t) {
+  return invictus::Side{std::get<0>(t), mods_in(std::get<1>(t)), facts_in(std::get<2>(t))};
+}
+
+InvictusRollTuple invictus_roll_out(const invictus::InvictusRoll& r) {
+  return {r.kind,
+          r.attribute,
+          r.attribute_value,
+          mods_out(r.modifiers),
+          r.tn,
+          r.pool,
+          r.dice,
+          r.rolled_dice,
+          r.danger,
+          r.factors,
+          r.fray,
+          r.favourable,
+          r.unfavourable,
+          r.score,
+          r.critical_health,
+          r.luck_held,
+          r.luck_spent,
+          r.spends,
+          std::string(invictus::band_name(r.rolled_band)),
+          r.is_melee ? std::optional<Mods>(mods_out(r.melee)) : std::nullopt};
+}
+invictus::InvictusRoll invictus_roll_in(const InvictusRollTuple& t) {
+  invictus::InvictusRoll r;
+  std::tie(r.kind, r.attribute, r.attribute_value, std::ignore, r.tn, r.pool, r.dice, r.rolled_dice, r.danger,
+           r.factors, r.fray, r.favourable, r.unfavourable, r.score, r.critical_health, r.luck_held, r.luck_spent,
+           r.spends, std::ignore, std::ignore) = t;
+  r.modifiers = mods_in(std::get<3>(t));
+  r.rolled_band = invictus::band_from_name(std::get<18>(t));
+  r.is_melee = std::get<19>(t).has_value();
+  if (r.is_melee) r.melee = mods_in(*std::get<19>(t));
+  return r;
+}
+
+// A closed roll: (aftermath, detail, fields) with fields the TestResult's (kind, attribute,
+// attribute_value, modifiers, tn, dice, total, result, rolled_result, spends) or the
+// MeleeResult's (attacker_dice, attacker_modifiers, defender_modifiers, attacker_total, outcome,
+// winner, wounds, dazed, recoil_distance, condition, spends); detail as its dict's values in order.
+nb::tuple invictus_result_out(const invictus::Result& r) {
+  nb::list aftermath;
+  for (const auto& a : r.aftermath) aftermath.append(nb::make_tuple(a.who, a.effect, a.amount, a.name, a.reason));
+  const invictus::Detail& d = r.detail;
+  nb::object move = d.move.empty() ? nb::none() : nb::cast(d.move);
+  nb::object move_die = d.move_die == 0 ? nb::none() : nb::cast(d.move_die);
+  nb::tuple detail = nb::make_tuple(std::string(invictus::band_name(d.band)),
+                                    std::string(invictus::band_name(d.rolled_band)), d.pool, d.rolled_dice,
+                                    d.favourable, d.favour_used, d.unfavourable, d.danger_dice, d.danger_factors,
+                                    move, move_die, d.luck_spent, d.critical_health);
+  nb::tuple fields;
+  if (r.is_melee) {
+    nb::object winner = r.winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(r.winner)));
+    fields = nb::make_tuple(r.dice, mods_out(r.modifiers), mods_out(r.defender_modifiers), r.total,
+                            std::string(melee_outcome_name(r.outcome)), winner, r.wounds, r.dazed, r.recoil_distance,
+                            r.condition, r.spends);
+  } else {
+    fields = nb::make_tuple(r.kind, r.attribute, r.attribute_value, mods_out(r.modifiers), r.tn, r.dice, r.total,
+                            std::string(band_name(r.result)), std::string(band_name(r.rolled_result)), r.spends);
+  }
+  return nb::make_tuple(aftermath, detail, fields);
+}
+
+template <class Rng>
+void def_invictus_rolls(nb::class_<invictus::InvictusSystem>& cls) {
+  cls.def("roll_test", [](const invictus::InvictusSystem& self, const std::string& kind, const std::string& attribute,
+                          int value, int tn, const Mods& mods, std::optional<int> opponent, const FactsTuple& facts,
+                          Rng& rng) {
+    return invictus_roll_out(self.roll_test(kind, attribute, value, tn, mods_in(mods), opponent, facts_in(facts), rng));
+  });
+  cls.def("start_melee", [](const invictus::InvictusSystem& self, const SideTuple& attacker, const SideTuple& defender,
+                            Rng& rng) {
+    return invictus_roll_out(self.start_melee(side_in(attacker), side_in(defender), rng));
+  });
+}
+
+void bind_invictus(nb::module_& m) {
+  nb::class_<invictus::InvictusSystem> cls(m, "InvictusSystem",
+                                           "Invictus's dice engine (riven::rules::invictus::InvictusSystem).");
+  cls.def(
+         "__init__",
+         [](invictus::InvictusSystem* self, const RulesConfig& rules) {
+           new (self) invictus::InvictusSystem(std::make_shared<const RulesConfig>(rules));
+         },
+         nb::arg("rules"))
+      .def("starting_wounds", &invictus::InvictusSystem::starting_wounds)
+      .def("starting_luck", &invictus::InvictusSystem::starting_luck)
+      .def("choice_vocabulary", &invictus::InvictusSystem::choice_vocabulary)
+      .def("spend_options",
+           [](const invictus::InvictusSystem& self, const InvictusRollTuple& roll, std::optional<int> luck) {
+             return self.spend_options(invictus_roll_in(roll), luck);
+           })
+      .def("apply_spend",
+           [](const invictus::InvictusSystem& self, const InvictusRollTuple& roll, const std::string& option) {
+             return invictus_roll_out(self.apply_spend(invictus_roll_in(roll), option));
+           })
+      .def("finalise",
+           [](const invictus::InvictusSystem& self, const InvictusRollTuple& roll) {
+             return invictus_result_out(self.finalise(invictus_roll_in(roll)));
+           })
+      .def("oracle_choice", [](const invictus::InvictusSystem& self, const InvictusRollTuple& roll,
+                               const std::vector<std::string>& options, const std::string& model, int luck) {
+        const invictus::OracleChoice c = self.oracle_choice(invictus_roll_in(roll), options, model, luck);
+        return std::make_tuple(c.option, c.rule, c.text);
+      });
+  def_invictus_rolls<Pcg64>(cls);
+  def_invictus_rolls<ScriptedDice>(cls);
+  m.def("invictus_read_band", [](const std::vector<int>& dice, const RulesConfig& rules) {
+    return std::string(invictus::band_name(invictus::read_band(dice, rules.invictus)));
+  });
+  m.def("invictus_circumstance", [](const Mods& mods, int tn, const RulesConfig& rules) {
+    return invictus::circumstance(mods_in(mods), tn, rules.invictus);
+  });
+}
+
 // A string property over an enum field, for RulesConfig's variant keys.
 #define RIVEN_ENUM_PROP(cls, field, names, key)                                               \
   def_prop_rw(                                                                               \
@@ -386,6 +519,41 @@ void bind_config(nb::module_& m) {
       .def_rw("range", &Weapon::range)
       .def_rw("modifier", &Weapon::modifier)
       .def_rw("traits", &Weapon::traits);
+  nb::class_<InvictusMove>(m, "InvictusMove")
+      .def(nb::init<>())
+      .def_rw("effect", &InvictusMove::effect)
+      .def_rw("amount", &InvictusMove::amount);
+  nb::class_<InvictusRules>(m, "InvictusRules")
+      .def(nb::init<>())
+      .def_rw("attribute_offset", &InvictusRules::attribute_offset)
+      .def_rw("min_dice", &InvictusRules::min_dice)
+      .def_rw("max_dice", &InvictusRules::max_dice)
+      .def_rw("standard_tn", &InvictusRules::standard_tn)
+      .def_rw("tn_step", &InvictusRules::tn_step)
+      .def_rw("steps_per_die", &InvictusRules::steps_per_die)
+      .def_rw("miss_max", &InvictusRules::miss_max)
+      .def_rw("swing_max", &InvictusRules::swing_max)
+      .def_rw("crit_sixes", &InvictusRules::crit_sixes)
+      .def_rw("danger_max", &InvictusRules::danger_max)
+      .def_rw("soft_max", &InvictusRules::soft_max)
+      .def_rw("bite_face", &InvictusRules::bite_face)
+      .def_rw("bite_on", &InvictusRules::bite_on)
+      .def_rw("factors", &InvictusRules::factors)
+      .def_rw("exposed_conditions", &InvictusRules::exposed_conditions)
+      .def_rw("soft", &InvictusRules::soft)
+      .def_rw("hard", &InvictusRules::hard)
+      .def_rw("luck_start", &InvictusRules::luck_start)
+      .def_rw("luck_crit_gain", &InvictusRules::luck_crit_gain)
+      .def_rw("luck_cap", &InvictusRules::luck_cap)
+      .def_rw("luck_raise", &InvictusRules::luck_raise)
+      .def_rw("deaths_door_overflow", &InvictusRules::deaths_door_overflow)
+      .def_rw("critical_health_dice", &InvictusRules::critical_health_dice)
+      .def_rw("reaction_kinds", &InvictusRules::reaction_kinds)
+      .def_rw("melee", &InvictusRules::melee)
+      .def_rw("melee_wounds", &InvictusRules::melee_wounds)
+      .def_rw("melee_crit_wounds", &InvictusRules::melee_crit_wounds)
+      .def_rw("oracle_lifts_to", &InvictusRules::oracle_lifts_to)
+      .def_rw("oracle_reserve", &InvictusRules::oracle_reserve);
   nb::class_<RulesConfig>(m, "RulesConfig", "The rules data the core reads (filled by riven_env/native/rules.py).")
       .def(nb::init<>())
       .def_rw("source", &RulesConfig::source)
@@ -410,6 +578,8 @@ void bind_config(nb::module_& m) {
       .def_rw("complications", &RulesConfig::complications)
       .def_rw("weapon_traits", &RulesConfig::weapon_traits)
       .def_rw("distances", &RulesConfig::distances)
+      .def_rw("has_invictus", &RulesConfig::has_invictus)
+      .def_rw("invictus", &RulesConfig::invictus)
       .def_ro("prepared", &RulesConfig::prepared)
       .def("prepare", &RulesConfig::prepare);
 }
@@ -446,6 +616,7 @@ void bind_rules(nb::module_& module) {
   bind_config(module);
   def_rolls<Pcg64>(module);
   def_rolls<ScriptedDice>(module);
+  bind_invictus(module);
 
   // ---------------------------------------------------------------- pure functions
   module.def("classify_activation", [](const std::vector<int>& dice, int mettle, const RulesConfig& rules) {

@@ -230,11 +230,53 @@ def native_rules(rules: RulesConfig) -> Any:
         for key, value in rules.section("distances").items()
         if not isinstance(value, Mapping)
     ]
+    if rules.has("invictus"):
+        _native_invictus(config.invictus, rules)
+        config.has_invictus = True
     try:
         config.prepare()
     except ValueError as error:
         raise RulesDataError(f"{rules.source}: {error}") from None
     return config
+
+
+def _native_invictus(native: Any, rules: RulesConfig) -> None:
+    """Fill the core's ``InvictusRules`` from the parsed ``[invictus]`` table (every key)."""
+    from riven_env.rules.systems.invictus import INVICTUS_BANDS, settings_for
+
+    s = settings_for(rules)
+    for key in (
+        "attribute_offset",
+        "min_dice",
+        "max_dice",
+        "standard_tn",
+        "tn_step",
+        "steps_per_die",
+        "miss_max",
+        "swing_max",
+        "crit_sixes",
+        "danger_max",
+        "soft_max",
+        "bite_face",
+        "luck_start",
+        "luck_crit_gain",
+        "luck_cap",
+        "luck_raise",
+        "deaths_door_overflow",
+        "critical_health_dice",
+        "melee_wounds",
+        "melee_crit_wounds",
+        "oracle_reserve",
+    ):
+        setattr(native, key, int(getattr(s, key)))
+    for key in ("bite_on", "factors", "exposed_conditions", "reaction_kinds"):
+        setattr(native, key, [str(v) for v in getattr(s, key)])
+    for kind in ("soft", "hard"):
+        move = getattr(native, kind)
+        move.effect, move.amount = str(getattr(s, kind)[0]), int(getattr(s, kind)[1])
+        setattr(native, kind, move)
+    native.melee = [str(s.melee[band]) for band in INVICTUS_BANDS]
+    native.oracle_lifts_to = str(s.oracle_lifts_to)
 
 
 def _named_ints(table: Mapping[str, Any]) -> list[tuple[str, int]]:

@@ -50,6 +50,19 @@ void RulesConfig::prepare() {
   if (shooting.cover_order.empty() || shooting.cover_order.size() != shooting.cover_tn.size()) {
     throw std::invalid_argument("shooting.cover_order: must list exactly the keys of shooting.cover_tn");
   }
+  if (system == System::Invictus && !has_invictus) {
+    throw std::invalid_argument("meta.resolution = 'invictus': the native rules carry no [invictus] table");
+  }
+  if (has_invictus) {
+    if (invictus.tn_step < 1 || invictus.steps_per_die < 1 || invictus.min_dice > invictus.max_dice) {
+      throw std::invalid_argument("invictus.pool: expected tn_step >= 1, steps_per_die >= 1, min_dice <= max_dice");
+    }
+    for (const std::string& outcome : invictus.melee) {
+      if (outcome != "parry" && outcome != "recoil" && outcome != "wound" && outcome != "critical") {
+        throw std::invalid_argument("invictus.melee: '" + outcome + "' is not parry, recoil, wound or critical");
+      }
+    }
+  }
   momentum.gain_critical = required(momentum.gain, "critical", "momentum.gain");
   momentum.gain_melee_critical = required(momentum.gain, "melee_critical", "momentum.gain");
   momentum.gain_objective = required(momentum.gain, "objective", "momentum.gain");

@@ -183,6 +183,47 @@ struct Weapon {
   std::vector<std::string> traits;  // sorted
 };
 
+/// A Narrator's move of Invictus (`invictus.moves.soft` / `.hard`).
+struct InvictusMove {
+  std::string effect;  // none | strain | wound | complication
+  int amount = 0;
+};
+
+/// The `[invictus]` section (riven_env/rules/systems/invictus.py InvictusSettings), filled by
+/// riven_env/native/rules.py when meta.resolution = "invictus" (has_invictus); key names follow
+/// the TOML tables: `invictus.pool.min_dice` is `min_dice`, `invictus.danger.max_dice` `danger_max`.
+struct InvictusRules {
+  int attribute_offset = 0;
+  int min_dice = 0;
+  int max_dice = 0;
+  int standard_tn = 0;
+  int tn_step = 1;
+  int steps_per_die = 1;
+  int miss_max = 0;
+  int swing_max = 0;
+  int crit_sixes = 0;
+  int danger_max = 0;
+  int soft_max = 0;
+  int bite_face = 0;
+  std::vector<std::string> bite_on;             // invictus.danger.fray_bite_on
+  std::vector<std::string> factors;             // invictus.danger.factors, data order
+  std::vector<std::string> exposed_conditions;  // invictus.danger.exposed_conditions
+  InvictusMove soft;
+  InvictusMove hard;
+  int luck_start = 0;
+  int luck_crit_gain = 0;
+  int luck_cap = 0;
+  int luck_raise = 0;
+  int deaths_door_overflow = 0;
+  int critical_health_dice = 0;
+  std::vector<std::string> reaction_kinds;
+  std::array<std::string, kBandCount> melee{};  // invictus.melee.{miss,swing,hit,crit}
+  int melee_wounds = 0;
+  int melee_crit_wounds = 0;
+  std::string oracle_lifts_to;  // invictus.oracle.luck_lifts_to
+  int oracle_reserve = 0;
+};
+
 struct RulesConfig {
   std::string source;       // the TOML file, for messages
   std::string fingerprint;  // the Python RulesConfig's fingerprint (the cache key)
@@ -202,6 +243,8 @@ struct RulesConfig {
   std::vector<Complication> complications;      // face 1 first
   std::vector<WeaponTrait> weapon_traits;       // sorted by name
   std::vector<std::pair<std::string, double>> distances;  // distances.* plain values, data order
+  bool has_invictus = false;  // the [invictus] table was given (meta.resolution = "invictus")
+  InvictusRules invictus;
   bool prepared = false;
 
   /// Derive the hot-path lookups and check the invariants the core relies on.
