@@ -3,9 +3,11 @@
 //
 // A ResolutionSystem is a std::variant over the systems the core has, so the game loop calls
 // one function (roll_activation(system, ...), roll_test(system, ...)) and std::visit picks the
-// engine with no virtual call in the hot loop. Today the core has RIVEN's engine only;
-// Invictus, New World and The Riddle of Steel are still Python (riven_env/rules/systems/), and
-// make_resolution refuses them with NotPorted, so a caller falls back to the Python engine.
+// engine with no virtual call in the hot loop. Today the seam has RIVEN's engine only;
+// New World and The Riddle of Steel are still Python (riven_env/rules/systems/). Invictus's dice
+// engine is in the core (riven/rules/systems/invictus.hpp) but not behind the seam yet: its
+// pending roll does not fit the game state's 2d6 record. make_resolution refuses all three with
+// NotPorted, so a caller falls back to the Python engine.
 #pragma once
 
 #include <memory>
