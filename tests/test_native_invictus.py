@@ -253,3 +253,48 @@ def test_the_core_refuses_rules_without_an_invictus_table() -> None:
 
     with pytest.raises(ValueError, match=r"no \[invictus\] table"):
         load().InvictusSystem(native_rules(load_rules()))
+
+
+_RENAMED = {
+    "danger.max_dice": "danger_max",
+    "danger.fray_bite_face": "bite_face",
+    "danger.fray_bite_on": "bite_on",
+    "luck.start": "luck_start",
+    "luck.crit_gain": "luck_crit_gain",
+    "luck.cap": "luck_cap",
+    "luck.raise_per_point": "luck_raise",
+    "melee.wounds": "melee_wounds",
+    "melee.crit_wounds": "melee_crit_wounds",
+    "oracle.luck_lifts_to": "oracle_lifts_to",
+    "oracle.reserve": "oracle_reserve",
+}
+
+
+def _native_invictus_value(native: Any, key: str) -> Any:
+    """The native struct's value for ``invictus.KEY``."""
+    if key in _RENAMED:
+        return getattr(native, _RENAMED[key])
+    table, _, name = key.partition(".")
+    if table == "moves":
+        kind, field = name.split(".")
+        return getattr(getattr(native, kind), field)
+    if table == "melee":
+        return native.melee[("miss", "swing", "hit", "crit").index(name)]
+    return getattr(native, name)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_invictus_key_reaches_the_native_struct(variant: str) -> None:
+    from riven_env.native.rules import native_rules
+    from riven_env.rules.config import leaf_keys
+
+    rules = _rules(variant)
+    config = native_rules(rules)
+    assert config.has_invictus and config.system == "invictus" and config.prepared
+    keys = [k for k in leaf_keys(rules.raw) if k.startswith("invictus.")]
+    for dotted in keys:
+        expected = rules.get(dotted)
+        got = _native_invictus_value(config.invictus, dotted[len("invictus.") :])
+        assert (list(got) if isinstance(expected, list) else got) == expected, dotted
+    assert len(keys) == 34  # every key of invictus.toml
+    assert not native_rules(load_rules()).has_invictus
