@@ -19,7 +19,9 @@ The stream argument ``rng`` may be
   are removed from the list, as the stand-in itself does.
 
 What the core does not have yet is named by :func:`native_resolution` (the other resolution
-systems: Invictus, New World, The Riddle of Steel).
+systems: Invictus, New World, The Riddle of Steel). Invictus's dice engine is in the core
+(:class:`riven_env.native.invictus.NativeInvictusResolution`), but the native game loop does
+not play it yet, so it is not in :data:`NATIVE_SYSTEMS`.
 """
 
 from __future__ import annotations
