@@ -42,3 +42,13 @@ class BaseAgent(abc.ABC):
     @abc.abstractmethod
     def act(self, state: GameState, legal: Sequence[Decision]) -> Decision:
         """Return one of ``legal``; subclasses decide how."""
+
+
+def step_quietly(sample: GameState, decision: Decision) -> None:
+    """``sample.apply(decision)`` for a search's copy: the events are dropped in the core where
+    the engine can (a native game's ``apply_quiet``) instead of turned into dicts nobody reads."""
+    quiet = getattr(sample, "apply_quiet", None)
+    if quiet is not None:
+        quiet(decision)
+    else:
+        sample.apply(decision)

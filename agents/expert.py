@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from riven_agents.base import BaseAgent
+from riven_agents.base import BaseAgent, step_quietly
 from riven_agents.evaluation import evaluate, weighted_total
 from riven_agents.expert_settings import (
     MIXTURE_PROFILE,
@@ -345,7 +345,7 @@ class ExpertAgent(BaseAgent):
                 if enemies:
                     self._rollout[self._enemy].forced = enemies[k]
             path.append((node, edge))
-            _step(sample, decision)
+            step_quietly(sample, decision)
             depth += 1
             if decision.kind == "activate" or decision.kind == "bonus":
                 scope = decision.model
@@ -399,7 +399,7 @@ class ExpertAgent(BaseAgent):
             if sample.phase in (PHASE_ACTIVATE, PHASE_ACTION):
                 return
             legal = sample.legal_decisions()
-            _step(sample, legal[0] if len(legal) == 1 else self._rule.act(sample, legal))
+            step_quietly(sample, legal[0] if len(legal) == 1 else self._rule.act(sample, legal))
 
     def _rollout_value(self, sample: GameState, side: str) -> float:
         left = self.settings.rollout_decisions
@@ -418,7 +418,7 @@ class ExpertAgent(BaseAgent):
             legal = sample.legal_decisions()
             mover = sample.current_side
             choice = legal[0] if len(legal) == 1 else self._policy(mover).act(sample, legal)
-            _step(sample, choice)
+            step_quietly(sample, choice)
         weights = self.settings.evaluation
         if sample.is_terminal or self.settings.value_baseline == "none":
             return evaluate(sample, side, weights)
@@ -433,15 +433,6 @@ class ExpertAgent(BaseAgent):
             if (edge := root.edges.get(d)) is not None
         ]
         return max(ranked, key=lambda r: r[:3])[3]
-
-
-def _step(sample: GameState, decision: Decision) -> None:
-    """``sample.apply(decision)``, its events dropped where the engine can (a native game)."""
-    quiet = getattr(sample, "apply_quiet", None)
-    if quiet is not None:
-        quiet(decision)
-    else:
-        sample.apply(decision)
 
 
 def _forced(profile: str) -> str | None:

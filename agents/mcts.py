@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from riven_agents.base import BaseAgent
+from riven_agents.base import BaseAgent, step_quietly
 from riven_agents.evaluation import DEFAULT_WEIGHTS, EvaluationWeights, evaluate
 
 from riven_env.errors import AgentSpecError
@@ -128,11 +128,11 @@ class MCTSAgent(BaseAgent):
             if untried:
                 move = untried[int(self.rng.integers(0, len(untried)))]
                 node.children[move] = child = _Node()
-                sample.apply(move)
+                step_quietly(sample, move)
                 path.append(child)
                 break
             move = self._select(node, moves, sample.current_side == root_side)
-            sample.apply(move)
+            step_quietly(sample, move)
             node = node.children[move]
             path.append(node)
             moves = sample.legal_decisions()
@@ -153,11 +153,16 @@ class MCTSAgent(BaseAgent):
         return best
 
     def _rollout(self, sample: GameState, root_side: str) -> float:
-        for _ in range(self.rollout_depth):
-            if sample.is_terminal:
-                break
-            moves = sample.legal_decisions()
-            sample.apply(moves[int(self.rng.integers(0, len(moves)))])
+        in_core = getattr(sample, "play_random", None)
+        if in_core is not None:
+            # A native game plays the same random decisions from the same stream in one call.
+            in_core(self.rng, self.rollout_depth)
+        else:
+            for _ in range(self.rollout_depth):
+                if sample.is_terminal:
+                    break
+                moves = sample.legal_decisions()
+                sample.apply(moves[int(self.rng.integers(0, len(moves)))])
         return evaluate(sample, root_side, self.weights)
 
     def _best(self, root: _Node, legal: Sequence[Decision]) -> Decision:

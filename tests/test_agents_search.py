@@ -111,6 +111,41 @@ def test_mcts_returns_legal_decisions_deterministically() -> None:
     assert sum(1 for e in first if e["type"] == "decision" and e["side"] == "blue") > 0
 
 
+def _native_available() -> bool:
+    from riven_env.native import available
+
+    return available()
+
+
+@pytest.mark.skipif(not _native_available(), reason="native core not built")
+def test_mcts_plays_the_same_games_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    # On the native engine each rollout is one core call (NativeGameState.play_random) drawing
+    # from the agent's own stream: the same draws, the same search, the same game.
+    from riven_env.game.events import dumps_event
+    from riven_env.native.loop import NativeGameState
+
+    calls = []
+    original = NativeGameState.play_random
+
+    def counted(self: NativeGameState, rng: object, max_steps: int) -> int:
+        calls.append(max_steps)
+        return original(self, rng, max_steps)
+
+    monkeypatch.setattr(NativeGameState, "play_random", counted)
+    for seed in (0, 1):
+        logs = [
+            [
+                dumps_event(e)
+                for e in play_game(
+                    "skirmish-5v5", "mcts:12", "mcts:8", seed, engine=engine, max_decisions=60
+                )
+            ]
+            for engine in ("python", "native")
+        ]
+        assert logs[0] == logs[1], seed
+    assert calls, "no rollout was played in the core"
+
+
 def _duel_in_contact() -> GameState:
     """skirmish-5v5 with the red warrior (7) in contact with the blue archer (3), red to act.
 

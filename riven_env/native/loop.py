@@ -35,7 +35,7 @@ from riven_env.game.decisions import Decision, is_listed, shared_decision
 from riven_env.game.state import SIDES
 from riven_env.native import NativeUnavailableError, load
 from riven_env.native.game import PHASES, from_native, native_static, to_native
-from riven_env.native.random import native_stream
+from riven_env.native.random import native_stream, numpy_state
 from riven_env.native.rules import NATIVE_SYSTEMS, native_rules, native_weapon
 from riven_env.native.table import native_table
 from riven_env.rules import action_specs
@@ -426,6 +426,24 @@ class NativeGameState:
         load().apply_decision_quiet(self.model, self.native, self._listed(decision))
         self._changed()
         self._events = []
+
+    def play_random(self, rng: np.random.Generator, max_steps: int) -> int:
+        """Play up to ``max_steps`` uniformly random legal decisions in the core, events dropped.
+
+        The same game and the same draws as the Python loop
+        ``moves = legal_decisions(); apply(moves[rng.integers(0, len(moves))])`` repeated while
+        the game runs (a search's rollout): the core draws from ``rng``'s own stream
+        (``Generator.integers`` bit for bit) and ``rng`` is left where that loop would leave it.
+
+        Returns:
+            The decisions played.
+        """
+        stream = native_stream(rng)
+        steps, _ = load().play_random(self.model, self.native, stream, int(max_steps))
+        rng.bit_generator.state = numpy_state(stream)
+        self._changed()
+        self._events = []
+        return int(steps)
 
     def _listed(self, decision: Decision) -> Any:
         """The core's decision of ``decision`` (IllegalActionError when it is not listed)."""
