@@ -194,6 +194,8 @@ void bind_batch(nb::module_& module) {
       .def("set_env_rng", &BatchEnv::set_env_rng, nb::arg("k"), nb::arg("rng"))
       .def("legal_decision", &BatchEnv::legal_decision, nb::arg("k"), nb::arg("action"),
            nb::rv_policy::copy, "Game k's legal decision at a catalogue index (IndexError when none).")
+      .def("decision_label", &BatchEnv::decision_label, nb::arg("k"), nb::arg("action"),
+           "str() of the Python Decision of game k's legal decision at a catalogue index.")
       .def("state", [](const BatchEnv& env, std::size_t k) { return game::GameState(env.state(k)); }, nb::arg("k"),
            "A copy of game k's state now.")
       .def("game_seed", &BatchEnv::game_seed, nb::arg("k"))

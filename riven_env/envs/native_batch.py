@@ -185,7 +185,6 @@ class NativeSingleGame:
         self._outputs = self.arrays.outputs()
         self.model = forward_model(self.template)
         self._actions = np.zeros(1, dtype=np.int64)
-        self._statics: Any = None
         self._state: Any = None
         self.entity_rows: Any = None  # the env's EntityRows (entity observations), built once
 
@@ -213,12 +212,8 @@ class NativeSingleGame:
         return to_generator(self.batch.env_rng(0))
 
     def decision_label(self, index: int) -> str:
-        """``str`` of the learner's legal decision at catalogue ``index``."""
-        from riven_env.native.loop import python_decision
-
-        if self._statics is None:
-            self._statics = self.state().native.statics
-        return str(python_decision(self.batch.legal_decision(0, index), self._statics))
+        """``str`` of the learner's legal decision at catalogue ``index`` (written by the core)."""
+        return self.batch.decision_label(0, index)
 
     def step(self, index: int) -> None:
         """One learner action (a catalogue index), the opponent's reply, into :attr:`arrays`."""

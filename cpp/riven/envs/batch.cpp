@@ -294,6 +294,10 @@ const game::Decision& BatchEnv::legal_decision(std::size_t k, std::int64_t actio
   return g.legal[static_cast<std::size_t>(g.by_index[static_cast<std::size_t>(action)])];
 }
 
+std::string BatchEnv::decision_label(std::size_t k, std::int64_t action) const {
+  return game::decision_label(model_, games_.at(k).state, legal_decision(k, action));
+}
+
 void BatchEnv::step(std::span<const std::int64_t> actions, const BatchOutputs& out) {
   const std::size_t n = games_.size();
   const std::size_t size = catalogue_.size();

@@ -112,6 +112,9 @@ class BatchEnv {
   void set_env_rng(std::size_t k, const rules::Pcg64& rng) { games_.at(k).env_rng = rng; }
   /// The legal decision of game k at catalogue index `action` (std::out_of_range when none).
   [[nodiscard]] const game::Decision& legal_decision(std::size_t k, std::int64_t action) const;
+  /// str() of the Python Decision of that legal decision (the single env's info["decision"]),
+  /// without turning the decision into a Python object first.
+  [[nodiscard]] std::string decision_label(std::size_t k, std::int64_t action) const;
 
   [[nodiscard]] const game::GameState& state(std::size_t k) const { return games_.at(k).state; }
   [[nodiscard]] std::uint64_t game_seed(std::size_t k) const { return games_.at(k).game_seed; }
