@@ -139,6 +139,7 @@ class PythonPlanner final : public game::Planner {
 nb::object to_python(const JsonValue& value) {
   switch (value.kind()) {
     case JsonValue::Kind::Null:
+    case JsonValue::Kind::Sink:
       return nb::none();
     case JsonValue::Kind::Bool:
       return nb::bool_(value.as_bool());
@@ -282,8 +283,8 @@ void bind_game_loop(nb::module_& module) {
       "apply_decision_quiet",
       [](const ForwardModel& fm, GameState& state, const Decision& decision) {
         // A search's step (agents/expert.py in its tree): the same state as apply_decision, the
-        // events dropped in the core instead of turned into Python dicts nobody reads.
-        game::EventLog log;
+        // events dropped in the core instead of turned into Python dicts nobody reads (nor built).
+        game::EventLog log = game::EventLog::discarding();
         game::apply(fm, state, decision, log);
       },
       nb::arg("model"), nb::arg("state"), nb::arg("decision"),
@@ -304,11 +305,12 @@ void bind_game_loop(nb::module_& module) {
       nb::arg("model"), nb::arg("state"), nb::arg("decision"), "str(decision) of the Python Decision.");
   module.def(
       "play_random",
-      [](const ForwardModel& fm, GameState& state, rules::Pcg64& chooser, std::int64_t max_steps) {
-        // A soak: uniformly random legal decisions (their own stream) until the game ends.
+      [](const ForwardModel& fm, GameState& state, rules::Pcg64& chooser, std::int64_t max_steps, bool quiet) {
+        // A soak: uniformly random legal decisions (their own stream) until the game ends; quiet,
+        // a search's rollout: the same game, no event built (and none counted).
         // With the core's planner nothing calls Python, so the GIL is let go meanwhile.
         const auto play = [&] {
-          game::EventLog log;
+          game::EventLog log = quiet ? game::EventLog::discarding() : game::EventLog();
           std::int64_t steps = 0;
           std::size_t events = 0;
           while (!state.over && steps < max_steps) {
@@ -324,8 +326,8 @@ void bind_game_loop(nb::module_& module) {
         nb::gil_scoped_release release;
         return play();
       },
-      nb::arg("model"), nb::arg("state"), nb::arg("chooser"), nb::arg("max_steps"),
-      "Play random legal decisions natively: (steps, events).");
+      nb::arg("model"), nb::arg("state"), nb::arg("chooser"), nb::arg("max_steps"), nb::arg("quiet") = false,
+      "Play random legal decisions natively: (steps, events); quiet: no event built (events 0).");
   module.def(
       "play_seats",
       [](const ForwardModel& fm, GameState& state, nb::object blue_oracle, rules::Pcg64& blue_rng,

@@ -439,7 +439,7 @@ class NativeGameState:
             The decisions played.
         """
         stream = native_stream(rng)
-        steps, _ = load().play_random(self.model, self.native, stream, int(max_steps))
+        steps, _ = load().play_random(self.model, self.native, stream, int(max_steps), quiet=True)
         rng.bit_generator.state = numpy_state(stream)
         self._changed()
         self._events = []

@@ -156,7 +156,8 @@ class BatchEnv {
   int learner_setting_ = 0;
   bool autoreset_ = true;
   std::vector<Game> games_;
-  game::EventLog log_;
+  // The batch reads no event (the single env's info carries none): none is built.
+  game::EventLog log_ = game::EventLog::discarding();
   std::vector<encoding::SightCode> sight_;
 };
 

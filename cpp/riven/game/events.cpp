@@ -58,7 +58,14 @@ JsonValue JsonValue::object() {
   return v;
 }
 
+JsonValue JsonValue::sink() {
+  JsonValue v;
+  v.kind_ = Kind::Sink;
+  return v;
+}
+
 JsonValue& JsonValue::push(JsonValue item) {
+  if (kind_ == Kind::Sink) return *this;
   if (kind_ != Kind::List) {
     throw std::invalid_argument("JsonValue::push on a value that is not a list");
   }
@@ -67,6 +74,7 @@ JsonValue& JsonValue::push(JsonValue item) {
 }
 
 JsonValue& JsonValue::set(std::string key, JsonValue value) {
+  if (kind_ == Kind::Sink) return *this;
   if (kind_ != Kind::Object) {
     throw std::invalid_argument("JsonValue::set on a value that is not an object");
   }
@@ -212,6 +220,7 @@ void write_json_string(std::string_view text, std::string& out) {
 void JsonValue::write(std::string& out) const {
   switch (kind_) {
     case Kind::Null:
+    case Kind::Sink:  // never stored in a log; written as nothing was kept
       out.append("null");
       return;
     case Kind::Bool:
@@ -257,7 +266,17 @@ void JsonValue::write(std::string& out) const {
   }
 }
 
+EventLog EventLog::discarding() {
+  EventLog log;
+  log.discard_ = true;
+  return log;
+}
+
 JsonValue& EventLog::emit(GameState& state, std::string_view type) {
+  if (discard_) {
+    ++state.seq;
+    return sink_;
+  }
   JsonValue event = JsonValue::object();
   event.set("type", JsonValue::string(std::string(type)));
   event.set("seq", JsonValue::integer(state.seq));

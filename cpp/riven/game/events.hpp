@@ -22,7 +22,8 @@ inline constexpr int kFloatDigits = 4;  // riven_env/game/events.py FLOAT_DIGITS
 /// A JSON value of an event (null, bool, integer, float, string, list or object).
 class JsonValue {
  public:
-  enum class Kind : std::uint8_t { Null, Bool, Int, BigInt, Float, String, List, Object };
+  /// Sink: what a discarding EventLog hands out; set and push on it keep nothing.
+  enum class Kind : std::uint8_t { Null, Bool, Int, BigInt, Float, String, List, Object, Sink };
 
   JsonValue() = default;
   static JsonValue null() { return {}; }
@@ -34,6 +35,8 @@ class JsonValue {
   static JsonValue string(std::string value);
   static JsonValue list(std::vector<JsonValue> items = {});
   static JsonValue object();
+  /// A value that swallows every member and item (EventLog::discarding's events).
+  static JsonValue sink();
 
   [[nodiscard]] Kind kind() const { return kind_; }
   /// Append to a list.
@@ -76,6 +79,12 @@ void write_json_string(std::string_view text, std::string& out);
 /// copy with none).
 class EventLog {
  public:
+  EventLog() = default;
+  /// A log that keeps no event (a search's step, a batched env whose events nobody reads):
+  /// emit still advances the state's seq, as it must for the game to be the same, but hands
+  /// back a sink, so that no event is built, stored or freed.
+  static EventLog discarding();
+  [[nodiscard]] bool discards() const { return discard_; }
   /// GameState.emit: a new event {"type", "seq", "round", "side"} (side null between turns),
   /// the state's seq advanced; the caller sets the event's own fields on the returned object
   /// (a field named like a header one replaces it in place, as the Python dict does).
@@ -85,10 +94,13 @@ class EventLog {
   [[nodiscard]] const std::vector<JsonValue>& events() const { return events_; }
   /// The k-th event since the last drain, to complete it later (effects.morale_test sets
   /// fled_off_table once the flight is known, as the Python dict is updated in place).
-  JsonValue& at(std::size_t k) { return events_.at(k); }
+  /// (A discarding log answers its sink for every k.)
+  JsonValue& at(std::size_t k) { return discard_ ? sink_ : events_.at(k); }
 
  private:
   std::vector<JsonValue> events_;
+  bool discard_ = false;
+  JsonValue sink_ = JsonValue::sink();
 };
 
 /// One JSON line of an event (no trailing newline): dumps_event(event).

@@ -244,7 +244,7 @@ Played rollout(const game::ForwardModel& fm, GameState& state, std::array<Seat, 
     if (seat.oracle != nullptr) seat.oracle->validate(state.info());
   }
   const Routing routing = loop_routing(fm, state);
-  game::EventLog log;
+  game::EventLog log = game::EventLog::discarding();  // a rollout's events are never read
   Played out;
   while (!state.over && out.decisions < max_decisions) {
     const int side = state.current_side();

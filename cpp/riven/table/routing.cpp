@@ -25,7 +25,6 @@ constexpr double kSlack = 1e-9;            // the 1e-9 of every allowance compar
 constexpr double kDuplicate = 1e-12;       // zero-length hops (routing._route, navigation._dedupe)
 constexpr double kPi = 3.141592653589793;  // math.pi
 
-// navigation.segment_point_distances for one segment and one point (numpy's operations).
 // Link costs (navigation.link_cost: terrain blocking the mover's base, else the segment's cost)
 // depend only on the two end points, the mover's clearance shape and the table's difficult
 // terrain; shapes never change once built and are named by their uid, the points by their bits.
@@ -82,14 +81,26 @@ LinkCache& link_cache() {
   return cache;
 }
 
-double segment_point_distance(Point a, Point b, Point c) {
+// navigation.segment_point_distances(a, b, c) < limit for one segment and one point (numpy's
+// operations: the hypot of the closest point's offset), the hypot only near the limit: the
+// squared distance of the same offset decides wherever it is farther than a margin (far above
+// either formula's rounding) from the limit's square, so the answer is the hypot comparison's.
+bool segment_point_closer(Point a, Point b, Point c, double limit) {
+  if (!(limit > 0.0)) return false;  // a distance is never below a limit <= 0 (or nan)
   const double abx = b.x - a.x;
   const double aby = b.y - a.y;
   double denom = abx * abx + aby * aby;
   if (!(denom > 0.0)) denom = 1.0;
   double t = ((c.x - a.x) * abx + (c.y - a.y) * aby) / denom;
   t = std::min(std::max(t, 0.0), 1.0);
-  return std::hypot(c.x - (a.x + t * abx), c.y - (a.y + t * aby));
+  const double ex = c.x - (a.x + t * abx);
+  const double ey = c.y - (a.y + t * aby);
+  const double squared = ex * ex + ey * ey;
+  const double far = limit * (1.0 + 1e-9) + 1e-9;
+  if (squared > far * far) return false;
+  const double near = limit * (1.0 - 1e-9) - 1e-9;
+  if (near > 0.0 && squared < near * near) return true;
+  return std::hypot(ex, ey) < limit;
 }
 
 // np.argmin: the first minimum (NaN aside: none is ever compared here).
@@ -105,20 +116,20 @@ std::size_t argmin(const std::vector<Value>& values) {
 // np.argsort(values[candidates], kind="stable")[:count] mapped back to the candidates (as a set:
 // the callers cost each one, in any order). ``candidates`` is in increasing order, so the stable
 // order is (value, index).
-std::vector<std::size_t> cheapest(const std::vector<std::size_t>& candidates, const std::vector<double>& values,
-                                  std::size_t count) {
-  std::vector<std::size_t> order = candidates;
+// Selected in place: ``candidates`` is left holding the chosen ones (scratch of the caller).
+void keep_cheapest(std::vector<std::size_t>& candidates, const std::vector<double>& values, std::size_t count) {
   const auto before = [&](std::size_t a, std::size_t b) { return values[a] < values[b] || (values[a] == values[b] && a < b); };
-  if (order.size() > count) {
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(), before);
-    order.resize(count);
+  if (candidates.size() > count) {
+    std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(count), candidates.end(),
+                      before);
+    candidates.resize(count);
   }
-  return order;
 }
 
 // navigation._dedupe / dedupe_xy: drop each point within 1e-12 of the point before it.
 std::vector<Point> dedupe_points(const std::vector<Point>& points) {
   std::vector<Point> kept;
+  kept.reserve(points.size());
   for (std::size_t k = 0; k < points.size(); ++k) {
     if (k == 0 || std::hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y) > kDuplicate) {
       kept.push_back(points[k]);
@@ -132,6 +143,8 @@ Route make_route(const std::vector<Point>& xy, const std::vector<double>& costs,
   Route route;
   route.goal_reached = goal_reached;
   route.has_costs = true;
+  route.points.reserve(xy.size());
+  route.costs.reserve(costs.size());
   route.points.push_back(xy.front());
   for (std::size_t k = 1; k < xy.size(); ++k) {
     if (std::hypot(xy[k].x - xy[k - 1].x, xy[k].y - xy[k - 1].y) > kDuplicate) {
@@ -217,6 +230,12 @@ class Navigator {
     if (routing_.ring.size() != sides_ || routing_.wrap_ring.size() != 2 * sides_) {
       throw std::invalid_argument("route: the routing settings' unit rings do not match base_waypoint_sides");
     }
+    // Sized once (a route plan builds one Navigator; growth by doubling cost a dozen
+    // allocations per vector).
+    const std::size_t count = bases.size();
+    for (auto* values : {&reach_, &limit_, &limit2_, &far2_}) values->reserve(count);
+    ids_.reserve(count);
+    centres_.reserve(count);
     for (std::size_t j = 0; j < bases.size(); ++j) {
       if (j == mover || !bases.on(j)) continue;
       ids_.push_back(j);
@@ -307,7 +326,7 @@ class Navigator {
   // Whether the segment keeps the base clear of the bases ``members`` (numpy's distances).
   [[nodiscard]] bool clear_of(Point a, Point b, const std::vector<std::size_t>& members) const {
     for (const std::size_t k : members) {
-      if (segment_point_distance(a, b, centres_[k]) < limit_[k]) return false;
+      if (segment_point_closer(a, b, centres_[k], limit_[k])) return false;
     }
     return true;
   }
@@ -318,7 +337,7 @@ class Navigator {
     if (ids_.empty() || points.size() < 2) return hits;
     for (std::size_t k = 0; k < centres_.size(); ++k) {
       for (std::size_t s = 0; s + 1 < points.size(); ++s) {
-        if (segment_point_distance(points[s], points[s + 1], centres_[k]) < limit_[k]) {
+        if (segment_point_closer(points[s], points[s + 1], centres_[k], limit_[k])) {
           hits.push_back(k);
           break;
         }
@@ -407,6 +426,7 @@ class Navigator {
                                       double allowance) const {
     if (points.size() < 2) return StraightPlan{{points.front()}, 0.0, false};
     std::vector<double> total;
+    total.reserve(costs.size());
     double running = 0.0;
     for (const double cost : costs) {
       running += cost;
@@ -415,7 +435,9 @@ class Navigator {
     if (total.back() <= allowance + kSlack) return StraightPlan{points, total.back(), false};
     const auto k = static_cast<std::size_t>(std::upper_bound(total.begin(), total.end(), allowance) - total.begin());
     const double spent = k > 0 ? total[k - 1] : 0.0;
-    std::vector<Point> kept(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(k + 1));
+    std::vector<Point> kept;
+    kept.reserve(k + 2);
+    kept.insert(kept.end(), points.begin(), points.begin() + static_cast<std::ptrdiff_t>(k + 1));
     kept.push_back(end_at_cost(points[k], points[k + 1], allowance - spent, costs[k]));
     return StraightPlan{dedupe_points(kept), allowance, false};
   }
@@ -562,9 +584,11 @@ class Navigator {
   void update_reach(std::vector<double>& reach, std::vector<std::size_t>& first,
                     const std::vector<std::size_t>& changed) const {
     const std::size_t n = nav_->size();
-    std::vector<std::uint8_t> hit(n, 0);
+    std::vector<std::uint8_t>& hit = hit_scratch_;
+    hit.assign(n, 0);
     for (const std::size_t k : changed) hit[k] = 1;
-    std::vector<double> links(n);
+    std::vector<double>& links = links_scratch_;
+    links.resize(n);
     for (std::size_t k = 0; k < n; ++k) links[k] = start_value(k);
     const double* const dist = nav_->dist.data();
     for (std::size_t v = 0; v < n; ++v) {
@@ -612,6 +636,10 @@ class Navigator {
     std::vector<std::size_t> first;
     if (n > 0) {
       std::vector<double> total(n);
+      // Scratch of the rounds below (allocated once per search, not once per round).
+      std::vector<std::size_t> open;
+      open.reserve(n);
+      std::vector<double> col(n);
       // The bounds change only when start links are settled: recomputed then, not every round.
       bool stale = true;
       for (std::size_t round = 0; round < 2 * n + 2; ++round) {
@@ -628,8 +656,8 @@ class Navigator {
         if (!start_links_.complete) {
           // The cheapest way to ``node`` is exact once no unchecked start link could match it.
           bool pending = false;
-          std::vector<std::size_t> open;
-          std::vector<double> col(n, kInf);
+          open.clear();
+          std::fill(col.begin(), col.end(), kInf);
           for (std::size_t k = 0; k < n; ++k) {
             if (!std::isnan(start_links_.links[k])) continue;
             open.push_back(k);
@@ -637,9 +665,9 @@ class Navigator {
             if (col[k] <= reach[node]) pending = true;
           }
           if (pending) {
-            const std::vector<std::size_t> batch = cheapest(open, col, kBatch);
-            settle_start(batch);
-            update_reach(reach, first, batch);
+            keep_cheapest(open, col, kBatch);
+            settle_start(open);
+            update_reach(reach, first, open);
             continue;
           }
         }
@@ -648,11 +676,12 @@ class Navigator {
           best_node = node;
           break;
         }
-        std::vector<std::size_t> open;
+        open.clear();
         for (std::size_t v = 0; v < n; ++v) {
           if (std::isnan(links.cost[v]) && usable[v]) open.push_back(v);
         }
-        for (const std::size_t v : cheapest(open, total, kBatch)) {
+        keep_cheapest(open, total, kBatch);
+        for (const std::size_t v : open) {
           links.cost[v] = link_cost(nav_->nodes[v], links.points[v]);
         }
       }
@@ -791,7 +820,7 @@ class Navigator {
               std::min(a.y, b.y) - slack <= c.y && std::max(a.y, b.y) + slack >= c.y)) {
           continue;
         }
-        if (segment_point_distance(a, b, c) < lim) return true;
+        if (segment_point_closer(a, b, c, lim)) return true;
       }
     }
     return false;
@@ -809,7 +838,7 @@ class Navigator {
     if (!std::isnan(memo)) return memo;
     const auto cut = [&](Point a, Point b) {
       for (const std::size_t k : g.active) {
-        if (segment_point_distance(a, b, centres_[k]) < limit_[k]) return true;
+        if (segment_point_closer(a, b, centres_[k], limit_[k])) return true;
       }
       return false;
     };
@@ -1074,7 +1103,7 @@ class Navigator {
   [[nodiscard]] std::optional<std::size_t> first_crossed(Point a, Point b, Point p, Point q) const {
     std::vector<std::size_t> crossing;
     for (std::size_t k = 0; k < centres_.size(); ++k) {
-      if (segment_point_distance(a, b, centres_[k]) < limit_[k]) crossing.push_back(k);
+      if (segment_point_closer(a, b, centres_[k], limit_[k])) crossing.push_back(k);
     }
     if (crossing.empty()) return std::nullopt;  // Python would raise here (docs: near-ties)
     if (crossing.size() == 1) return crossing.front();
@@ -1210,6 +1239,8 @@ class Navigator {
   std::vector<double> limit2_;
   std::vector<double> far2_;  // clear_of_base's squared distance beyond which a point is clear
   StartLinks start_links_;
+  mutable std::vector<std::uint8_t> hit_scratch_;  // update_reach's scratch
+  mutable std::vector<double> links_scratch_;
   std::map<std::vector<std::size_t>, std::unique_ptr<ActiveGraph>> graphs_;
   std::map<std::size_t, std::vector<std::size_t>> clusters_;
   std::optional<std::vector<std::vector<std::size_t>>> chains_;
