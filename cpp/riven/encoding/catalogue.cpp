@@ -4,17 +4,13 @@
 #include <stdexcept>
 #include <utility>
 
+#include "riven/require.hpp"
+
 namespace riven::encoding {
 
 namespace {
 
 using game::Decision;
-
-void require(bool ok, const std::string& message) {
-  if (!ok) {
-    throw std::invalid_argument(message);
-  }
-}
 
 std::int16_t narrow(int value) { return static_cast<std::int16_t>(value); }
 
@@ -218,10 +214,12 @@ void ActionCatalogue::mask(std::span<const Decision> legal, int side, std::span<
   for (const Decision& decision : legal) {
     std::string why;
     const int index = index_of(decision, side, &why);
-    require(index >= 0, "legal decision has no catalogue index: " + why);
+    require(index >= 0, [&] { return "legal decision has no catalogue index: " + why; });
     auto& cell = out[static_cast<std::size_t>(index)];
-    require(cell == 0, "two legal decisions share catalogue index " + std::to_string(index) + " (" +
-                           labels_[static_cast<std::size_t>(index)] + ")");
+    require(cell == 0, [&] {
+      return "two legal decisions share catalogue index " + std::to_string(index) + " (" +
+             labels_[static_cast<std::size_t>(index)] + ")";
+    });
     cell = 1;
   }
 }

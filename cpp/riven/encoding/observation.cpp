@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "riven/require.hpp"
+
 namespace riven::encoding {
 
 namespace {
@@ -20,12 +22,6 @@ constexpr std::array<std::string_view, 4> kAttributes{"might", "agility", "wit",
 constexpr std::array<std::string_view, 3> kCovers{"none", "soft", "hard"};
 constexpr std::array<std::string_view, 4> kPhases{"activate", "action", "spend", "over"};
 constexpr std::size_t kProfileColumns = 13;
-
-void require(bool ok, const std::string& message) {
-  if (!ok) {
-    throw std::invalid_argument(message);
-  }
-}
 
 template <typename T>
 float f32(T value) {
@@ -265,9 +261,11 @@ void ObservationEncoder::check_state(const GameState& state) const {
     same = other.profiles[static_cast<std::size_t>(other.model_profile[i])].name ==
            mine.profiles[static_cast<std::size_t>(mine.model_profile[i])].name;
   }
-  require(same, "observation encoder: the state is of another scenario than the encoder's (" +
-                    std::to_string(state.model_count()) + " models, the encoder's has " +
-                    std::to_string(mine.model_count()) + ")");
+  require(same, [&] {
+    return "observation encoder: the state is of another scenario than the encoder's (" +
+           std::to_string(state.model_count()) + " models, the encoder's has " + std::to_string(mine.model_count()) +
+           ")";
+  });
 }
 
 ObservationEncoder::NearestResult ObservationEncoder::nearest(const GameState& state,
@@ -334,8 +332,10 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
                                 std::span<float> out) const {
   check_state(state);
   require(side == 0 || side == 1, "observation encoder: side must be 0 (blue) or 1 (red)");
-  require(out.size() == flat_size_, "observation encoder: output has " + std::to_string(out.size()) +
-                                        " floats, expected " + std::to_string(flat_size_));
+  require(out.size() == flat_size_, [&] {
+    return "observation encoder: output has " + std::to_string(out.size()) + " floats, expected " +
+           std::to_string(flat_size_);
+  });
   const std::size_t n = state.model_count();
   require(!spec_.cover_vs_nearest_enemy || sight.size() == n,
           "observation encoder: one sight code per model expected");

@@ -10,6 +10,7 @@
 #include "riven/game/queries.hpp"
 #include "riven/oracle/play.hpp"
 #include "riven/rules/seeding.hpp"
+#include "riven/require.hpp"
 
 namespace riven::envs {
 
@@ -19,12 +20,6 @@ namespace {
 // learner's first decision is restarted with the next seed at most this many times.
 constexpr std::int64_t kSeedBound = std::int64_t{1} << 62;
 constexpr int kMaxEmptyGames = 16;
-
-void require(bool ok, const std::string& message) {
-  if (!ok) {
-    throw std::invalid_argument(message);
-  }
-}
 
 }  // namespace
 
@@ -94,9 +89,9 @@ void BatchEnv::refresh_legal(Game& g) {
   for (std::size_t k = 0; k < g.legal.size(); ++k) {
     std::string why;
     const int index = catalogue_.index_of(g.legal[k], side, &why);
-    require(index >= 0, "batch: a legal decision has no catalogue entry: " + why);
+    require(index >= 0, [&] { return "batch: a legal decision has no catalogue entry: " + why; });
     auto& slot = g.by_index[static_cast<std::size_t>(index)];
-    require(slot < 0, "batch: two legal decisions share catalogue index " + std::to_string(index));
+    require(slot < 0, [&] { return "batch: two legal decisions share catalogue index " + std::to_string(index); });
     slot = static_cast<std::int32_t>(k);
   }
 }
@@ -134,7 +129,8 @@ void BatchEnv::play_opponent(Game& g) {
       const std::vector<game::Decision> legal = game::legal_decisions(model_, g.state);
       const oracle::Choice c =
           oracle::decide(oracle, g.state, *model_.table, *model_.rules, legal, g.opponent_rng, routing);
-      require(c.branch != oracle::Branch::Unsupported, "batch: the Oracle opponent cannot decide here: " + c.reason);
+      require(c.branch != oracle::Branch::Unsupported,
+              [&] { return "batch: the Oracle opponent cannot decide here: " + c.reason; });
       game::apply(model_, g.state, oracle::chosen_decision(legal, c), log_);
       (void)log_.drain();
     }
@@ -244,14 +240,18 @@ void BatchEnv::write(std::size_t k, const Game& g, std::span<float> obs, std::sp
 
 namespace {
 void check_outputs(const BatchOutputs& out, std::size_t n, std::size_t width, std::size_t actions) {
-  require(out.obs.size() == n * width && out.final_obs.size() == n * width,
-          "batch: obs and final_obs must hold (" + std::to_string(n) + ", " + std::to_string(width) + ") floats");
+  // (Checked at every step: the messages are written only when a check fails.)
+  require(out.obs.size() == n * width && out.final_obs.size() == n * width, [&] {
+    return "batch: obs and final_obs must hold (" + std::to_string(n) + ", " + std::to_string(width) + ") floats";
+  });
   require(out.mask.size() == n * actions,
-          "batch: mask must hold (" + std::to_string(n) + ", " + std::to_string(actions) + ") bytes");
+          [&] { return "batch: mask must hold (" + std::to_string(n) + ", " + std::to_string(actions) + ") bytes"; });
   require(out.reward.size() == n && out.terminated.size() == n && out.truncated.size() == n &&
               out.illegal.size() == n && out.learner_side.size() == n && out.final_winner.size() == n,
-          "batch: reward, terminated, truncated, illegal, learner_side and final_winner must hold " +
-              std::to_string(n) + " values");
+          [&] {
+            return "batch: reward, terminated, truncated, illegal, learner_side and final_winner must hold " +
+                   std::to_string(n) + " values";
+          });
 }
 }  // namespace
 
@@ -301,7 +301,7 @@ std::string BatchEnv::decision_label(std::size_t k, std::int64_t action) const {
 void BatchEnv::step(std::span<const std::int64_t> actions, const BatchOutputs& out) {
   const std::size_t n = games_.size();
   const std::size_t size = catalogue_.size();
-  require(actions.size() == n, "batch: one action per game expected (" + std::to_string(n) + ")");
+  require(actions.size() == n, [&] { return "batch: one action per game expected (" + std::to_string(n) + ")"; });
   check_outputs(out, n, row_size(), size);
   if (rewards_.raise_illegal) {
     for (std::size_t k = 0; k < n; ++k) {

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "riven/require.hpp"
+
 namespace riven::game {
 
 static_assert(std::is_trivially_copyable_v<Model>, "Model must stay trivially copyable (copies are memcpy)");
@@ -26,14 +28,6 @@ int find_name(const std::vector<std::string>& names, std::string_view name) {
   }
   return -1;
 }
-
-namespace {
-void require(bool ok, const std::string& message) {
-  if (!ok) {
-    throw std::invalid_argument(message);
-  }
-}
-}  // namespace
 
 void GameStatic::validate() const {
   const std::size_t n = model_ids.size();
