@@ -69,8 +69,11 @@ int strain_max(const ForwardModel& fm, const GameState& state, std::size_t i) {
   return rules::strain_max(profile_of(state, i).wit, *fm.rules);
 }
 
+// (The model lists below are asked for many times a step: each is sized once, for every model,
+// rather than grown by doubling.)
 std::vector<int> side_models(const GameState& state, int side) {
   std::vector<int> out;
+  out.reserve(state.models.size());
   for (std::size_t i = 0; i < state.models.size(); ++i) {
     if (state.model_side(i) == side) out.push_back(static_cast<int>(i));
   }
@@ -79,6 +82,7 @@ std::vector<int> side_models(const GameState& state, int side) {
 
 std::vector<int> active_models(const GameState& state, int side) {
   std::vector<int> out;
+  out.reserve(state.models.size());
   for (std::size_t i = 0; i < state.models.size(); ++i) {
     if (state.model_side(i) == side && state.models[i].is_active()) out.push_back(static_cast<int>(i));
   }
@@ -91,6 +95,7 @@ std::vector<int> enemies_of(const GameState& state, std::size_t i) {
 
 std::vector<int> friends_of(const GameState& state, std::size_t i) {
   std::vector<int> out;
+  out.reserve(state.models.size());
   const int side = state.model_side(i);
   for (std::size_t j = 0; j < state.models.size(); ++j) {
     if (j != i && state.model_side(j) == side && state.models[j].is_on_table_status()) {
@@ -178,11 +183,12 @@ std::vector<std::pair<int, std::string>> shot_targets(const ForwardModel& fm, co
 
 std::vector<std::pair<int, std::int64_t>> move_options(const ForwardModel& fm, const GameState& state, std::size_t i) {
   const BasesArrays bases = bases_of(state);
-  std::vector<std::int64_t> enemies;
-  for (const int j : enemies_of(state, i)) enemies.push_back(j);
-  std::vector<std::int64_t> friends;
-  for (const int j : friends_of(state, i)) friends.push_back(j);
+  const std::vector<int> foes = enemies_of(state, i);
+  const std::vector<std::int64_t> enemies(foes.begin(), foes.end());
+  const std::vector<int> allies = friends_of(state, i);
+  const std::vector<std::int64_t> friends(allies.begin(), allies.end());
   std::vector<table::Point> objectives;
+  objectives.reserve(state.statics->objectives.size());
   for (const Objective& o : state.statics->objectives) objectives.push_back({o.x, o.y});
   std::vector<std::pair<int, std::int64_t>> out;
   for (const auto& [kind, ref] : fm.table->destination_options(bases.view(), i, enemies, friends, objectives)) {
@@ -196,8 +202,8 @@ std::vector<int> charge_targets(const ForwardModel& fm, const GameState& state, 
   std::vector<int> out;
   if (!state.models[i].on_table) return out;
   const BasesArrays bases = bases_of(state);
-  std::vector<std::int64_t> enemies;
-  for (const int j : enemies_of(state, i)) enemies.push_back(j);
+  const std::vector<int> foes = enemies_of(state, i);
+  const std::vector<std::int64_t> enemies(foes.begin(), foes.end());
   for (const std::int64_t j : fm.planner->charge_targets(bases.view(), i, reach, enemies)) {
     out.push_back(static_cast<int>(j));
   }
@@ -219,6 +225,7 @@ int max_dice(const ForwardModel& fm, const GameState& state, std::size_t i) {
 
 std::vector<int> eligible_models(const GameState& state) {
   std::vector<int> out;
+  out.reserve(state.models.size());
   for (std::size_t i = 0; i < state.models.size(); ++i) {
     const Model& m = state.models[i];
     if (state.model_side(i) == state.side && m.is_active() && !m.activated) out.push_back(static_cast<int>(i));
@@ -374,6 +381,7 @@ std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& 
   const double allowance = std::max(0.0, profile.move - lim.move_penalty);
   const std::vector<std::string> held = condition_names(state, i);
   std::vector<Decision> out;
+  out.reserve(16);  // a model's menu rarely holds more (grown by doubling, it cost four allocations)
   std::vector<std::pair<int, std::int64_t>> options;
   bool have_options = false;
   auto move_decisions = [&](ActionKind kind) {
