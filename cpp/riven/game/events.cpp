@@ -278,6 +278,7 @@ JsonValue& EventLog::emit(GameState& state, std::string_view type) {
     return sink_;
   }
   JsonValue event = JsonValue::object();
+  event.reserve_members(kEventMembers);
   event.set("type", JsonValue::string(std::string(type)));
   event.set("seq", JsonValue::integer(state.seq));
   event.set("round", JsonValue::integer(state.round));

@@ -8,6 +8,7 @@
 // in insertion order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,6 +19,8 @@
 namespace riven::game {
 
 inline constexpr int kFloatDigits = 4;  // riven_env/game/events.py FLOAT_DIGITS
+/// Members an event is given room for: the four header fields and those most events set.
+inline constexpr std::size_t kEventMembers = 14;
 
 /// A JSON value of an event (null, bool, integer, float, string, list or object).
 class JsonValue {
@@ -39,6 +42,11 @@ class JsonValue {
   static JsonValue sink();
 
   [[nodiscard]] Kind kind() const { return kind_; }
+  /// Room for `count` members or items (a value built member by member grows by doubling).
+  void reserve_members(std::size_t count) {
+    keys_.reserve(kind_ == Kind::Object ? count : 0);
+    items_.reserve(count);
+  }
   /// Append to a list.
   JsonValue& push(JsonValue item);
   /// Append a member to an object (keys keep insertion order; a repeated key replaces in place,

@@ -24,7 +24,9 @@ JsonValue I(std::int64_t value) { return JsonValue::integer(value); }
 JsonValue F(double value) { return JsonValue::number(value); }
 JsonValue B(bool value) { return JsonValue::boolean(value); }
 JsonValue P(table::Point p) {
-  JsonValue out = JsonValue::list();
+  std::vector<JsonValue> xy;
+  xy.reserve(2);
+  JsonValue out = JsonValue::list(std::move(xy));
   out.push(F(p.x));
   out.push(F(p.y));
   return out;
@@ -40,7 +42,9 @@ JsonValue mods_json(const std::vector<rules::Modifier>& modifiers) {
   return out;
 }
 JsonValue dice_json(const std::array<int, 2>& dice) {
-  JsonValue out = JsonValue::list();
+  std::vector<JsonValue> items;
+  items.reserve(dice.size());
+  JsonValue out = JsonValue::list(std::move(items));
   for (const int d : dice) out.push(I(d));
   return out;
 }
@@ -325,8 +329,13 @@ void Loop::apply_move(std::size_t i, const MovePlan& plan, std::string_view kind
   if (std::hypot(end.x - start.x, end.y - start.y) < 1e-9) return;
   m(i).x = end.x;
   m(i).y = end.y;
-  JsonValue path = JsonValue::list();
-  for (const table::Point& p : plan.path) path.push(P(p));
+  // The polyline is written only where the event is kept (a discarding log drops it unread).
+  std::vector<JsonValue> points;
+  if (!log_.discards()) {
+    points.reserve(plan.path.size());
+    for (const table::Point& p : plan.path) points.push_back(P(p));
+  }
+  JsonValue path = JsonValue::list(std::move(points));
   emit("move")
       .set("model", S(id(i)))
       .set("from", P(start))
