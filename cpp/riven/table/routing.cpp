@@ -12,6 +12,10 @@
 #include <string>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace riven::table {
 
 namespace {
@@ -568,7 +572,26 @@ class Navigator {
     for (std::size_t k = 0; k < n; ++k) {
       const double link = start_value(k);
       const double* const row = nav_->dist.data() + k * n;
-      for (std::size_t v = 0; v < n; ++v) {
+      std::size_t v = 0;
+#if defined(__SSE2__)
+      // Two columns at a time, without branches (GCC does not if-convert the index select, and
+      // the branches mispredict): the same sums and the same ordered comparisons, lane by lane,
+      // so the very doubles and indices.
+      static_assert(sizeof(std::size_t) == 8, "the index lanes are 64-bit");
+      const __m128d link2 = _mm_set1_pd(link);
+      const __m128i row_index = _mm_set1_epi64x(static_cast<long long>(k));
+      for (; v + 2 <= n; v += 2) {
+        const __m128d via = _mm_add_pd(link2, _mm_loadu_pd(row + v));
+        const __m128d was = _mm_loadu_pd(best + v);
+        const __m128d less = _mm_cmplt_pd(via, was);
+        _mm_storeu_pd(best + v, _mm_or_pd(_mm_and_pd(less, via), _mm_andnot_pd(less, was)));
+        const __m128i pick = _mm_castpd_si128(less);
+        auto* const lanes = reinterpret_cast<__m128i*>(at + v);
+        const __m128i held = _mm_loadu_si128(lanes);
+        _mm_storeu_si128(lanes, _mm_or_si128(_mm_and_si128(pick, row_index), _mm_andnot_si128(pick, held)));
+      }
+#endif
+      for (; v < n; ++v) {
         const double via = link + row[v];
         const bool less = via < best[v];
         best[v] = less ? via : best[v];
