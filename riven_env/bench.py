@@ -119,7 +119,9 @@ def env_steps_per_s(
     start, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
         legal = np.flatnonzero(info["action_mask"])
-        _, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        # rng.choice(legal)'s very draw (Generator.choice takes integers(0, len)), without its
+        # argument checks: 4 us a step, a tenth of a native step, that were the harness's own.
+        _, _, terminated, truncated, info = env.step(int(legal[rng.integers(0, len(legal))]))
         if terminated or truncated:
             episodes += 1
             _, info = env.reset()

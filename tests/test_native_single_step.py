@@ -131,3 +131,28 @@ def test_single_native_step_state_and_illegal_raise() -> None:
     native.reset(seed=4)
     assert not native._native_live
     native.step(int(np.flatnonzero(native.action_masks())[0]))
+
+
+@pytest.mark.parametrize("scenario", ["duel-1v1", "skirmish-5v5"])
+def test_every_legal_label_is_the_python_decisions(scenario: str) -> None:
+    # info["decision"] is written by the core (BatchEnv::decision_label): for every legal index
+    # of every position met, the str() of the Python Decision of the core's decision there.
+    from riven_env.envs.gym_env import RivenSkirmishEnv
+    from riven_env.native.loop import python_decision
+
+    env = RivenSkirmishEnv(scenario, "random", engine="native", learner_side="random")
+    _, info = env.reset(seed=4)
+    game = env._native_game
+    statics = game.state().native.statics
+    rng = np.random.default_rng(4)
+    labelled = 0
+    for _ in range(60):
+        legal = np.flatnonzero(info["action_mask"])
+        for index in legal:
+            core = game.batch.legal_decision(0, int(index))
+            assert game.decision_label(int(index)) == str(python_decision(core, statics))
+            labelled += 1
+        _, _, terminated, truncated, info = env.step(int(legal[rng.integers(0, len(legal))]))
+        if terminated or truncated:
+            _, info = env.reset()
+    assert labelled > 100

@@ -16,7 +16,9 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "bindings.hpp"
@@ -134,9 +136,27 @@ class PythonPlanner final : public game::Planner {
   nb::object target_;
 };
 
+// The Python strings of one conversion, by text: an event log repeats its keys (and its types,
+// sides and model ids) hundreds of times a game; each is made, and hashed, once per conversion
+// (the views point into the events being converted, which outlive it). Long texts (labels,
+// explanations) are rarely repeated and not kept.
+class PythonStrings {
+ public:
+  nb::object get(const std::string& text) {
+    if (text.size() > kLongest) return nb::str(text.c_str(), text.size());
+    auto [found, fresh] = strings_.try_emplace(std::string_view(text));
+    if (fresh) found->second = nb::str(text.c_str(), text.size());
+    return found->second;
+  }
+
+ private:
+  static constexpr std::size_t kLongest = 32;
+  std::unordered_map<std::string_view, nb::object> strings_;
+};
+
 /// An event as Python values (dicts, lists, ints, floats, strings, None): what GameState.emit
 /// records.
-nb::object to_python(const JsonValue& value) {
+nb::object to_python(const JsonValue& value, PythonStrings& strings) {
   switch (value.kind()) {
     case JsonValue::Kind::Null:
     case JsonValue::Kind::Sink:
@@ -150,16 +170,16 @@ nb::object to_python(const JsonValue& value) {
     case JsonValue::Kind::Float:
       return nb::float_(value.as_float());
     case JsonValue::Kind::String:
-      return nb::str(value.text().c_str(), value.text().size());
+      return strings.get(value.text());
     case JsonValue::Kind::List: {
       nb::list out;
-      for (const JsonValue& item : value.items()) out.append(to_python(item));
+      for (const JsonValue& item : value.items()) out.append(to_python(item, strings));
       return out;
     }
     case JsonValue::Kind::Object: {
       nb::dict out;
       for (std::size_t k = 0; k < value.keys().size(); ++k) {
-        out[nb::str(value.keys()[k].c_str(), value.keys()[k].size())] = to_python(value.items()[k]);
+        out[strings.get(value.keys()[k])] = to_python(value.items()[k], strings);
       }
       return out;
     }
@@ -168,8 +188,9 @@ nb::object to_python(const JsonValue& value) {
 }
 
 nb::list events_to_python(const std::vector<JsonValue>& events) {
+  PythonStrings strings;
   nb::list out;
-  for (const JsonValue& e : events) out.append(to_python(e));
+  for (const JsonValue& e : events) out.append(to_python(e, strings));
   return out;
 }
 

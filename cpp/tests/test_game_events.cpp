@@ -55,5 +55,16 @@ int main() {
   RIVEN_CHECK(riven::game::dumps_events(events) ==
               "{\"type\":\"round_start\",\"seq\":0,\"round\":1,\"side\":null}\n"
               "{\"type\":\"turn_start\",\"seq\":1,\"round\":1,\"side\":\"red\"}\n");
+
+  // A discarding log advances seq as the keeping one does (the game is the same), keeps no
+  // event, and its sink swallows members, items and later completion (EventLog::at).
+  riven::game::EventLog quiet = riven::game::EventLog::discarding();
+  RIVEN_CHECK(quiet.discards() && !log.discards());
+  JsonValue& sunk = quiet.emit(state, "move").set("model", JsonValue::string("a")).set("path", JsonValue::list());
+  RIVEN_CHECK(sunk.kind() == JsonValue::Kind::Sink && sunk.keys().empty() && sunk.items().empty());
+  quiet.emit(state, "morale");
+  quiet.at(quiet.events().size() - 1).set("fled_off_table", JsonValue::boolean(true));
+  RIVEN_CHECK(JsonValue::sink().push(JsonValue::integer(1)).items().empty());
+  RIVEN_CHECK(state.seq == 4 && quiet.events().empty() && quiet.drain().empty());
   return RIVEN_TEST_RESULT();
 }

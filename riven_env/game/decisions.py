@@ -23,7 +23,7 @@ Decision kinds by phase:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 PHASE_ACTIVATE = "activate"
 PHASE_ACTION = "action"
@@ -52,6 +52,24 @@ class Decision:
     target: int | None = None
     destination: tuple[str, int | None] | None = None
     option: str | None = None
+    # The generated hash of the fields, computed once: a search keys its tree by decisions and
+    # hashes each one at every node it passes (a tenth of a native MCTS simulation's Python).
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        fields = (self.kind, self.model, self.dice, self.target, self.destination, self.option)
+        object.__setattr__(self, "_hash", hash(fields))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple:
+        # Rebuilt from its fields (so the hash is that of the process that unpickles it: str
+        # hashes differ between processes).
+        return (
+            Decision,
+            (self.kind, self.model, self.dice, self.target, self.destination, self.option),
+        )
 
     def __str__(self) -> str:
         parts = [self.kind]
