@@ -10,6 +10,7 @@ The Python engine stays the reference implementation the core is tested against
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 
 from riven_env.errors import RivenError
@@ -21,6 +22,7 @@ class NativeUnavailableError(RivenError):
     """The compiled core is not importable in this installation."""
 
 
+@functools.cache  # a search asks for it at every step: found once (a failure is not kept)
 def load() -> ModuleType:
     """The compiled extension module.
 
