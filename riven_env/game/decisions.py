@@ -57,8 +57,10 @@ class Decision:
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        fields = (self.kind, self.model, self.dice, self.target, self.destination, self.option)
-        object.__setattr__(self, "_hash", hash(fields))
+        object.__setattr__(self, "_hash", hash(self._fields()))
+
+    def _fields(self) -> tuple:
+        return (self.kind, self.model, self.dice, self.target, self.destination, self.option)
 
     def __hash__(self) -> int:
         return self._hash
@@ -66,10 +68,7 @@ class Decision:
     def __reduce__(self) -> tuple:
         # Rebuilt from its fields (so the hash is that of the process that unpickles it: str
         # hashes differ between processes).
-        return (
-            Decision,
-            (self.kind, self.model, self.dice, self.target, self.destination, self.option),
-        )
+        return (Decision, self._fields())
 
     def __str__(self) -> str:
         parts = [self.kind]

@@ -24,9 +24,8 @@ JsonValue I(std::int64_t value) { return JsonValue::integer(value); }
 JsonValue F(double value) { return JsonValue::number(value); }
 JsonValue B(bool value) { return JsonValue::boolean(value); }
 JsonValue P(table::Point p) {
-  std::vector<JsonValue> xy;
-  xy.reserve(2);
-  JsonValue out = JsonValue::list(std::move(xy));
+  JsonValue out = JsonValue::list();
+  out.reserve_members(2);
   out.push(F(p.x));
   out.push(F(p.y));
   return out;
@@ -42,9 +41,8 @@ JsonValue mods_json(const std::vector<rules::Modifier>& modifiers) {
   return out;
 }
 JsonValue dice_json(const std::array<int, 2>& dice) {
-  std::vector<JsonValue> items;
-  items.reserve(dice.size());
-  JsonValue out = JsonValue::list(std::move(items));
+  JsonValue out = JsonValue::list();
+  out.reserve_members(dice.size());
   for (const int d : dice) out.push(I(d));
   return out;
 }
@@ -330,12 +328,11 @@ void Loop::apply_move(std::size_t i, const MovePlan& plan, std::string_view kind
   m(i).x = end.x;
   m(i).y = end.y;
   // The polyline is written only where the event is kept (a discarding log drops it unread).
-  std::vector<JsonValue> points;
+  JsonValue path = JsonValue::list();
   if (!log_.discards()) {
-    points.reserve(plan.path.size());
-    for (const table::Point& p : plan.path) points.push_back(P(p));
+    path.reserve_members(plan.path.size());
+    for (const table::Point& p : plan.path) path.push(P(p));
   }
-  JsonValue path = JsonValue::list(std::move(points));
   emit("move")
       .set("model", S(id(i)))
       .set("from", P(start))

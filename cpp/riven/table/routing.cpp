@@ -118,9 +118,8 @@ std::size_t argmin(const std::vector<Value>& values) {
 }
 
 // np.argsort(values[candidates], kind="stable")[:count] mapped back to the candidates (as a set:
-// the callers cost each one, in any order). ``candidates`` is in increasing order, so the stable
-// order is (value, index).
-// Selected in place: ``candidates`` is left holding the chosen ones (scratch of the caller).
+// the callers cost each one, in any order), selected in place: ``candidates`` (the caller's
+// scratch, in increasing order, so the stable order is (value, index)) keeps the chosen ones.
 void keep_cheapest(std::vector<std::size_t>& candidates, const std::vector<double>& values, std::size_t count) {
   const auto before = [&](std::size_t a, std::size_t b) { return values[a] < values[b] || (values[a] == values[b] && a < b); };
   if (candidates.size() > count) {
