@@ -220,7 +220,7 @@ JsonValue to_json(nb::handle value, int depth) {
   if (nb::isinstance<nb::dict>(value)) {
     JsonValue object = JsonValue::object();
     for (auto [key, item] : nb::borrow<nb::dict>(value)) {
-      object.set(nb::cast<std::string>(nb::str(key)), to_json(item, depth + 1));  // str(k), as _clean
+      object.set(game::JsonKey(nb::cast<std::string>(nb::str(key))), to_json(item, depth + 1));  // str(k), as _clean
     }
     return object;
   }

@@ -136,61 +136,100 @@ class PythonPlanner final : public game::Planner {
   nb::object target_;
 };
 
-// The Python strings of one conversion, by text: an event log repeats its keys (and its types,
-// sides and model ids) hundreds of times a game; each is made, and hashed, once per conversion
-// (the views point into the events being converted, which outlive it). Long texts (labels,
-// explanations) are rarely repeated and not kept.
+// A new reference from a CPython call, or the Python error it set.
+PyObject* checked(PyObject* made) {
+  if (made == nullptr) throw nb::python_error();
+  return made;
+}
+
+// The Python strings of one conversion: an event log repeats its keys (and its types, sides and
+// model ids) hundreds of times a game; each is made, and hashed, once per conversion. Keys are
+// told apart by their literal's address (one per name and translation unit), short values by
+// their text (the views point into the events being converted, which outlive the conversion);
+// long texts (labels, explanations) are rarely repeated and not kept.
 class PythonStrings {
  public:
-  nb::object get(const std::string& text) {
-    if (text.size() > kLongest) return nb::str(text.c_str(), text.size());
-    auto [found, fresh] = strings_.try_emplace(std::string_view(text));
-    if (fresh) found->second = nb::str(text.c_str(), text.size());
-    return found->second;
+  /// A borrowed reference to the key's string (the cache holds it).
+  PyObject* key(const game::JsonKey& key) {
+    const std::string_view name = key.view();
+    if (!key.literal()) return text(name, true);
+    auto [found, fresh] = keys_.try_emplace(name.data());
+    if (fresh) found->second = made(name);
+    return found->second.ptr();
   }
+  /// A new reference to a value's string.
+  PyObject* value(const std::string& value) { return Py_NewRef(text(value, false)); }
 
  private:
   static constexpr std::size_t kLongest = 32;
+
+  static nb::object made(std::string_view text) {
+    return nb::steal(checked(PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()))));
+  }
+
+  // A borrowed reference (kept in the cache, or in `scratch_` for a long text until the next).
+  PyObject* text(std::string_view text, bool key) {
+    if (text.size() > kLongest && !key) {
+      scratch_ = made(text);
+      return scratch_.ptr();
+    }
+    auto [found, fresh] = strings_.try_emplace(text);
+    if (fresh) found->second = made(text);
+    return found->second.ptr();
+  }
+
+  std::unordered_map<const char*, nb::object> keys_;
   std::unordered_map<std::string_view, nb::object> strings_;
+  nb::object scratch_;
 };
 
 /// An event as Python values (dicts, lists, ints, floats, strings, None): what GameState.emit
-/// records.
-nb::object to_python(const JsonValue& value, PythonStrings& strings) {
+/// records. A new reference; containers are made at their final size (no dict grows member by
+/// member).
+PyObject* to_python(const JsonValue& value, PythonStrings& strings) {
   switch (value.kind()) {
     case JsonValue::Kind::Null:
     case JsonValue::Kind::Sink:
-      return nb::none();
+      return Py_NewRef(Py_None);
     case JsonValue::Kind::Bool:
-      return nb::bool_(value.as_bool());
+      return Py_NewRef(value.as_bool() ? Py_True : Py_False);
     case JsonValue::Kind::Int:
-      return nb::int_(value.as_int());
+      return checked(PyLong_FromLongLong(value.as_int()));
     case JsonValue::Kind::BigInt:
-      return nb::module_::import_("builtins").attr("int")(value.text());
+      return checked(PyLong_FromString(value.text().c_str(), nullptr, 10));
     case JsonValue::Kind::Float:
-      return nb::float_(value.as_float());
+      return checked(PyFloat_FromDouble(value.as_float()));
     case JsonValue::Kind::String:
-      return strings.get(value.text());
+      return strings.value(value.text());
     case JsonValue::Kind::List: {
-      nb::list out;
-      for (const JsonValue& item : value.items()) out.append(to_python(item, strings));
-      return out;
+      const std::vector<JsonValue>& items = value.items();
+      nb::object out = nb::steal(checked(PyList_New(static_cast<Py_ssize_t>(items.size()))));
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        // A list left part-filled by an error is freed as it is (its empty slots are NULL).
+        PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(k), to_python(items[k], strings));
+      }
+      return out.release().ptr();
     }
     case JsonValue::Kind::Object: {
-      nb::dict out;
-      for (std::size_t k = 0; k < value.keys().size(); ++k) {
-        out[strings.get(value.keys()[k])] = to_python(value.items()[k], strings);
+      const std::vector<JsonValue::Member>& members = value.members();
+      nb::object out = nb::steal(checked(_PyDict_NewPresized(static_cast<Py_ssize_t>(members.size()))));
+      for (const JsonValue::Member& member : members) {
+        PyObject* const key = strings.key(member.key);
+        const nb::object item = nb::steal(to_python(member.value, strings));
+        if (PyDict_SetItem(out.ptr(), key, item.ptr()) != 0) throw nb::python_error();
       }
-      return out;
+      return out.release().ptr();
     }
   }
-  return nb::none();
+  return Py_NewRef(Py_None);
 }
 
 nb::list events_to_python(const std::vector<JsonValue>& events) {
   PythonStrings strings;
-  nb::list out;
-  for (const JsonValue& e : events) out.append(to_python(e, strings));
+  nb::list out = nb::steal<nb::list>(checked(PyList_New(static_cast<Py_ssize_t>(events.size()))));
+  for (std::size_t k = 0; k < events.size(); ++k) {
+    PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(k), to_python(events[k], strings));
+  }
   return out;
 }
 

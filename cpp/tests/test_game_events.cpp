@@ -40,6 +40,18 @@ int main() {
   RIVEN_CHECK(riven::game::dumps_events({event, JsonValue::object()}) ==
               riven::game::dumps_event(event) + "\n{}\n");
 
+  // A name made at run time (an event read from Python) is the literal's member when its text
+  // is the same; a copy of an object keeps names of its own.
+  JsonValue named = JsonValue::object();
+  named.set("unit", JsonValue::integer(1));
+  named.set(riven::game::JsonKey(std::string("unit")), JsonValue::integer(2));
+  named.set(riven::game::JsonKey(std::string("made")), JsonValue::integer(3));
+  const JsonValue copied = named;
+  named.set("made", JsonValue::integer(4));
+  RIVEN_CHECK(riven::game::dumps_event(copied) == "{\"unit\":2,\"made\":3}");
+  RIVEN_CHECK(riven::game::dumps_event(named) == "{\"unit\":2,\"made\":4}");
+  RIVEN_CHECK(copied.members()[0].key.literal() && !copied.members()[1].key.literal());
+
   // EventLog::emit writes GameState.emit's header and advances seq; drain empties the log.
   auto st = std::make_shared<riven::game::GameStatic>();
   st->owners = {"blue", "red"};
@@ -61,7 +73,7 @@ int main() {
   riven::game::EventLog quiet = riven::game::EventLog::discarding();
   RIVEN_CHECK(quiet.discards() && !log.discards());
   JsonValue& sunk = quiet.emit(state, "move").set("model", JsonValue::string("a")).set("path", JsonValue::list());
-  RIVEN_CHECK(sunk.kind() == JsonValue::Kind::Sink && sunk.keys().empty() && sunk.items().empty());
+  RIVEN_CHECK(sunk.kind() == JsonValue::Kind::Sink && sunk.members().empty() && sunk.items().empty());
   quiet.emit(state, "morale");
   quiet.at(quiet.events().size() - 1).set("fled_off_table", JsonValue::boolean(true));
   RIVEN_CHECK(JsonValue::sink().push(JsonValue::integer(1)).items().empty());

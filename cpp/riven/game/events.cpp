@@ -10,17 +10,34 @@
 
 namespace riven::game {
 
+JsonKey::JsonKey(std::string name) : owned_(std::make_unique<std::string>(std::move(name))) {
+  view_ = *owned_;
+  hash_ = hash_of(view_);
+}
+
+JsonKey::JsonKey(const JsonKey& other)
+    : view_(other.view_),
+      hash_(other.hash_),
+      owned_(other.owned_ ? std::make_unique<std::string>(*other.owned_) : nullptr) {
+  if (owned_) view_ = *owned_;
+}
+
+JsonKey& JsonKey::operator=(const JsonKey& other) {
+  if (this != &other) *this = JsonKey(other);
+  return *this;
+}
+
 JsonValue JsonValue::boolean(bool value) {
   JsonValue v;
   v.kind_ = Kind::Bool;
-  v.bool_ = value;
+  v.scalar_.boolean = value;
   return v;
 }
 
 JsonValue JsonValue::integer(std::int64_t value) {
   JsonValue v;
   v.kind_ = Kind::Int;
-  v.int_ = value;
+  v.scalar_.integer = value;
   return v;
 }
 
@@ -34,7 +51,7 @@ JsonValue JsonValue::big_integer(std::string digits) {
 JsonValue JsonValue::number(double value) {
   JsonValue v;
   v.kind_ = Kind::Float;
-  v.float_ = value;
+  v.scalar_.number = value;
   return v;
 }
 
@@ -73,19 +90,23 @@ JsonValue& JsonValue::push(JsonValue item) {
   return *this;
 }
 
-JsonValue& JsonValue::set(std::string key, JsonValue value) {
+void JsonValue::reserve_members(std::size_t count) {
+  if (kind_ == Kind::Object) members_.reserve(count);
+  if (kind_ == Kind::List) items_.reserve(count);
+}
+
+JsonValue& JsonValue::set(JsonKey key, JsonValue value) {
   if (kind_ == Kind::Sink) return *this;
   if (kind_ != Kind::Object) {
     throw std::invalid_argument("JsonValue::set on a value that is not an object");
   }
-  for (std::size_t k = 0; k < keys_.size(); ++k) {
-    if (keys_[k] == key) {
-      items_[k] = std::move(value);
+  for (Member& member : members_) {
+    if (member.key.same(key)) {
+      member.value = std::move(value);
       return *this;
     }
   }
-  keys_.push_back(std::move(key));
-  items_.push_back(std::move(value));
+  members_.emplace_back(std::move(key), std::move(value));
   return *this;
 }
 
@@ -224,17 +245,17 @@ void JsonValue::write(std::string& out) const {
       out.append("null");
       return;
     case Kind::Bool:
-      out.append(bool_ ? "true" : "false");
+      out.append(scalar_.boolean ? "true" : "false");
       return;
     case Kind::Int:
-      out.append(std::to_string(int_));
+      out.append(std::to_string(scalar_.integer));
       return;
     case Kind::BigInt:
       out.append(text_);
       return;
     case Kind::Float: {
       // events.py _clean: round to FLOAT_DIGITS, and a rounded zero is written as 0.0.
-      const double rounded = python_round(float_, kFloatDigits);
+      const double rounded = python_round(scalar_.number, kFloatDigits);
       out.append(json_float(rounded == 0.0 ? 0.0 : rounded));
       return;
     }
@@ -253,13 +274,13 @@ void JsonValue::write(std::string& out) const {
       return;
     case Kind::Object:
       out.push_back('{');
-      for (std::size_t k = 0; k < items_.size(); ++k) {
+      for (std::size_t k = 0; k < members_.size(); ++k) {
         if (k > 0) {
           out.push_back(',');
         }
-        write_json_string(keys_[k], out);
+        write_json_string(members_[k].key.view(), out);
         out.push_back(':');
-        items_[k].write(out);
+        members_[k].value.write(out);
       }
       out.push_back('}');
       return;

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,11 +23,50 @@ inline constexpr int kFloatDigits = 4;  // riven_env/game/events.py FLOAT_DIGITS
 /// Members an event is given room for: the four header fields and those most events set.
 inline constexpr std::size_t kEventMembers = 14;
 
+/// An object member's name: a string literal, held by address (nothing copied, and a
+/// conversion can tell two keys apart by their address), or a name made at run time (an event
+/// read from Python), held by the key itself.
+class JsonKey {
+ public:
+  /// A literal (consteval: the pointer is a constant expression, so it names an object of
+  /// static storage duration, which outlives every event).
+  consteval JsonKey(const char* literal)  // NOLINT(google-explicit-constructor)
+      : view_(literal), hash_(hash_of(view_)) {}
+  /// A name made at run time.
+  explicit JsonKey(std::string name);
+  JsonKey(const JsonKey& other);
+  JsonKey& operator=(const JsonKey& other);
+  JsonKey(JsonKey&&) noexcept = default;
+  JsonKey& operator=(JsonKey&&) noexcept = default;
+  ~JsonKey() = default;
+
+  [[nodiscard]] std::string_view view() const { return view_; }
+  /// Whether the name is a literal (its address is the same for every event that uses it).
+  [[nodiscard]] bool literal() const { return owned_ == nullptr; }
+  /// Whether the two name the same member (the hash first: an object's names mostly differ).
+  [[nodiscard]] bool same(const JsonKey& other) const { return hash_ == other.hash_ && view_ == other.view_; }
+
+ private:
+  // FNV-1a, made at compile time for a literal: set() tells a new member from a repeated one
+  // by one comparison, not by comparing texts.
+  static constexpr std::uint32_t hash_of(std::string_view text) {
+    std::uint32_t h = 2166136261U;
+    for (const char c : text) h = (h ^ static_cast<std::uint8_t>(c)) * 16777619U;
+    return h;
+  }
+
+  std::string_view view_;
+  std::uint32_t hash_ = 0;
+  std::unique_ptr<std::string> owned_;  // a name made at run time; view_ points into it
+};
+
 /// A JSON value of an event (null, bool, integer, float, string, list or object).
 class JsonValue {
  public:
   /// Sink: what a discarding EventLog hands out; set and push on it keep nothing.
   enum class Kind : std::uint8_t { Null, Bool, Int, BigInt, Float, String, List, Object, Sink };
+  /// An object's member, in insertion order.
+  struct Member;
 
   JsonValue() = default;
   static JsonValue null() { return {}; }
@@ -42,35 +82,43 @@ class JsonValue {
   static JsonValue sink();
 
   [[nodiscard]] Kind kind() const { return kind_; }
-  /// Room for `count` members or items (a value built member by member grows by doubling).
-  void reserve_members(std::size_t count) {
-    keys_.reserve(kind_ == Kind::Object ? count : 0);
-    items_.reserve(count);
-  }
+  /// Room for `count` members (an object) or items (a list): a value built member by member
+  /// grows by doubling.
+  void reserve_members(std::size_t count);
   /// Append to a list.
   JsonValue& push(JsonValue item);
   /// Append a member to an object (keys keep insertion order; a repeated key replaces in place,
   /// as a Python dict does).
-  JsonValue& set(std::string key, JsonValue value);
+  JsonValue& set(JsonKey key, JsonValue value);
+  /// A list's items (empty for any other kind).
   [[nodiscard]] const std::vector<JsonValue>& items() const { return items_; }
-  [[nodiscard]] const std::vector<std::string>& keys() const { return keys_; }
+  /// An object's members (empty for any other kind).
+  [[nodiscard]] const std::vector<Member>& members() const { return members_; }
   // The scalar held (the game loop's Python seam reads events back as Python values).
-  [[nodiscard]] bool as_bool() const { return bool_; }
-  [[nodiscard]] std::int64_t as_int() const { return int_; }
-  [[nodiscard]] double as_float() const { return float_; }
+  [[nodiscard]] bool as_bool() const { return scalar_.boolean; }
+  [[nodiscard]] std::int64_t as_int() const { return scalar_.integer; }
+  [[nodiscard]] double as_float() const { return scalar_.number; }
   [[nodiscard]] const std::string& text() const { return text_; }
 
   /// Append the JSON text of this value to `out`.
   void write(std::string& out) const;
 
  private:
+  union Scalar {
+    bool boolean;
+    std::int64_t integer;
+    double number;
+  };
   Kind kind_ = Kind::Null;
-  bool bool_ = false;
-  std::int64_t int_ = 0;
-  double float_ = 0.0;
-  std::string text_;               // String, BigInt
-  std::vector<JsonValue> items_;   // List items, Object values
-  std::vector<std::string> keys_;  // Object keys
+  Scalar scalar_{.integer = 0};
+  std::string text_;             // String, BigInt
+  std::vector<JsonValue> items_;  // List
+  std::vector<Member> members_;   // Object
+};
+
+struct JsonValue::Member {
+  JsonKey key;
+  JsonValue value;
 };
 
 /// Python's round(value, digits) for a double (correctly rounded; non-finite values unchanged).
