@@ -180,3 +180,16 @@ def test_the_engine_is_named_and_other_systems_are_refused() -> None:
     for system in ("invictus", "new-world", "riddle-of-steel"):
         with pytest.raises(NativeUnavailableError, match=f"'{system}'"):
             new_game("duel-1v1", 1, overrides={"resolution": system}, engine="native")
+
+
+def test_one_forward_model_per_first_side() -> None:
+    # skirmish-5v5 rolls its first side: its games alternate between two core GameStatics, and
+    # each keeps its own ForwardModel (none is rebuilt when the next game starts on the other side).
+    states = [new_game("skirmish-5v5", seed, engine="native") for seed in range(12)]
+    models: dict[str, set[int]] = {}
+    for state in states:
+        models.setdefault(state.start_state.first_side, set()).add(id(state.model))
+    assert sorted(models) == ["blue", "red"]
+    assert all(len(ids) == 1 for ids in models.values())
+    again = new_game("skirmish-5v5", 0, engine="native")
+    assert again.model is states[0].model

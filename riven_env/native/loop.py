@@ -56,7 +56,7 @@ __all__ = ["PLANNERS", "NativeGameState", "PythonPlanner", "forward_model", "pyt
 PLANNERS: tuple[str, ...] = ("native", "python")
 """The routing seam's answerers :func:`forward_model` builds by name."""
 
-_MODELS: dict[tuple[int, int, int, str], tuple[Any, Any, Any]] = {}
+_MODELS: dict[tuple[int, int, int, str, int], tuple[Any, Any, Any]] = {}
 # An int seed below this is one 64-bit word of entropy, which seeded_pcg64 splits as numpy does.
 _SEED_WORDS = 1 << 64
 _MODELS_LIMIT = 64
@@ -254,9 +254,17 @@ def forward_model(state: Any, planner: Any = "native") -> Any:
             f"meta.resolution = {system!r}: the native game loop has {list(NATIVE_SYSTEMS)} only; "
             "play this system with engine='python'"
         )
-    key = (id(state.scenario), id(state.rules), id(state.table), planner if named else "")
-    found = _MODELS.get(key)
     statics = native_static(state)
+    # The statics are in the key: a mission whose first side is rolled has one per side, and
+    # its games alternate between them (one model each, not one rebuilt at every change).
+    key = (
+        id(state.scenario),
+        id(state.rules),
+        id(state.table),
+        planner if named else "",
+        id(statics),
+    )
+    found = _MODELS.get(key)
     if named and found is not None and found[0]() is state.scenario and found[2] is statics:
         return found[1]
     native = load()
