@@ -95,7 +95,7 @@ _NATIVE_WEIGHTS: dict[EvaluationWeights, Any] = {}
 _NATIVE_LIMIT = 64
 
 
-def _native_game(state: Any) -> Any:
+def native_game(state: Any) -> Any:
     """The core's ``EvaluationGame`` of a NativeGameState's game (built once per game)."""
     model = state.model
     found = _NATIVE_GAMES.get(id(model))
@@ -120,7 +120,7 @@ def _native_game(state: Any) -> Any:
     return game
 
 
-def _native_weights(weights: EvaluationWeights) -> Any:
+def native_weights(weights: EvaluationWeights) -> Any:
     """The core's ``EvaluationWeights`` of ``weights`` (``scale`` stays in Python)."""
     found = _NATIVE_WEIGHTS.get(weights)
     if found is None:
@@ -147,7 +147,7 @@ def threat(state: GameState, side: str) -> float:
         from riven_env.native import load
 
         return load().evaluation_threat(
-            state.model, state.native, SIDES.index(side), _native_game(state)
+            state.model, state.native, SIDES.index(side), native_game(state)
         )
 
     total = 0.0
@@ -240,8 +240,8 @@ def weighted_total(
             state.model,
             state.native,
             SIDES.index(side),
-            _native_weights(weights),
-            _native_game(state),
+            native_weights(weights),
+            native_game(state),
         )
     mine = _side_features(state, side, weights)
     theirs = _side_features(state, state.enemy_side(side), weights)
@@ -270,4 +270,11 @@ def evaluate(state: GameState, side: str, weights: EvaluationWeights = DEFAULT_W
     return max(-0.999, min(0.999, math.tanh(weights.scale * total)))
 
 
-__all__ = ["DEFAULT_WEIGHTS", "EvaluationWeights", "evaluate", "weighted_total"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "EvaluationWeights",
+    "evaluate",
+    "native_game",
+    "native_weights",
+    "weighted_total",
+]

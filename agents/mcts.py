@@ -24,7 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from riven_agents.base import BaseAgent, step_quietly
-from riven_agents.evaluation import DEFAULT_WEIGHTS, EvaluationWeights, evaluate
+from riven_agents.evaluation import (
+    DEFAULT_WEIGHTS,
+    EvaluationWeights,
+    evaluate,
+    native_game,
+    native_weights,
+)
 
 from riven_env.errors import AgentSpecError
 from riven_env.files import limit
@@ -109,6 +115,9 @@ class MCTSAgent(BaseAgent):
         """Search ``simulations`` times from ``state`` and return the most visited decision."""
         if len(legal) == 1:
             return legal[0]
+        chosen = self._search_in_core(state, legal)
+        if chosen is not None:
+            return chosen
         root_side = state.current_side
         root = _Node()
         for _ in range(self.simulations):
@@ -116,6 +125,38 @@ class MCTSAgent(BaseAgent):
         return self._best(root, legal)
 
     # ------------------------------------------------------------------ search
+    def _search_in_core(self, state: GameState, legal: Sequence[Decision]) -> Decision | None:
+        """The whole search in one native call (``riven::agents::mcts_choose``, no Python per
+        simulation) on a native game offered its own legal list; None elsewhere.
+
+        The same draws from ``self.rng`` in the same order, the same UCT arithmetic, rollouts
+        and leaf values as the loop below, so the same decision, and ``self.rng`` is left
+        where the loop would leave it.
+        """
+        if not getattr(state, "in_core", False):
+            return None
+        native_legal = state.core_legal(legal)
+        if native_legal is None:
+            return None
+        from riven_env.native import load
+        from riven_env.native.random import native_stream, numpy_state
+
+        stream = native_stream(self.rng)
+        index = load().mcts_choose(
+            state.model,
+            state.native,
+            native_legal,
+            stream,
+            self.simulations,
+            self.rollout_depth,
+            self.exploration,
+            float(self.weights.scale),
+            native_weights(self.weights),
+            native_game(state),
+        )
+        self.rng.bit_generator.state = numpy_state(stream)
+        return legal[index]
+
     def _simulate(
         self, state: GameState, legal: Sequence[Decision], root: _Node, root_side: str
     ) -> None:

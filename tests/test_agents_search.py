@@ -118,20 +118,38 @@ def _native_available() -> bool:
 
 
 @pytest.mark.skipif(not _native_available(), reason="native core not built")
-def test_mcts_plays_the_same_games_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
-    # On the native engine each rollout is one core call (NativeGameState.play_random) drawing
-    # from the agent's own stream: the same draws, the same search, the same game.
+@pytest.mark.parametrize("whole_search", [True, False])
+def test_mcts_plays_the_same_games_on_both_engines(
+    monkeypatch: pytest.MonkeyPatch, whole_search: bool
+) -> None:
+    # On the native engine the whole search is one core call (riven::agents::mcts_choose); with
+    # that call off, the Python search plays each rollout in one core call
+    # (NativeGameState.play_random). Both draw from the agent's own stream: the same draws, the
+    # same search, the same game as the Python engine's.
+    from riven_agents.mcts import MCTSAgent
+
     from riven_env.game.events import dumps_event
+    from riven_env.native import load
     from riven_env.native.loop import NativeGameState
 
     calls = []
-    original = NativeGameState.play_random
+    if whole_search:
+        original_search = load().mcts_choose
 
-    def counted(self: NativeGameState, rng: object, max_steps: int) -> int:
-        calls.append(max_steps)
-        return original(self, rng, max_steps)
+        def counted_search(*args: object) -> int:
+            calls.append(args[4])
+            return original_search(*args)
 
-    monkeypatch.setattr(NativeGameState, "play_random", counted)
+        monkeypatch.setattr(load(), "mcts_choose", counted_search)
+    else:
+        original = NativeGameState.play_random
+
+        def counted(self: NativeGameState, rng: object, max_steps: int) -> int:
+            calls.append(max_steps)
+            return original(self, rng, max_steps)
+
+        monkeypatch.setattr(NativeGameState, "play_random", counted)
+        monkeypatch.setattr(MCTSAgent, "_search_in_core", lambda self, state, legal: None)
     for seed in (0, 1):
         logs = [
             [
@@ -143,7 +161,9 @@ def test_mcts_plays_the_same_games_on_both_engines(monkeypatch: pytest.MonkeyPat
             for engine in ("python", "native")
         ]
         assert logs[0] == logs[1], seed
-    assert calls, "no rollout was played in the core"
+    assert calls, "nothing was played in the core"
+    if whole_search:
+        assert set(calls) == {12, 8}  # each side's budget, one call per search
 
 
 def _duel_in_contact() -> GameState:

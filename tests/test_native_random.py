@@ -62,4 +62,15 @@ def test_bad_ranges_are_refused() -> None:
     with pytest.raises(ValueError):
         stream.integers(3, 3)
     with pytest.raises(ValueError):
-        stream.integers(0, 2**33)
+        stream.integers(5, 2)
+
+
+def test_wide_ranges_are_numpys() -> None:
+    # Ranges above 2**32 take numpy's 64-bit Lemire draw (an MCTS simulation's seed, the batch's
+    # game seeds), between narrow ones that use the buffered 32-bit halves.
+    reference = np.random.default_rng(11)
+    stream = native_stream(np.random.default_rng(11))
+    for high in (2**33, 6, 2**62, 2**63 - 1, 3, 2**40 + 7, 2**32, 2**32 + 1):
+        expected = [int(reference.integers(0, high)) for _ in range(20)]
+        assert [stream.integers(0, high) for _ in range(20)] == expected, high
+    assert stream.integers(-(2**63), 2**63 - 1) == int(reference.integers(-(2**63), 2**63 - 1))

@@ -4,11 +4,17 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "bindings.hpp"
 #include "riven/agents/evaluation.hpp"
+#include "riven/agents/mcts.hpp"
 #include "riven/agents/signature.hpp"
 #include "riven/game/forward_model.hpp"
+#include "riven/game/native_planner.hpp"
 #include "riven/game/state.hpp"
+#include "riven/rules/pcg64.hpp"
 
 namespace nb = nanobind;
 
@@ -48,6 +54,23 @@ void bind_agents(nb::module_& module) {
       },
       nb::arg("model"), nb::arg("state"), nb::arg("side"), nb::arg("game"),
       "agents/evaluation.py threat on the loop's state.");
+  module.def(
+      "mcts_choose",
+      [](const game::ForwardModel& fm, const game::GameState& state, const std::vector<game::Decision>& legal,
+         rules::Pcg64& rng, std::int64_t simulations, std::int64_t rollout_depth, double exploration, double scale,
+         const EvaluationWeights& weights, const EvaluationGame& g) {
+        const agents::MctsSettings settings{simulations, rollout_depth, exploration, scale};
+        // With the core's planner a search calls no Python: the GIL is let go meanwhile.
+        if (dynamic_cast<const game::NativePlanner*>(fm.planner.get()) == nullptr) {
+          return agents::mcts_choose(fm, state, legal, rng, settings, weights, g);
+        }
+        nb::gil_scoped_release release;
+        return agents::mcts_choose(fm, state, legal, rng, settings, weights, g);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("legal"), nb::arg("rng"), nb::arg("simulations"),
+      nb::arg("rollout_depth"), nb::arg("exploration"), nb::arg("scale"), nb::arg("weights"), nb::arg("game"),
+      "agents/mcts.py MCTSAgent.act on the loop's state: the index in `legal` (the state's own list) of the "
+      "decision chosen; `rng`, the agent's stream, moves on as act's draws move it.");
   module.def(
       "search_signature",
       [](const game::GameState& state) {

@@ -371,16 +371,8 @@ void bind_game_loop(nb::module_& module) {
         // With the core's planner nothing calls Python, so the GIL is let go meanwhile.
         const auto play = [&] {
           game::EventLog log = quiet ? game::EventLog::discarding() : game::EventLog();
-          std::int64_t steps = 0;
-          std::size_t events = 0;
-          while (!state.over && steps < max_steps) {
-            const std::vector<Decision> legal = game::legal_decisions(fm, state);
-            const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(legal.size())));
-            game::apply(fm, state, legal[pick], log);
-            events += log.drain().size();
-            ++steps;
-          }
-          return std::make_pair(steps, events);
+          const game::RandomPlay played = game::play_random(fm, state, chooser, max_steps, log);
+          return std::make_pair(played.steps, played.events);
         };
         if (!native_planner(fm)) return play();
         nb::gil_scoped_release release;

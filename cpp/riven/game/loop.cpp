@@ -1100,4 +1100,17 @@ void apply(const ForwardModel& fm, GameState& state, const Decision& decision, E
 
 void start(const ForwardModel& fm, GameState& state, EventLog& log) { Loop(fm, state, log).start(); }
 
+RandomPlay play_random(const ForwardModel& fm, GameState& state, rules::Pcg64& chooser, std::int64_t max_steps,
+                       EventLog& log) {
+  RandomPlay played;
+  while (!state.over && played.steps < max_steps) {
+    const std::vector<Decision> legal = legal_decisions(fm, state);
+    const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(legal.size())));
+    Loop(fm, state, log).apply(legal[pick]);
+    played.events += log.drain().size();
+    ++played.steps;
+  }
+  return played;
+}
+
 }  // namespace riven::game

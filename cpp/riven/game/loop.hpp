@@ -4,12 +4,16 @@
 // same random draws in the same order and the same events (EventLog, byte-identical JSON).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "riven/game/decision.hpp"
 #include "riven/game/events.hpp"
 #include "riven/game/forward_model.hpp"
 #include "riven/game/queries.hpp"
 #include "riven/game/state.hpp"
 #include "riven/rules/errors.hpp"
+#include "riven/rules/pcg64.hpp"
 
 namespace riven::game {
 
@@ -20,5 +24,17 @@ void apply(const ForwardModel& fm, GameState& state, const Decision& decision, E
 
 /// GameState.start: open round 1 (round_start, the first turn) and advance.
 void start(const ForwardModel& fm, GameState& state, EventLog& log);
+
+/// What play_random played: the decisions, and the events they recorded (0 on a discarding log).
+struct RandomPlay {
+  std::int64_t steps = 0;
+  std::size_t events = 0;
+};
+
+/// Uniformly random legal decisions, `legal[chooser.integers(0, len(legal))]` as a Python loop
+/// draws them, until the game ends or `max_steps` were played (a soak; with a discarding log, a
+/// search's rollout). The events are counted and dropped.
+RandomPlay play_random(const ForwardModel& fm, GameState& state, rules::Pcg64& chooser, std::int64_t max_steps,
+                       EventLog& log);
 
 }  // namespace riven::game

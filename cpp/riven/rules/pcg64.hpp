@@ -3,8 +3,8 @@
 // The Python engine draws every die from numpy.random.default_rng(seed) (riven_env/rules/dice.py).
 // The native core reproduces that stream exactly, so the same seed gives the same game on either
 // engine: the PCG64 (XSL-RR 128/64) step and output of numpy/random/src/pcg64, the 32-bit half
-// buffering of its next_uint32, and the Lemire bounded draw that Generator.integers uses for
-// ranges below 2**32 (numpy/random/src/distributions/distributions.c). State moves between the two
+// buffering of its next_uint32, and the Lemire bounded draws that Generator.integers uses (32-bit
+// below 2**32, 64-bit above: numpy/random/src/distributions/distributions.c). State moves between the two
 // engines through numpy's own `bit_generator.state` dictionary (see riven_env/native/random.py).
 #pragma once
 
@@ -51,22 +51,40 @@ class Pcg64 {
     return static_cast<std::uint32_t>(next & 0xFFFFFFFFULL);
   }
 
-  /// Generator.integers(low, high) for int64 with high - low <= 2**32 (dice, seats, indices).
+  /// Generator.integers(low, high) for int64: dice, seats and indices (below 2**32, on the
+  /// buffered 32-bit halves).
   std::int64_t integers(std::int64_t low, std::int64_t high) {
     if (high <= low) {
       throw std::invalid_argument("integers: high must be greater than low");
     }
-    const auto range = static_cast<std::uint64_t>(high - low - 1);  // numpy's inclusive rng
+    return integers_closed(low, high - 1);
+  }
+
+  /// Generator.integers(low, high, endpoint=True) for int64: `high` included, so that a search's
+  /// seed below 2**63 (integers(0, 2**63), whose bound is no int64) is integers_closed(0, 2**63 - 1),
+  /// drawn on whole 64-bit draws as numpy draws a range above 2**32.
+  std::int64_t integers_closed(std::int64_t low, std::int64_t high) {
+    if (high < low) {
+      throw std::invalid_argument("integers: high must not be below low");
+    }
+    // numpy's rng and off + draw, in unsigned arithmetic (no signed overflow).
+    const std::uint64_t range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+    const auto at = [low](std::uint64_t draw) {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(low) + draw);
+    };
     if (range == 0) {
       return low;
     }
+    if (range == UINT64_MAX) {
+      return at(next_uint64());
+    }
     if (range > 0xFFFFFFFFULL) {
-      throw std::invalid_argument("integers: ranges above 2**32 are not used by the game");
+      return at(bounded_lemire64(range));
     }
     if (range == 0xFFFFFFFFULL) {
-      return low + static_cast<std::int64_t>(next_uint32());
+      return at(next_uint32());
     }
-    return low + static_cast<std::int64_t>(bounded_lemire(static_cast<std::uint32_t>(range)));
+    return at(bounded_lemire(static_cast<std::uint32_t>(range)));
   }
 
  private:
@@ -85,6 +103,21 @@ class Pcg64 {
       }
     }
     return static_cast<std::uint32_t>(product >> 32);
+  }
+
+  // bounded_lemire_uint64.
+  std::uint64_t bounded_lemire64(std::uint64_t range) {
+    const std::uint64_t range_excl = range + 1U;
+    uint128 product = static_cast<uint128>(next_uint64()) * range_excl;
+    auto leftover = static_cast<std::uint64_t>(product);
+    if (leftover < range_excl) {
+      const std::uint64_t threshold = (UINT64_MAX - range) % range_excl;
+      while (leftover < threshold) {
+        product = static_cast<uint128>(next_uint64()) * range_excl;
+        leftover = static_cast<std::uint64_t>(product);
+      }
+    }
+    return static_cast<std::uint64_t>(product >> 64);
   }
 
   Pcg64State state_;

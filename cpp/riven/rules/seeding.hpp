@@ -102,27 +102,8 @@ inline Pcg64 seeded_pcg64(std::span<const std::uint64_t> entropy) {
   return Pcg64(s);
 }
 
-/// Generator.integers(low, high) for an int64 range wider than 2**32 (bounded_lemire_uint64);
-/// narrower ranges go to Pcg64::integers.
-inline std::int64_t integers64(Pcg64& rng, std::int64_t low, std::int64_t high) {
-  if (high <= low) {
-    throw std::invalid_argument("integers64: high must be greater than low");
-  }
-  const auto range = static_cast<std::uint64_t>(high - low - 1);
-  if (range <= 0xFFFFFFFFULL) {
-    return rng.integers(low, high);
-  }
-  const std::uint64_t range_excl = range + 1;
-  uint128 m = static_cast<uint128>(rng.next_uint64()) * range_excl;
-  auto leftover = static_cast<std::uint64_t>(m);
-  if (leftover < range_excl) {
-    const std::uint64_t threshold = (UINT64_MAX - range) % range_excl;
-    while (leftover < threshold) {
-      m = static_cast<uint128>(rng.next_uint64()) * range_excl;
-      leftover = static_cast<std::uint64_t>(m);
-    }
-  }
-  return low + static_cast<std::int64_t>(m >> 64);
-}
+/// Generator.integers(low, high) for any int64 range (Pcg64::integers: the 64-bit Lemire draw
+/// above 2**32, the buffered 32-bit one below).
+inline std::int64_t integers64(Pcg64& rng, std::int64_t low, std::int64_t high) { return rng.integers(low, high); }
 
 }  // namespace riven::rules
