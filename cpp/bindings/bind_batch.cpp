@@ -89,9 +89,47 @@ BatchOutputs outputs(Floats2& obs, Bytes2& mask, Doubles1& reward, Bytes1& termi
                       span_of(final_obs),  span_of(learner_side), span_of(final_winner)};
 }
 
+// The arrays a batch steps into, converted and checked once and held (as EnvPool registers its
+// buffers): a step then crosses the seam with its actions only, not ten numpy arrays each
+// converted again (a single environment pays that at every step). The ndarrays keep their
+// numpy arrays alive.
+struct BatchBuffers {
+  BatchBuffers(Int64s1 actions_, Floats2 obs_, Bytes2 mask_, Doubles1 reward_, Bytes1 terminated_, Bytes1 truncated_,
+               Bytes1 illegal_, Floats2 final_obs_, Int8s1 learner_side_, Int8s1 final_winner_)
+      : actions(std::move(actions_)),
+        obs(std::move(obs_)),
+        mask(std::move(mask_)),
+        reward(std::move(reward_)),
+        terminated(std::move(terminated_)),
+        truncated(std::move(truncated_)),
+        illegal(std::move(illegal_)),
+        final_obs(std::move(final_obs_)),
+        learner_side(std::move(learner_side_)),
+        final_winner(std::move(final_winner_)),
+        out(outputs(obs, mask, reward, terminated, truncated, illegal, final_obs, learner_side, final_winner)) {}
+
+  Int64s1 actions;
+  Floats2 obs;
+  Bytes2 mask;
+  Doubles1 reward;
+  Bytes1 terminated;
+  Bytes1 truncated;
+  Bytes1 illegal;
+  Floats2 final_obs;
+  Int8s1 learner_side;
+  Int8s1 final_winner;
+  BatchOutputs out;
+};
+
 }  // namespace
 
 void bind_batch(nb::module_& module) {
+  nb::class_<BatchBuffers>(module, "BatchBuffers",
+                           "A batch's actions and output arrays, converted once (step_into steps with them).")
+      .def(nb::init<Int64s1, Floats2, Bytes2, Doubles1, Bytes1, Bytes1, Bytes1, Floats2, Int8s1, Int8s1>(),
+           nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"), nb::arg("terminated"),
+           nb::arg("truncated"), nb::arg("illegal"), nb::arg("final_obs"), nb::arg("learner_side"),
+           nb::arg("final_winner"));
   nb::class_<envs::RewardConfig>(module, "RewardConfig", "env.toml's rewards, illegal actions and episode length.")
       .def(nb::init<>())
       .def_rw("win", &envs::RewardConfig::win)
@@ -176,6 +214,14 @@ void bind_batch(nb::module_& module) {
           nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"), nb::arg("terminated"),
           nb::arg("truncated"), nb::arg("illegal"), nb::arg("final_obs"), nb::arg("learner_side"),
           nb::arg("final_winner"), "One learner action per game; the opponent plays; done games restart.")
+      .def(
+          "step_into",
+          [](BatchEnv& env, const BatchBuffers& buffers) {
+            const std::span<const std::int64_t> a(buffers.actions.data(), buffers.actions.size());
+            nb::gil_scoped_release release;
+            env.step(a, buffers.out);
+          },
+          nb::arg("buffers"), "step() with the actions and outputs of `buffers` (read and written in place).")
       .def("set_autoreset", &BatchEnv::set_autoreset, nb::arg("on"),
            "Start the next game of a finished one within step() (default) or leave it for restart().")
       .def(

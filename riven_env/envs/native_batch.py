@@ -175,6 +175,7 @@ class NativeSingleGame:
     """
 
     def __init__(self, env: Any, learner_setting: str) -> None:
+        from riven_env.native import load
         from riven_env.native.loop import forward_model
 
         self.learner_setting = learner_setting
@@ -185,6 +186,8 @@ class NativeSingleGame:
         self._outputs = self.arrays.outputs()
         self.model = forward_model(self.template)
         self._actions = np.zeros(1, dtype=np.int64)
+        # The action and the outputs cross the seam once, here: a step passes only this.
+        self._buffers = load().BatchBuffers(self._actions, *self._outputs)
         self._state: Any = None
         self.entity_rows: Any = None  # the env's EntityRows (entity observations), built once
 
@@ -218,7 +221,7 @@ class NativeSingleGame:
     def step(self, index: int) -> None:
         """One learner action (a catalogue index), the opponent's reply, into :attr:`arrays`."""
         self._actions[0] = index
-        self.batch.step(self._actions, *self._outputs)
+        self.batch.step_into(self._buffers)
         self._state = None
 
     def state(self) -> Any:
