@@ -208,3 +208,44 @@ def test_native_single_env_observations_equal_python() -> None:
         if tb or ub:
             a, _ = native.reset()
             b, _ = python.reset()
+
+
+@pytest.mark.parametrize("mission", ["hold-the-line", "scifi-hold", "duel-1v1", "skirmish-5v5"])
+@pytest.mark.parametrize("learner_side", ["blue", "red"])
+def test_the_batch_starts_on_the_missions_first_side(mission: str, learner_side: str) -> None:
+    # A mission's fixed first side is its own (hold-the-line and scifi-hold: red first), not the
+    # first template's (blue): the batch and the native single env start as the Python env does,
+    # and go on in lockstep with it.
+    from riven_env.envs.gym_env import RivenSkirmishEnv
+    from riven_env.envs.vector import RivenVectorEnv
+
+    n, seed = 3, 5
+    batch = RivenVectorEnv(n, mission, "random", engine="native", learner_side=learner_side)
+    assert batch.backend == "batched"
+    envs = [
+        RivenSkirmishEnv(
+            mission, "random", learner_side=learner_side, obs_mode="flat", engine="python"
+        )
+        for _ in range(n)
+    ]
+    single = RivenSkirmishEnv(
+        mission, "random", learner_side=learner_side, obs_mode="flat", engine="native"
+    )
+    obs, _ = batch.reset(seed=seed)
+    first = np.stack([env.reset(seed=seed + k)[0] for k, env in enumerate(envs)])
+    assert np.array_equal(obs, first)
+    assert np.array_equal(single.reset(seed=seed)[0], first[0])
+    rng = np.random.default_rng(seed)
+    for t in range(40):
+        masks = batch.action_masks()
+        assert np.array_equal(masks, np.stack([e.action_masks() for e in envs])), t
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
+        obs, rewards, terminated, truncated, _ = batch.step(actions)
+        for k, env in enumerate(envs):
+            o, r, term, trunc, _ = env.step(int(actions[k]))
+            assert r == rewards[k], (t, k)
+            assert (term, trunc) == (bool(terminated[k]), bool(truncated[k])), (t, k)
+            if term or trunc:
+                o, _ = env.reset()
+            assert np.array_equal(obs[k], o), (t, k)
+    batch.close()

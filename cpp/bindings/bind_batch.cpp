@@ -147,15 +147,15 @@ void bind_batch(nb::module_& module) {
           "__init__",
           [](BatchEnv* self, const game::ForwardModel& model, const encoding::ObservationEncoder& encoder,
              const encoding::ActionCatalogue& catalogue, const std::vector<game::GameState>& templates,
-             bool roll_first, const envs::RewardConfig& rewards, int learner_side, std::size_t games,
+             int first_side, const envs::RewardConfig& rewards, int learner_side, std::size_t games,
              bool python_planner) {
             game::ForwardModel copy = model;
             if (python_planner) {
               copy.planner = std::make_shared<GilPlanner>(model.planner);
             }
-            new (self) BatchEnv(std::move(copy), encoder, catalogue, templates, roll_first, rewards, learner_side, games);
+            new (self) BatchEnv(std::move(copy), encoder, catalogue, templates, first_side, rewards, learner_side, games);
           },
-          nb::arg("model"), nb::arg("encoder"), nb::arg("catalogue"), nb::arg("templates"), nb::arg("roll_first"),
+          nb::arg("model"), nb::arg("encoder"), nb::arg("catalogue"), nb::arg("templates"), nb::arg("first_side"),
           nb::arg("rewards"), nb::arg("learner_side"), nb::arg("games"), nb::arg("python_planner") = true)
       .def(
           "set_oracle",

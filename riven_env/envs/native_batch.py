@@ -59,7 +59,7 @@ def build_native_batch(env: Any, learner_side: str, games: int) -> tuple[Any, An
         encoder,
         catalogue,
         natives,
-        env.scenario.first_side == "roll",
+        -1 if env.scenario.first_side == "roll" else SIDES.index(env.scenario.first_side),
         rewards,
         side,
         games,

@@ -24,17 +24,18 @@ constexpr int kMaxEmptyGames = 16;
 }  // namespace
 
 BatchEnv::BatchEnv(game::ForwardModel model, encoding::ObservationEncoder encoder, encoding::ActionCatalogue catalogue,
-                   std::vector<game::GameState> templates, bool roll_first, RewardConfig rewards, int learner_side,
+                   std::vector<game::GameState> templates, int first_side, RewardConfig rewards, int learner_side,
                    std::size_t games)
     : model_(std::move(model)),
       encoder_(std::move(encoder)),
       catalogue_(std::move(catalogue)),
       templates_(std::move(templates)),
-      roll_first_(roll_first),
+      first_side_(first_side),
       rewards_(rewards),
       learner_setting_(learner_side) {
   require(games > 0, "batch: at least one game");
   require(learner_side >= -1 && learner_side <= 1, "batch: learner side must be 0 (blue), 1 (red) or -1 (random)");
+  require(first_side >= -1 && first_side <= 1, "batch: first side must be 0 (blue), 1 (red) or -1 (rolled)");
   require(templates_.size() == 2, "batch: one template state per first side (blue, red) expected");
   for (std::size_t s = 0; s < 2; ++s) {
     require(templates_[s].statics != nullptr, "batch: a template state has no static part");
@@ -160,10 +161,9 @@ void BatchEnv::start_game(Game& g, std::uint64_t game_seed, bool draw_first) {
     // new_game: default_rng(seed), the first side rolled from it when the scenario rolls.
     const std::array<std::uint64_t, 1> entropy{game_seed};
     rules::Pcg64 dice = rules::seeded_pcg64(entropy);
-    std::size_t first = templates_[0].statics->first_side;
-    if (roll_first_) {
-      first = static_cast<std::size_t>(dice.integers(0, 2));
-    }
+    // (The scenario's fixed side is its own, not a template's: each template is one side's.)
+    const std::size_t first = first_side_ >= 0 ? static_cast<std::size_t>(first_side_)
+                                               : static_cast<std::size_t>(dice.integers(0, 2));
     g.state = templates_[first];
     g.state.rng = dice;
     game::start(model_, g.state, log_);

@@ -62,10 +62,10 @@ struct BatchOutputs {
 class BatchEnv {
  public:
   /// `templates`: the state of a new game before GameState.start for each first side (0 blue,
-  /// 1 red; the scenario's own first side or both when it rolls, `roll_first`).
+  /// 1 red). `first_side`: the scenario's own first side (0, 1), or -1 when it rolls one per game.
   /// `learner_side`: 0, 1, or -1 (drawn per game from the environment's stream).
   BatchEnv(game::ForwardModel model, encoding::ObservationEncoder encoder, encoding::ActionCatalogue catalogue,
-           std::vector<game::GameState> templates, bool roll_first, RewardConfig rewards, int learner_side,
+           std::vector<game::GameState> templates, int first_side, RewardConfig rewards, int learner_side,
            std::size_t games);
 
   /// The opponent of every game: the Enemy Oracle of `oracle` (riven_agents OracleAgent, its
@@ -151,7 +151,7 @@ class BatchEnv {
   std::optional<encoding::PairEncoder> pairs_;
   encoding::ActionCatalogue catalogue_;
   std::vector<game::GameState> templates_;
-  bool roll_first_ = false;
+  int first_side_ = -1;  // -1: rolled per game
   RewardConfig rewards_;
   int learner_setting_ = 0;
   bool autoreset_ = true;
