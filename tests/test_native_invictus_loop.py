@@ -8,8 +8,8 @@ is applied by the core. Seeded games on every bundled mission are played by both
 * in lockstep (the Python agents choosing from the Python list): the legal decisions, the
   events (``dumps_event``) and the state field by field (``native_view == python_view``, the
   Invictus roll included) agree after every decision;
-* whole, by ``play`` (the Oracle and random agents): the event logs, as JSON dumps, are
-  identical;
+* whole, by ``play`` (the Oracle and random agents, decided in the core): the event logs, as
+  JSON dumps, are identical;
 * as environments: the batched native environment and the single Gymnasium environment on the
   core give the Python environment's observations, masks and rewards.
 """
@@ -113,6 +113,17 @@ def test_native_games_raise_dice_and_close_melee_rolls() -> None:
     assert '"type":"resource"' in text  # Luck spent or earned (the aftermath)
 
 
+def test_the_oracle_decides_invictus_spends_in_the_core() -> None:
+    from riven_env.native.play import play_in_core
+
+    for mission, seed in (("skirmish-5v5", 1), ("hold-the-line", 2)):
+        state = new_game(mission, seed, overrides=OVERRIDES, engine="native")
+        events, decisions = play_in_core(state, _agents("oracle", "oracle", seed))
+        assert state.is_terminal and decisions > 0  # one core call: no point left to Python
+        rules = {e["rule"] for e in events if e["type"] == "oracle_decision"}
+        assert "invictus:favour_best" in rules
+
+
 def test_an_invictus_pending_roll_crosses_the_seam() -> None:
     python = new_game("skirmish-5v5", 1, overrides=OVERRIDES, engine="python")
     agents = _agents("oracle", "oracle", 1)
@@ -143,7 +154,8 @@ def test_auto_plays_invictus_on_the_core(monkeypatch: pytest.MonkeyPatch) -> Non
     ("scenario", "opponent", "learner_side", "steps"),
     [
         ("duel-1v1", "random", "random", 160),
-        ("skirmish-5v5", "random", "blue", 120),
+        ("skirmish-5v5", "oracle", "blue", 120),
+        ("duel-1v1", "oracle", "red", 160),
         ("ranged-vs-melee", "random", "blue", 200),
     ],
 )
@@ -195,7 +207,7 @@ def test_the_batched_env_plays_invictus_as_the_python_envs(
     batch.close()
 
 
-@pytest.mark.parametrize("opponent", ["random"])
+@pytest.mark.parametrize("opponent", ["random", "oracle"])
 def test_the_gymnasium_env_on_the_core_observes_invictus_as_python(opponent: str) -> None:
     from riven_env.envs.gym_env import RivenSkirmishEnv
 

@@ -177,6 +177,11 @@ std::vector<int> unfavourable(const std::vector<int>& dice);
 std::pair<std::string, int> consequence(IBand band, const std::vector<int>& danger, bool fray,
                                         const InvictusRules& s);
 
+/// The Oracle's choice on a pending roll (InvictusResolution.oracle_choice) with the settings
+/// given: the best Favourable raise; a Luck raise when it lifts the band enough.
+OracleChoice oracle_choice(const InvictusRoll& roll, const std::vector<std::string>& options, const std::string& model,
+                           int luck_now, const InvictusRules& s);
+
 /// Invictus's dice for tests, shots and melee (invictus.py InvictusResolution).
 class InvictusSystem {
  public:
