@@ -29,7 +29,7 @@ native_only = pytest.mark.skipif(not available(), reason="the native core is not
 runner = CliRunner()
 
 #: A resolution system the core has not ported (riven_env/native/rules.py NATIVE_SYSTEMS).
-UNPORTED = {"resolution": "invictus"}
+UNPORTED = {"resolution": "new-world"}
 
 
 @pytest.fixture
@@ -64,11 +64,11 @@ def test_auto_plays_a_ported_mission_on_the_core(real_default: None) -> None:
 def test_auto_plays_an_unported_system_on_the_reference(real_default: None) -> None:
     state = new_game("duel-1v1", 3, overrides=UNPORTED)
     assert isinstance(state, GameState)
-    assert state.resolution.name == "invictus"
+    assert state.resolution.name == "new-world"
     # ... and one such mission keeps a whole set of missions on the reference.
     assert pick_engine("auto", ["duel-1v1"], overrides=UNPORTED) == "python"
     if available():
-        with pytest.raises(NativeUnavailableError, match="'invictus'"):
+        with pytest.raises(NativeUnavailableError, match="'new-world'"):
             new_game("duel-1v1", 3, overrides=UNPORTED, engine="native")
 
 
@@ -128,7 +128,7 @@ def test_commands_without_engine_play_natively_and_auto_is_accepted(
     unported = runner.invoke(
         app,
         [*common, "--db", str(tmp_path / "c.duckdb"), "--engine", "auto",
-         "--set", "resolution=invictus"],
+         "--set", "resolution=new-world"],
     )  # fmt: skip
     assert unported.exit_code == 0, unported.output
     assert json.loads(unported.stdout)["config"]["engine"] == "python"

@@ -1,8 +1,7 @@
 """Invictus's dice in the core, in real games: the event logs equal the Python engine's.
 
-The native game loop does not play Invictus yet (``NATIVE_SYSTEMS`` is ``("riven",)``;
-docs/native-rules.md, "Not in the core yet"), so these games run on the Python game loop twice
-per seed: once with the Python :class:`~riven_env.rules.systems.invictus.InvictusResolution`
+These games run on the Python game loop (the native loop's own Invictus games are
+tests/test_native_invictus_loop.py's) twice per seed: once with the Python :class:`~riven_env.rules.systems.invictus.InvictusResolution`
 and once with the core's :class:`~riven_env.native.invictus.NativeInvictusResolution` behind
 the seam. Every roll, spend, Oracle choice, aftermath and ``detail`` of the core must leave the
 same event log, byte for byte, random against random and Oracle against Oracle.

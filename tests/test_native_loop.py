@@ -5,7 +5,8 @@ choosing from the Python list: at every decision point the native legal decision
 Python ones (same order), after every apply the native state equals the Python state field by
 field (``native_view == python_view``, floats bit for bit) and the events are byte-identical
 (``dumps_event``). Rules variants (turnover, bonus mode, flight route, sticky melee) and the
-``new_game(engine=...)`` seam are covered too; other resolution systems are refused by name.
+``new_game(engine=...)`` seam are covered too; the resolution systems the core lacks are refused
+by name (Invictus is played: tests/test_native_invictus_loop.py).
 Routes are planned by the core (the default ``planner="native"``); the Python planner behind
 the same seam (``planner="python"``) plays the same game.
 """
@@ -177,9 +178,14 @@ def test_an_illegal_decision_is_refused_with_the_legal_ones() -> None:
 def test_the_engine_is_named_and_other_systems_are_refused() -> None:
     with pytest.raises(ValueError, match="engine .fast.: expected one of auto, python, native"):
         new_game("duel-1v1", 1, engine="fast")
-    for system in ("invictus", "new-world", "riddle-of-steel"):
+    for system in ("new-world", "riddle-of-steel"):
         with pytest.raises(NativeUnavailableError, match=f"'{system}'"):
             new_game("duel-1v1", 1, overrides={"resolution": system}, engine="native")
+    # Invictus is ported (tests/test_native_invictus_loop.py plays it).
+    assert isinstance(
+        new_game("duel-1v1", 1, overrides={"resolution": "invictus"}, engine="native"),
+        NativeGameState,
+    )
 
 
 def test_one_forward_model_per_first_side() -> None:

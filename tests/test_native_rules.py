@@ -289,10 +289,14 @@ def test_the_native_struct_is_built_once_per_config() -> None:
     assert N.native_rules(load_rules(overrides={"melee.charge_bonus": 3})) is N.native_rules(rules)
 
 
-def test_only_riven_is_native_behind_the_seam() -> None:
-    assert tuple(N.load().ported_systems()) == N.NATIVE_SYSTEMS
+def test_riven_and_invictus_are_native_behind_the_seam() -> None:
+    from riven_env.native.invictus import NativeInvictusResolution
+
+    assert tuple(N.load().ported_systems()) == N.NATIVE_SYSTEMS == ("riven", "invictus")
     assert isinstance(N.native_resolution(load_rules()), N.NativeRivenResolution)
-    for system in ("invictus", "new-world", "riddle-of-steel"):
+    invictus = N.native_resolution(load_rules(overrides={"resolution": "invictus"}))
+    assert isinstance(invictus, NativeInvictusResolution)
+    for system in ("new-world", "riddle-of-steel"):
         with pytest.raises(NativeUnavailableError, match=f"'{system}'.*not in the native core"):
             N.native_resolution(load_rules(overrides={"resolution": system}))
 

@@ -20,6 +20,7 @@
 #include "bindings.hpp"
 #include "riven/game/decision.hpp"
 #include "riven/game/events.hpp"
+#include "riven/game/queries.hpp"
 #include "riven/game/state.hpp"
 
 namespace nb = nanobind;
@@ -191,6 +192,52 @@ game::Pending pending_from(const PendingTuple& t) {
   return p;
 }
 
+// The Invictus part of a pending roll (Pending::invictus): (dice, rolled_dice, danger, factors,
+// fray, favourable, unfavourable, score, critical_health, luck_held, luck_spent, spends,
+// rolled_band (0 miss .. 3 crit), melee defender modifiers or None).
+using InvictusTuple =
+    std::tuple<std::vector<int>, std::vector<int>, std::vector<int>, std::vector<std::string>, bool, bool, bool, int,
+               bool, int, int, std::vector<std::string>, int, std::optional<std::vector<std::pair<std::string, int>>>>;
+
+InvictusTuple invictus_tuple(const game::Pending& p) {
+  const rules::invictus::InvictusRoll roll = game::to_invictus_roll(p);
+  std::optional<std::vector<std::pair<std::string, int>>> melee;
+  if (roll.is_melee) {
+    melee.emplace();
+    for (const rules::Modifier& m : roll.melee) melee->emplace_back(m.source, m.value);
+  }
+  return {roll.dice,       roll.rolled_dice,     roll.danger,     roll.factors,     roll.fray,
+          roll.favourable, roll.unfavourable,    roll.score,      roll.critical_health, roll.luck_held,
+          roll.luck_spent, roll.spends,          static_cast<int>(roll.rolled_band), std::move(melee)};
+}
+
+game::InvictusPart invictus_from(const InvictusTuple& t) {
+  rules::invictus::InvictusRoll roll;
+  roll.dice = std::get<0>(t);
+  roll.rolled_dice = std::get<1>(t);
+  roll.pool = static_cast<int>(roll.dice.size());
+  roll.danger = std::get<2>(t);
+  roll.factors = std::get<3>(t);
+  roll.fray = std::get<4>(t);
+  roll.favourable = std::get<5>(t);
+  roll.unfavourable = std::get<6>(t);
+  roll.score = std::get<7>(t);
+  roll.critical_health = std::get<8>(t);
+  roll.luck_held = std::get<9>(t);
+  roll.luck_spent = std::get<10>(t);
+  roll.spends = std::get<11>(t);
+  const int band = std::get<12>(t);
+  if (band < 0 || band > 3) {
+    throw std::invalid_argument("Invictus rolled band " + std::to_string(band) + " (expected 0..3)");
+  }
+  roll.rolled_band = static_cast<rules::invictus::IBand>(band);
+  if (std::get<13>(t).has_value()) {
+    roll.is_melee = true;
+    for (const auto& [source, value] : *std::get<13>(t)) roll.melee.push_back({source, value});
+  }
+  return game::invictus_part(roll);
+}
+
 // ------------------------------------------------------------------ events: Python -> JSON value
 JsonValue to_json(nb::handle value, int depth);
 
@@ -353,6 +400,24 @@ void bind_game(nb::module_& module) {
             s.pending = t.has_value() ? std::optional<game::Pending>(pending_from(*t)) : std::nullopt;
           },
           nb::arg("value").none())
+      .def_prop_rw(
+          "pending_invictus",
+          [](const GameState& s) -> std::optional<InvictusTuple> {
+            if (!s.pending.has_value() || !s.pending->invictus) {
+              return std::nullopt;
+            }
+            return invictus_tuple(*s.pending);
+          },
+          [](GameState& s, const std::optional<InvictusTuple>& t) {
+            if (!s.pending.has_value()) {
+              if (t.has_value()) throw std::invalid_argument("pending_invictus: set the pending roll first");
+              return;
+            }
+            s.pending->invictus = t.has_value();
+            s.pending->inv = t.has_value() ? invictus_from(*t) : game::InvictusPart{};
+          },
+          nb::arg("value").none(),
+          "The Invictus part of the pending roll (None: no pending roll, or a RIVEN one); set it after `pending`.")
       .def_rw("decider", &GameState::decider)
       .def_prop_rw(
           "system_state",

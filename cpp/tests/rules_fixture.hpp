@@ -81,4 +81,45 @@ inline rules::RulesConfig riven_v01() {
   return config;
 }
 
+/// The bundled rules under Invictus (meta.resolution = "invictus"): the [invictus] numbers copy
+/// riven_env/rules/data/invictus.toml.
+inline rules::RulesConfig invictus_v01() {
+  rules::RulesConfig config = riven_v01();
+  config.system = rules::System::Invictus;
+  config.system_name = "invictus";
+  rules::InvictusRules& s = config.invictus;
+  s.attribute_offset = 0;
+  s.min_dice = 1;
+  s.max_dice = 6;
+  s.standard_tn = 8;
+  s.tn_step = 2;
+  s.steps_per_die = 2;
+  s.miss_max = 3;
+  s.swing_max = 5;
+  s.crit_sixes = 2;
+  s.danger_max = 3;
+  s.soft_max = 3;
+  s.bite_face = 6;
+  s.bite_on = {"hit"};
+  s.factors = {"fray", "superior_opposition", "exposed", "critical_health", "time_pressure"};
+  s.exposed_conditions = {"exposed", "prone", "pinned"};
+  s.soft = rules::InvictusMove{"strain", 1};
+  s.hard = rules::InvictusMove{"wound", 1};
+  s.luck_start = 0;
+  s.luck_crit_gain = 1;
+  s.luck_cap = 3;
+  s.luck_raise = 1;
+  s.deaths_door_overflow = 1;
+  s.critical_health_dice = 1;
+  s.reaction_kinds = {"resist"};
+  s.melee = {"parry", "wound", "wound", "critical"};
+  s.melee_wounds = 1;
+  s.melee_crit_wounds = 1;
+  s.oracle_lifts_to = "hit";
+  s.oracle_reserve = 0;
+  config.has_invictus = true;
+  config.prepare();
+  return config;
+}
+
 }  // namespace riven::testing

@@ -155,9 +155,11 @@ inline std::shared_ptr<const GameStatic> skirmish(const riven::rules::RulesConfi
   return st;
 }
 
-inline ForwardModel forward_model(const std::shared_ptr<const GameStatic>& st) {
+/// The fixture's forward model under `base` rules (nullptr: the bundled RIVEN rules).
+inline ForwardModel forward_model(const std::shared_ptr<const GameStatic>& st,
+                                  const riven::rules::RulesConfig* base = nullptr) {
   ForwardModel fm;
-  auto rules = std::make_shared<riven::rules::RulesConfig>(riven::testing::riven_v01());
+  auto rules = std::make_shared<riven::rules::RulesConfig>(base != nullptr ? *base : riven::testing::riven_v01());
   for (auto& t : rules->morale.triggers) t.enabled = true;  // every trigger in the soak
   fm.rules = rules;
   auto table = make_table();

@@ -4,7 +4,10 @@
 // every action of the bundled rules, a loot and a hold objective, eliminate/hold/casualties
 // victory. The loop's equality with the Python engine is tests/test_native_loop.py's; here every
 // game must reach its end with a non-empty menu at every decision point, keep a valid state,
-// number its events without a gap, and replay byte for byte from a copy.
+// number its events without a gap, and replay byte for byte from a copy. The same soak runs
+// under Invictus (invictus_soak: pending pools raised in the spend phase, the aftermath, the
+// Oracle's Invictus choices); its equality with the Python engine is
+// tests/test_native_invictus_loop.py's.
 //
 // Routes come from the core's own planner (riven::game::NativePlanner on cpp/riven/table/routing),
 // as in a native game: the table's static visibility graph for the bases' radius (the four
@@ -328,6 +331,67 @@ void rollout_soak(const ForwardModel& fm, const std::shared_ptr<const GameStatic
   RIVEN_CHECK(refused);
 }
 
+/// The loop under Invictus (meta.resolution = "invictus"): each test, shot and melee is a
+/// pending pool that the spend phase raises (`favour:I`, `luck:I`) before it closes, with its
+/// aftermath (Luck, the Narrator's moves). Random and Oracle-decided games on the fixture must
+/// end, keep a valid state (the Invictus part within its limits, only while a roll is pending),
+/// replay byte for byte from a copy and reach every part of the system.
+void invictus_soak() {
+  const riven::rules::RulesConfig rules = riven::testing::invictus_v01();
+  auto statics = std::make_shared<GameStatic>(*skirmish(rules));
+  statics->options.clear();
+  for (const std::string prefix : {"favour:", "luck:"}) {
+    for (int k = 0; k < rules.invictus.max_dice; ++k) statics->options.push_back(prefix + std::to_string(k));
+  }
+  statics->options.push_back("accept");
+  statics->resources = {"luck"};
+  statics->validate();
+  const std::shared_ptr<const GameStatic> st = statics;
+  const ForwardModel fm = forward_model(st, &rules);
+  RIVEN_CHECK(fm.invictus.has_value());
+  const riven::oracle::OracleGame o = oracle_game(fm, *st);
+  auto start = [&](std::uint64_t seed) {
+    GameState state = opening(st, seed);
+    for (std::size_t i = 0; i < state.models.size(); ++i) {  // setup.py: the system's track and Luck
+      const int wounds = fm.invictus->starting_wounds(st->profiles[static_cast<std::size_t>(st->model_profile[i])].wounds);
+      state.models[i].wounds = state.models[i].wounds_max = wounds;
+      state.models[i].resource_mask = 1;
+      state.models[i].resources[0] = fm.invictus->starting_luck();
+    }
+    riven::game::EventLog log;
+    riven::game::start(fm, state, log);
+    return state;
+  };
+  const std::vector<std::string> wanted{"\"system\":\"invictus\"", "\"spends\":[\"favour:", "\"type\":\"resource\"",
+                                        "\"defender_dice\":[]",      "\"type\":\"shot\"",       "\"rule\":\"invictus:"};
+  std::vector<bool> seen(wanted.size(), false);
+  std::int64_t decisions = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    GameState state = start(seed);
+    GameState copy = state;
+    std::string lines;
+    if (seed % 2 == 0) {
+      riven::rules::Pcg64 chooser(riven::rules::Pcg64State{seed * 7717 + 9, 2 * seed + 1, false, 0});
+      riven::rules::Pcg64 chooser_copy = chooser;
+      riven::game::EventLog log;
+      int steps = 0;
+      lines = play(fm, state, chooser, log, steps);
+      int replay_steps = 0;
+      RIVEN_CHECK(play(fm, copy, chooser_copy, log, replay_steps) == lines);
+    } else {
+      lines = oracle_game_lines(fm, state, o, seed, seed % 3 == 0, decisions);
+      RIVEN_CHECK(oracle_game_lines(fm, copy, o, seed, seed % 3 == 0, decisions) == lines);
+    }
+    RIVEN_CHECK(!state.pending.has_value());
+    for (std::size_t k = 0; k < wanted.size(); ++k) seen[k] = seen[k] || lines.find(wanted[k]) != std::string::npos;
+  }
+  RIVEN_CHECK(decisions > 15 * 2 * 20);
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    if (!seen[k]) std::cerr << "never seen in the Invictus soak: " << wanted[k] << "\n";
+    RIVEN_CHECK(seen[k]);
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -386,5 +450,6 @@ int main() {
   RIVEN_CHECK(refused && state.seq == seq);
   oracle_soak(fm, st);
   rollout_soak(fm, st);
+  invictus_soak();
   return RIVEN_TEST_RESULT();
 }

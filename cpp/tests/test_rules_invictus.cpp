@@ -16,44 +16,7 @@ namespace {
 using namespace riven::rules;
 using namespace riven::rules::invictus;
 
-RulesConfig invictus_rules() {
-  RulesConfig config = riven::testing::riven_v01();
-  config.system = System::Invictus;
-  config.system_name = "invictus";
-  InvictusRules& s = config.invictus;
-  s.attribute_offset = 0;
-  s.min_dice = 1;
-  s.max_dice = 6;
-  s.standard_tn = 8;
-  s.tn_step = 2;
-  s.steps_per_die = 2;
-  s.miss_max = 3;
-  s.swing_max = 5;
-  s.crit_sixes = 2;
-  s.danger_max = 3;
-  s.soft_max = 3;
-  s.bite_face = 6;
-  s.bite_on = {"hit"};
-  s.factors = {"fray", "superior_opposition", "exposed", "critical_health", "time_pressure"};
-  s.exposed_conditions = {"exposed", "prone", "pinned"};
-  s.soft = InvictusMove{"strain", 1};
-  s.hard = InvictusMove{"wound", 1};
-  s.luck_start = 0;
-  s.luck_crit_gain = 1;
-  s.luck_cap = 3;
-  s.luck_raise = 1;
-  s.deaths_door_overflow = 1;
-  s.critical_health_dice = 1;
-  s.reaction_kinds = {"resist"};
-  s.melee = {"parry", "wound", "wound", "critical"};
-  s.melee_wounds = 1;
-  s.melee_crit_wounds = 1;
-  s.oracle_lifts_to = "hit";
-  s.oracle_reserve = 0;
-  config.has_invictus = true;
-  config.prepare();
-  return config;
-}
+RulesConfig invictus_rules() { return riven::testing::invictus_v01(); }
 
 void reading(const InvictusRules& s) {
   RIVEN_CHECK(read_band({}, s) == IBand::Miss);

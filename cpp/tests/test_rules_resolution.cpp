@@ -1,7 +1,9 @@
-// The resolution seam: the variant the rules select, and RIVEN's engine behind it.
+// The resolution seam: the variant the rules select, RIVEN's engine behind it, and Invictus's
+// (RIVEN's activation, Out checks and shot table; its own rolls refused by the 2d6 functions).
 #include <memory>
 
 #include "check.hpp"
+#include "riven/rules/errors.hpp"
 #include "riven/rules/resolution.hpp"
 #include "rules_fixture.hpp"
 
@@ -25,7 +27,37 @@ int main() {
   RIVEN_CHECK(roll_complication(system, dice).roll == 6 && dice.left() == 0);
   RIVEN_CHECK(shot_tn(system, "soft") == 10 && shot_effect(system, Band::Critical).push_distance == 3.0);
 
-  for (const System other : {System::Invictus, System::NewWorld, System::RiddleOfSteel}) {
+  {
+    // Invictus: the system is ported; without its [invictus] table the rules are refused.
+    auto copy = std::make_shared<RulesConfig>(*rules);
+    copy->system = System::Invictus;
+    copy->system_name = "invictus";
+    bool refused = false;
+    try {
+      (void)make_resolution(copy);
+    } catch (const RulesDataError&) {
+      refused = true;
+    }
+    RIVEN_CHECK(refused);
+    copy->has_invictus = true;
+    copy->invictus.max_dice = 6;
+    copy->invictus.tn_step = 2;
+    copy->invictus.steps_per_die = 2;
+    const ResolutionSystem inv = make_resolution(copy);
+    RIVEN_CHECK(std::holds_alternative<invictus::InvictusSystem>(inv));
+    ScriptedDice same({4, 1, 6, 4});
+    RIVEN_CHECK(roll_activation(inv, 4, 3, same).actions == 2);  // RIVEN's activation, as above
+    RIVEN_CHECK(roll_out_check(inv, 5, same).out);
+    RIVEN_CHECK(shot_tn(inv, "soft") == 10 && shot_effect(inv, Band::Critical).push_distance == 3.0);
+    bool two_dice_refused = false;
+    try {
+      (void)roll_test(inv, "rally", "resolve", 2, 8, {}, same);
+    } catch (const NotPorted&) {
+      two_dice_refused = true;
+    }
+    RIVEN_CHECK(two_dice_refused && same.left() == 0);
+  }
+  for (const System other : {System::NewWorld, System::RiddleOfSteel}) {
     auto copy = std::make_shared<RulesConfig>(*rules);
     copy->system = other;
     bool refused = false;
@@ -36,6 +68,6 @@ int main() {
     }
     RIVEN_CHECK(refused);
   }
-  RIVEN_CHECK((ported_systems() == std::vector<std::string>{"riven"}));
+  RIVEN_CHECK((ported_systems() == std::vector<std::string>{"riven", "invictus"}));
   return RIVEN_TEST_RESULT();
 }

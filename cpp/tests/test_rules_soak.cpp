@@ -37,7 +37,12 @@ std::vector<std::string> some_conditions(Pcg64& draw, const RulesConfig& rules) 
 std::vector<Modifier> some_modifiers(Pcg64& draw) {
   std::vector<Modifier> mods;
   const int count = pick(draw, 0, 3);
-  for (int i = 0; i < count; ++i) mods.push_back(Modifier{"m" + std::to_string(i), pick(draw, -3, 3)});
+  for (int i = 0; i < count; ++i) {
+    // Appended, not "m" + to_string(i): GCC 12's -Wrestrict misfires on that inlined concatenation.
+    std::string source = "m";
+    source += std::to_string(i);
+    mods.push_back(Modifier{source, pick(draw, -3, 3)});
+  }
   return mods;
 }
 

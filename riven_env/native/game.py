@@ -10,8 +10,9 @@ engine can continue from a position the core reached. :func:`python_view` and :f
 test compares every field of the two; :func:`dumps_event` is the native event writer.
 
 What the native state does not hold is refused with :class:`NativeStateError` naming it: a
-pending record of another resolution system than RIVEN's 2d6 ``TestRoll``, a random stream that
-is not numpy's PCG64, names longer than the core's inline names (31 bytes).
+pending record of another resolution system than RIVEN's 2d6 ``TestRoll`` and Invictus's
+``InvictusRoll`` (whose own fields travel as ``pending_invictus``), a random stream that is not
+numpy's PCG64, names longer than the core's inline names (31 bytes).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from riven_env.native import load
 from riven_env.native.random import native_stream, numpy_state, to_generator
 from riven_env.rules import action_specs, condition_specs
 from riven_env.rules.results import BANDS, Modifier, TestRoll
+from riven_env.rules.systems.invictus import INVICTUS_BANDS, InvictusRoll, settings_for
 from riven_env.table.destinations import DESTINATION_KINDS
 
 __all__ = [
@@ -207,11 +209,56 @@ def _context_tuple(context: Mapping[str, Any], st: Any) -> tuple:
     )
 
 
+def _invictus_tuple(roll: InvictusRoll) -> tuple:
+    """The core's ``pending_invictus`` of an Invictus roll (its fields beyond a TestRoll's)."""
+    if roll.pool != len(roll.dice) or len(roll.rolled_dice) != len(roll.dice):
+        raise NativeStateError(
+            f"Invictus roll: a pool of {roll.pool} with {len(roll.dice)} dice "
+            "(the native state keeps the pool as its dice)"
+        )
+    return (
+        [int(d) for d in roll.dice],
+        [int(d) for d in roll.rolled_dice],
+        [int(d) for d in roll.danger],
+        list(roll.factors),
+        bool(roll.fray),
+        bool(roll.favourable),
+        bool(roll.unfavourable),
+        int(roll.score),
+        bool(roll.critical_health),
+        int(roll.luck_held),
+        int(roll.luck_spent),
+        list(roll.spends),
+        INVICTUS_BANDS.index(roll.rolled_band),
+        None if roll.melee is None else [(m.source, int(m.value)) for m in roll.melee],
+    )
+
+
 def _pending_tuple(pending: tuple, st: Any) -> tuple:
     roll, i, context = pending
+    if type(roll) is InvictusRoll:
+        # The TestRoll part: kind, attribute, modifiers, TN and RIVEN's bands; the rest is
+        # pending_invictus (_invictus_tuple).
+        return (
+            roll.kind,
+            roll.attribute,
+            int(roll.attribute_value),
+            [(m.source, int(m.value)) for m in roll.modifiers],
+            int(roll.tn),
+            (0, 0),
+            BANDS.index(roll.rolled_result),
+            BANDS.index(roll.result),
+            [],
+            0,
+            0,
+            0,
+            int(i),
+            _context_tuple(context, st),
+        )
     if type(roll) is not TestRoll:
         raise NativeStateError(
-            f"pending record {type(roll).__name__}: the native state holds RIVEN's TestRoll only"
+            f"pending record {type(roll).__name__}: the native state holds RIVEN's TestRoll "
+            "and Invictus's InvictusRoll only"
         )
     return (
         roll.kind,
@@ -285,6 +332,8 @@ def to_native(state: Any) -> Any:
         out.turn_passes_after = state.turn_passes_after
         out.taken_actions = [_index(st.actions, a, "taken action") for a in state.taken_actions]
         out.pending = None if state.pending is None else _pending_tuple(state.pending, st)
+        if state.pending is not None and type(state.pending[0]) is InvictusRoll:
+            out.pending_invictus = _invictus_tuple(state.pending[0])
         out.decider = -1 if state.decider is None else SIDES.index(state.decider)
         out.system_state = [
             (st.system_keys.index(k[0]), int(k[1]), int(v)) for k, v in state.system_state.items()
@@ -357,12 +406,14 @@ def python_view(state: Any) -> dict[str, Any]:
                 "spends": list(roll.spends),
                 "momentum_spent": roll.momentum_spent,
                 "strain_taken": roll.strain_taken,
-                "critical_momentum": roll.critical_momentum,
+                "critical_momentum": getattr(roll, "critical_momentum", 0),
                 "margin": roll.margin,
             },
             "model": i,
             "context": {k: (tuple(v) if k == "destination" else v) for k, v in context.items()},
         }
+        if type(roll) is InvictusRoll:
+            pending["roll"]["invictus"] = _invictus_view(_invictus_tuple(roll))
     return {
         "models": models,
         "momentum": dict(state.momentum),
@@ -391,6 +442,37 @@ def python_view(state: Any) -> dict[str, Any]:
         "seq": state.seq,
         "rng": state.rng.bit_generator.state,
     }
+
+
+_INVICTUS_KEYS = (
+    "dice",
+    "rolled_dice",
+    "danger",
+    "factors",
+    "fray",
+    "favourable",
+    "unfavourable",
+    "score",
+    "critical_health",
+    "luck_held",
+    "luck_spent",
+    "spends",
+    "rolled_band",
+    "melee",
+)
+
+
+def _invictus_view(values: tuple) -> dict[str, Any]:
+    """An Invictus roll's own fields (``pending_invictus``) as plain values."""
+    out = dict(zip(_INVICTUS_KEYS, values, strict=True))
+    for key in ("dice", "rolled_dice", "danger"):
+        out[key] = tuple(out[key])
+    out["factors"] = list(out["factors"])
+    out["spends"] = list(out["spends"])
+    out["rolled_band"] = INVICTUS_BANDS[out["rolled_band"]]
+    if out["melee"] is not None:
+        out["melee"] = [tuple(m) for m in out["melee"]]
+    return out
 
 
 def native_view(native_state: Any) -> dict[str, Any]:
@@ -453,6 +535,7 @@ def native_view(native_state: Any) -> dict[str, Any]:
         if cover:
             context["cover"] = cover
         total = sum(dice) + value + sum(v for _, v in mods)
+        invictus = native_state.pending_invictus
         pending = {
             "roll": {
                 "kind": kind,
@@ -472,6 +555,15 @@ def native_view(native_state: Any) -> dict[str, Any]:
             "model": model,
             "context": context,
         }
+        if invictus is not None:
+            # An Invictus roll: its pool and raises; its margin is its band's tier.
+            view = _invictus_view(invictus)
+            pending["roll"].update(
+                dice=view["dice"],
+                spends=list(view["spends"]),
+                margin=BANDS.index(pending["roll"]["result"]),
+                invictus=view,
+            )
     current = native_state.current_side()
     half = native_state.half_strength_tested
     return {
@@ -550,6 +642,12 @@ def from_native(native_state: Any, like: Any) -> Any:
     pending = view["pending"]
     if pending is None:
         state.pending = None
+    elif "invictus" in pending["roll"]:
+        state.pending = (
+            _invictus_roll(pending["roll"], like),
+            pending["model"],
+            dict(pending["context"]),
+        )
     else:
         roll = pending["roll"]
         state.pending = (
@@ -577,6 +675,34 @@ def from_native(native_state: Any, like: Any) -> Any:
     state._memo_key = None
     state._memo = {}
     return state
+
+
+def _invictus_roll(roll: Mapping[str, Any], like: Any) -> InvictusRoll:
+    """The Python InvictusRoll of a native pending roll's view."""
+    inv = roll["invictus"]
+    return InvictusRoll(
+        kind=roll["kind"],
+        attribute=roll["attribute"],
+        attribute_value=roll["attribute_value"],
+        modifiers=tuple(Modifier(source, value) for source, value in roll["modifiers"]),
+        tn=roll["tn"],
+        pool=len(inv["dice"]),
+        dice=tuple(inv["dice"]),
+        rolled_dice=tuple(inv["rolled_dice"]),
+        danger=tuple(inv["danger"]),
+        factors=tuple(inv["factors"]),
+        fray=inv["fray"],
+        favourable=inv["favourable"],
+        unfavourable=inv["unfavourable"],
+        score=inv["score"],
+        critical_health=inv["critical_health"],
+        luck_held=inv["luck_held"],
+        luck_spent=inv["luck_spent"],
+        spends=tuple(inv["spends"]),
+        rolled_band=inv["rolled_band"],
+        melee=None if inv["melee"] is None else tuple(Modifier(s, v) for s, v in inv["melee"]),
+        settings=settings_for(like.rules),
+    )
 
 
 def dumps_event(event: Mapping[str, Any]) -> str:

@@ -19,9 +19,9 @@ The stream argument ``rng`` may be
   are removed from the list, as the stand-in itself does.
 
 What the core does not have yet is named by :func:`native_resolution` (the other resolution
-systems: Invictus, New World, The Riddle of Steel). Invictus's dice engine is in the core
-(:class:`riven_env.native.invictus.NativeInvictusResolution`), but the native game loop does
-not play it yet, so it is not in :data:`NATIVE_SYSTEMS`.
+systems: New World, The Riddle of Steel). Invictus's dice engine is in the core
+(:class:`riven_env.native.invictus.NativeInvictusResolution`) and the native game loop plays
+it, so it is in :data:`NATIVE_SYSTEMS`.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ __all__ = [
     "strain_max",
 ]
 
-NATIVE_SYSTEMS: tuple[str, ...] = ("riven",)
+NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus")
 """Resolution systems (``meta.resolution``) whose dice engine the core has (the core's own
 ``ported_systems()``, cpp/riven/rules/resolution.hpp; a test keeps the two equal)."""
 
@@ -1099,4 +1099,8 @@ def native_resolution(rules: RulesConfig) -> NativeRivenResolution:
             f"resolution system {name!r} (meta.resolution) is not in the native core yet; "
             f"native systems: {', '.join(NATIVE_SYSTEMS)} (use the Python engine for {name!r})"
         )
+    if name == "invictus":
+        from riven_env.native.invictus import NativeInvictusResolution
+
+        return NativeInvictusResolution(rules)
     return NativeRivenResolution(rules)

@@ -54,9 +54,10 @@ void ForwardModel::prepare(const GameStatic& statics) {
   if (!rules || !table || !planner) {
     throw std::invalid_argument("ForwardModel: rules, table and planner are required");
   }
-  if (rules->system != rules::System::Riven) {
+  if (rules->system != rules::System::Riven && rules->system != rules::System::Invictus) {
     throw rules::NotPorted("meta.resolution = '" + rules->system_name +
-                           "': the native game loop has RIVEN's engine only (the system is still Python)");
+                           "': the native game loop has RIVEN's and Invictus's engines only (the system is still "
+                           "Python)");
   }
   if (actions.size() != statics.actions.size()) {
     throw std::invalid_argument("ForwardModel: " + std::to_string(actions.size()) + " action specs for " +
@@ -95,6 +96,20 @@ void ForwardModel::prepare(const GameStatic& statics) {
   objective_kind = find_name(statics.destination_kinds, "objective");
   if (accept_option < 0 || objective_kind < 0) {
     throw std::invalid_argument("ForwardModel: the game's vocabulary lacks 'accept' or 'objective'");
+  }
+  invictus.reset();
+  raise_option.fill(-1);
+  if (rules->system == rules::System::Invictus) {
+    invictus.emplace(rules);
+    if (rules->invictus.max_dice > static_cast<int>(kMaxPoolDice)) {
+      throw std::invalid_argument("invictus.pool.max_dice: more than the native state's " +
+                                  std::to_string(kMaxPoolDice) + " dice");
+    }
+    for (std::size_t k = 0; k < kMaxPoolDice; ++k) {
+      raise_option[k] = find_name(statics.options, std::string(rules::invictus::kFavour) + std::to_string(k));
+      raise_option[kMaxPoolDice + k] =
+          find_name(statics.options, std::string(rules::invictus::kLuck) + std::to_string(k));
+    }
   }
   if (!most_points(victory, statics)) {
     throw std::invalid_argument(

@@ -83,9 +83,13 @@ struct ForwardModel {
   std::vector<int> spend_option;             // option id by rules::Spend
   int accept_option = -1;
   int objective_kind = -1;  // GameStatic::destination_kinds "objective"
+  // Invictus (meta.resolution = "invictus"): its engine, and the option id of each raise
+  // (`favour:I` at I, `luck:I` at kMaxPoolDice + I; -1 when the vocabulary lacks it).
+  std::optional<rules::invictus::InvictusSystem> invictus;
+  std::array<int, 2 * kMaxPoolDice> raise_option{};
 
   /// Check the model against the game's static part and derive the lookups. Throws
-  /// rules::NotPorted for a resolution system the core lacks, std::invalid_argument for an
+  /// rules::NotPorted for a resolution system the core lacks (it has RIVEN and Invictus), std::invalid_argument for an
   /// action the loop has no handler for or a vocabulary that does not fit.
   void prepare(const GameStatic& statics);
 

@@ -46,6 +46,41 @@ JsonValue dice_json(const std::array<int, 2>& dice) {
   for (const int d : dice) out.push(I(d));
   return out;
 }
+JsonValue ints_json(const std::vector<int>& values) {
+  JsonValue out = JsonValue::list();
+  out.reserve_members(values.size());
+  for (const int v : values) out.push(I(v));
+  return out;
+}
+JsonValue names_json(const std::vector<std::string>& names) {
+  JsonValue out = JsonValue::list();
+  out.reserve_members(names.size());
+  for (const std::string& name : names) out.push(S(name));
+  return out;
+}
+
+/// An Invictus roll's `detail` (InvictusResolution._detail), with a melee's `spends` after it.
+JsonValue detail_json(const rules::invictus::Result& result) {
+  namespace inv = rules::invictus;
+  const inv::Detail& d = result.detail;
+  JsonValue out = JsonValue::object();
+  out.set("system", S(inv::kName))
+      .set("band", S(inv::band_name(d.band)))
+      .set("rolled_band", S(inv::band_name(d.rolled_band)))
+      .set("pool", I(d.pool))
+      .set("rolled_dice", ints_json(d.rolled_dice))
+      .set("favourable", B(d.favourable))
+      .set("favour_used", B(d.favour_used))
+      .set("unfavourable", B(d.unfavourable))
+      .set("danger_dice", ints_json(d.danger_dice))
+      .set("danger_factors", names_json(d.danger_factors))
+      .set("move", d.move.empty() ? JsonValue::null() : S(d.move))
+      .set("move_die", d.move.empty() ? JsonValue::null() : I(d.move_die))
+      .set("luck_spent", I(d.luck_spent))
+      .set("critical_health", B(d.critical_health));
+  if (result.is_melee) out.set("spends", names_json(result.spends));
+  return out;
+}
 
 bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -62,7 +97,7 @@ const rules::MoraleTrigger* trigger(const rules::RulesConfig& rules, std::string
 class Loop {
  public:
   Loop(const ForwardModel& fm, GameState& state, EventLog& log)
-      : fm_(fm), rules_(*fm.rules), system_(rules::RivenSystem(fm.rules)), s_(state), log_(log) {}
+      : fm_(fm), rules_(*fm.rules), system_(rules::make_resolution(fm.rules)), s_(state), log_(log) {}
 
   void apply(const Decision& decision);
   void start() {
@@ -99,6 +134,8 @@ class Loop {
 
   // ---------------------------------------------------------------- effects.py
   int change_momentum(int side, int delta, std::string_view reason);
+  void change_resource(std::size_t i, const std::string& name, int delta, const std::string& reason);
+  void apply_aftermath(std::size_t i, int j, const std::vector<rules::invictus::Aftermath>& aftermath);
   void change_strain(std::size_t i, int delta, const std::string& reason);
   bool gain_condition(std::size_t i, const std::string& name, const std::string& reason);
   void lose_condition(std::size_t i, const std::string& name, const std::string& reason);
@@ -146,14 +183,21 @@ class Loop {
   void bleeding_check(std::size_t i);
   void fight(std::size_t i, std::size_t j);
   void apply_melee(std::size_t i, std::size_t j, const rules::MeleeResult& result);
+  void melee_outcome(std::size_t i, std::size_t j, rules::Winner winner, rules::MeleeOutcome outcome, int wounds,
+                     double recoil_distance, const std::string& condition);
+  void apply_invictus_melee(std::size_t i, std::size_t j, const rules::invictus::Result& result);
+  const rules::invictus::InvictusSystem* invictus() const { return fm_.invictus ? &*fm_.invictus : nullptr; }
+  rules::invictus::RollFacts roll_facts(std::size_t i) const;
   std::vector<rules::Modifier> melee_modifiers(std::size_t i, bool attacking);
   void start_test(std::size_t i, const std::string& kind, const std::string& attribute, int tn,
-                  const std::vector<rules::Modifier>& modifiers, const PendingContext& context);
+                  const std::vector<rules::Modifier>& modifiers, const PendingContext& context, int opponent = -1);
   void start_action_test(std::size_t i, ActionKind action, PendingContext context);
   void open_choices();
   void apply_spend_decision(const Decision& decision);
   void finish_test();
-  void partial_cost(std::size_t i, const rules::TestResult& result);
+  void finish_invictus(const Pending& pending);
+  void resolve(const PendingContext& context, std::size_t i, rules::Band band);
+  void partial_cost(std::size_t i, rules::Band band);
   std::optional<Destination> find_destination(std::size_t i, double allowance, int kind, std::int32_t ref);
   MovePlan plan_for(std::size_t i, const Destination& dest) const;
 
@@ -177,6 +221,52 @@ int Loop::change_momentum(int side, int delta, std::string_view reason) {
       .set("value", I(now))
       .set("reason", S(reason));
   return now - old;
+}
+
+void Loop::change_resource(std::size_t i, const std::string& name, int delta, const std::string& reason) {
+  const int r = find_name(s_.statics->resources, name);
+  if (r < 0) throw std::invalid_argument("resource '" + name + "' is not in the game's vocabulary");
+  Model& model = m(i);
+  const auto bit = static_cast<std::uint8_t>(1U << static_cast<unsigned>(r));
+  const int old = (model.resource_mask & bit) != 0 ? model.resources[at(r)] : 0;
+  const int now = std::max(0, old + delta);
+  if (now == old) return;
+  model.resource_mask = static_cast<std::uint8_t>(model.resource_mask | bit);
+  model.resources[at(r)] = now;
+  emit("resource")
+      .set("model", S(id(i)))
+      .set("resource", S(name))
+      .set("delta", I(now - old))
+      .set("value", I(now))
+      .set("reason", S(reason));
+}
+
+void Loop::apply_aftermath(std::size_t i, int j, const std::vector<rules::invictus::Aftermath>& aftermath) {
+  for (const rules::invictus::Aftermath& entry : aftermath) {
+    if (s_.over) return;
+    int k = -1;
+    if (entry.who.starts_with("model:")) {
+      k = std::stoi(entry.who.substr(6));
+    } else {
+      k = entry.who == "actor" ? static_cast<int>(i) : j;
+    }
+    if (k < 0 || !m(at(k)).is_on_table_status()) continue;
+    const std::size_t model = at(k);
+    const std::string& reason = entry.reason.empty() ? entry.effect : entry.reason;
+    if (entry.effect == "resource") {
+      change_resource(model, entry.name, entry.amount, reason);
+    } else if (entry.effect == "strain") {
+      change_strain(model, entry.amount, reason);
+    } else if (entry.effect == "wound") {
+      wound(model, entry.amount, -1, reason);
+    } else if (entry.effect == "complication") {
+      roll_complication(model);
+    } else if (entry.effect == "condition") {
+      gain_condition(model, entry.name, reason);
+    } else if (entry.effect == "end_activation" && s_.active_model == k) {
+      s_.actions_left = 0;
+    }
+  }
 }
 
 void Loop::change_strain(std::size_t i, int delta, const std::string& reason) {
@@ -820,7 +910,7 @@ void Loop::perform(const Decision& decision) {
       context.action = static_cast<std::int16_t>(action);
       context.target = static_cast<std::int16_t>(j);
       context.cover = InlineName(cover);
-      start_test(i, "shot", rules_.shooting.attribute, rules::shot_tn(system_, cover), mods, context);
+      start_test(i, "shot", rules_.shooting.attribute, rules::shot_tn(system_, cover), mods, context, j);
       break;
     }
     case ActionKind::Aim:
@@ -900,6 +990,20 @@ void Loop::fight(std::size_t i, std::size_t j) {
   const std::vector<rules::Modifier> a_mods = melee_modifiers(i, true);
   const std::vector<rules::Modifier> d_mods = melee_modifiers(j, false);
   m(i).charged = false;  // the charge bonus applies to the first strike only
+  if (const auto* engine = invictus()) {
+    // A pending roll: the attacker's pool, raised in the spend phase (actions.py fight).
+    const rules::invictus::Side attacker{profile_of(s_, i).might, a_mods, roll_facts(i)};
+    const rules::invictus::Side defender{profile_of(s_, j).might, d_mods, roll_facts(j)};
+    const rules::invictus::InvictusRoll roll = engine->start_melee(attacker, defender, s_.rng);
+    Pending pending;
+    set_invictus_roll(pending, roll, rules_.invictus);
+    pending.model = static_cast<std::int32_t>(i);
+    pending.context.action = static_cast<std::int16_t>(fm_.id(ActionKind::Melee));
+    pending.context.target = static_cast<std::int16_t>(j);
+    s_.pending = pending;
+    open_choices();
+    return;
+  }
   const rules::MeleeResult result =
       rules::resolve_melee(system_, profile_of(s_, i).might, profile_of(s_, j).might, a_mods, d_mods, s_.rng);
   apply_melee(i, j, result);
@@ -922,21 +1026,58 @@ void Loop::apply_melee(std::size_t i, std::size_t j, const rules::MeleeResult& r
       .set("outcome", S(rules::melee_outcome_name(result.outcome)))
       .set("winner", who(result.winner))
       .set("loser", who(result.loser()));
-  if (result.winner == rules::Winner::None) return;
-  const std::size_t winner = result.winner == rules::Winner::Attacker ? i : j;
-  const std::size_t loser = result.winner == rules::Winner::Attacker ? j : i;
-  if (result.outcome == rules::MeleeOutcome::Critical) {
+  melee_outcome(i, j, result.winner, result.outcome, result.wounds, result.recoil_distance, result.condition);
+}
+
+void Loop::apply_invictus_melee(std::size_t i, std::size_t j, const rules::invictus::Result& result) {
+  // InvictusResolution._melee_result: the attacker's pool; the Narrator rolls no dice.
+  const bool parry = result.winner == rules::Winner::None;
+  emit("melee")
+      .set("attacker", S(id(i)))
+      .set("defender", S(id(j)))
+      .set("attacker_dice", ints_json(result.dice))
+      .set("defender_dice", JsonValue::list())
+      .set("attacker_total", I(result.total))
+      .set("defender_total", I(0))
+      .set("attacker_modifiers", mods_json(result.modifiers))
+      .set("defender_modifiers", mods_json(result.defender_modifiers))
+      .set("outcome", S(rules::melee_outcome_name(result.outcome)))
+      .set("winner", parry ? JsonValue::null() : S(id(i)))
+      .set("loser", parry ? JsonValue::null() : S(id(j)))
+      .set("detail", detail_json(result));
+  melee_outcome(i, j, result.winner, result.outcome, result.wounds, result.recoil_distance, result.condition);
+  if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, static_cast<int>(j), result.aftermath);
+}
+
+void Loop::melee_outcome(std::size_t i, std::size_t j, rules::Winner winner_side, rules::MeleeOutcome outcome,
+                         int wounds, double recoil_distance, const std::string& condition) {
+  if (winner_side == rules::Winner::None) return;
+  const std::size_t winner = winner_side == rules::Winner::Attacker ? i : j;
+  const std::size_t loser = winner_side == rules::Winner::Attacker ? j : i;
+  if (outcome == rules::MeleeOutcome::Critical) {
     change_momentum(side_of(winner), rules_.momentum.gain_melee_critical, "melee critical");
   }
-  if (result.outcome == rules::MeleeOutcome::Recoil) {
-    push(loser, position(winner), result.recoil_distance, "recoil");
+  if (outcome == rules::MeleeOutcome::Recoil) {
+    push(loser, position(winner), recoil_distance, "recoil");
     change_strain(loser, rules::strain_gain_amount("recoiled", rules_), "recoiled");
     if (trigger_enabled("recoiled")) morale_test(loser, "recoiled");
     return;
   }
-  wound(loser, result.wounds, static_cast<int>(winner),
-        "melee " + std::string(rules::melee_outcome_name(result.outcome)));
-  if (!result.condition.empty() && m(loser).is_active()) gain_condition(loser, result.condition, "melee critical");
+  wound(loser, wounds, static_cast<int>(winner), "melee " + std::string(rules::melee_outcome_name(outcome)));
+  if (!condition.empty() && m(loser).is_active()) gain_condition(loser, condition, "melee critical");
+}
+
+rules::invictus::RollFacts Loop::roll_facts(std::size_t i) const {
+  // actions.py roll_context: what Invictus reads of it.
+  const Model& model = s_.models[i];
+  rules::invictus::RollFacts facts;
+  facts.engaged = is_engaged(fm_, s_, i);
+  facts.conditions = condition_names(s_, i);
+  facts.wounds_left = model.wounds;
+  facts.wounds_max = model.wounds_max != 0 ? model.wounds_max : profile_of(s_, i).wounds;
+  facts.final_round = s_.round >= s_.statics->round_limit;
+  facts.luck = luck_of(s_, i).value_or(0);
+  return facts;
 }
 
 void Loop::start_action_test(std::size_t i, ActionKind action, PendingContext context) {
@@ -958,8 +1099,21 @@ int attribute_value(const Profile& p, const std::string& attribute) {
 }
 
 void Loop::start_test(std::size_t i, const std::string& kind, const std::string& attribute, int tn,
-                      const std::vector<rules::Modifier>& modifiers, const PendingContext& context) {
+                      const std::vector<rules::Modifier>& modifiers, const PendingContext& context, int opponent) {
   const int value = attribute_value(profile_of(s_, i), attribute);
+  if (const auto* engine = invictus()) {
+    std::optional<int> against;
+    if (opponent >= 0) against = attribute_value(profile_of(s_, at(opponent)), attribute);
+    const rules::invictus::InvictusRoll roll =
+        engine->roll_test(kind, attribute, value, tn, modifiers, against, roll_facts(i), s_.rng);
+    Pending pending;
+    set_invictus_roll(pending, roll, rules_.invictus);
+    pending.model = static_cast<std::int32_t>(i);
+    pending.context = context;
+    s_.pending = pending;
+    open_choices();
+    return;
+  }
   const rules::TestRoll roll = rules::roll_test(system_, kind, attribute, value, tn, modifiers, s_.rng);
   Pending pending;
   pending.roll = from_rules_roll(roll);
@@ -970,7 +1124,7 @@ void Loop::start_test(std::size_t i, const std::string& kind, const std::string&
 }
 
 void Loop::open_choices() {
-  if (!spend_options(fm_, s_).empty()) {
+  if (!spend_option_ids(fm_, s_).empty()) {
     s_.phase = Phase::Spend;
   } else {
     finish_test();
@@ -978,6 +1132,16 @@ void Loop::open_choices() {
 }
 
 void Loop::apply_spend_decision(const Decision& decision) {
+  if (s_.pending->invictus) {
+    if (decision.option != fm_.accept_option) {
+      const rules::invictus::InvictusRoll next =
+          invictus()->apply_spend(to_invictus_roll(*s_.pending), s_.statics->options[at(decision.option)]);
+      set_invictus_roll(*s_.pending, next, rules_.invictus);
+      if (!spend_option_ids(fm_, s_).empty()) return;
+    }
+    finish_test();  // Invictus's rolls have one chooser: accepting closes the roll
+    return;
+  }
   if (decision.option != fm_.accept_option) {
     int spend = -1;
     for (std::size_t s = 0; s < fm_.spend_option.size(); ++s) {
@@ -991,14 +1155,49 @@ void Loop::apply_spend_decision(const Decision& decision) {
   finish_test();
 }
 
-void Loop::partial_cost(std::size_t i, const rules::TestResult& result) {
-  if (result.result == rules::Band::Partial) change_strain(i, rules_.test.partial_strain, "partial");
+void Loop::partial_cost(std::size_t i, rules::Band band) {
+  if (band == rules::Band::Partial) change_strain(i, rules_.test.partial_strain, "partial");
+}
+
+void Loop::finish_invictus(const Pending& pending) {
+  const auto i = at(pending.model);
+  const rules::invictus::Result result = invictus()->finalise(to_invictus_roll(pending));
+  const PendingContext& context = pending.context;
+  const ActionKind action = fm_.action_kinds[at(context.action)];
+  if (action == ActionKind::Melee) {
+    apply_invictus_melee(i, at(context.target), result);
+    return;
+  }
+  JsonValue& event = emit(action == ActionKind::Shoot ? "shot" : "test");
+  if (action == ActionKind::Shoot) {
+    event.set("shooter", S(id(i))).set("target", S(id(at(context.target)))).set("cover", S(context.cover.view()));
+  } else {
+    event.set("model", S(id(i)))
+        .set("kind", S(result.kind))
+        .set("attribute", S(result.attribute))
+        .set("attribute_value", I(result.attribute_value));
+  }
+  event.set("modifiers", mods_json(result.modifiers))
+      .set("tn", I(result.tn))
+      .set("dice", ints_json(result.dice))
+      .set("total", I(result.total))
+      .set("result", S(rules::band_name(result.result)));
+  if (!result.spends.empty()) {
+    event.set("rolled_result", S(rules::band_name(result.rolled_result))).set("spends", names_json(result.spends));
+  }
+  event.set("detail", detail_json(result));
+  resolve(context, i, result.result);
+  if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, context.target, result.aftermath);
 }
 
 void Loop::finish_test() {
   const Pending pending = *s_.pending;
   s_.pending.reset();
   s_.phase = Phase::Action;
+  if (pending.invictus) {
+    finish_invictus(pending);
+    return;
+  }
   const auto i = at(pending.model);
   const rules::TestResult result = rules::finalise(system_, to_rules_roll(pending.roll));
   const PendingContext& context = pending.context;
@@ -1025,11 +1224,17 @@ void Loop::finish_test() {
     event.set("rolled_result", S(rules::band_name(result.rolled_result))).set("spends", std::move(spends));
   }
   if (result.momentum_gained != 0) change_momentum(side_of(i), result.momentum_gained, "critical");
-  const std::string band(rules::band_name(result.result));
+  resolve(context, i, result.result);
+}
+
+void Loop::resolve(const PendingContext& context, std::size_t i, rules::Band result) {
+  // actions.py _RESOLVERS.
+  const ActionKind action = fm_.action_kinds[at(context.action)];
+  const std::string band(rules::band_name(result));
   switch (action) {
     case ActionKind::Shoot: {
       const auto j = at(context.target);
-      const rules::ShotEffect& effect = rules::shot_effect(system_, result.result);
+      const rules::ShotEffect& effect = rules::shot_effect(system_, result);
       wound(j, effect.wounds, static_cast<int>(i), "shot " + band);
       if (s_.over) return;
       if (effect.push_distance != 0.0 && m(j).is_on_table_status()) {
@@ -1040,7 +1245,7 @@ void Loop::finish_test() {
       break;
     }
     case ActionKind::Disengage: {
-      if (result.result == rules::Band::Miss) {
+      if (result == rules::Band::Miss) {
         roll_complication(i);
         return;
       }
@@ -1051,7 +1256,7 @@ void Loop::finish_test() {
       break;
     }
     case ActionKind::Rally: {
-      if (result.result == rules::Band::Miss) {
+      if (result == rules::Band::Miss) {
         roll_complication(i);
         return;
       }
@@ -1061,7 +1266,7 @@ void Loop::finish_test() {
       break;
     }
     case ActionKind::Interact: {
-      if (result.result == rules::Band::Miss) {
+      if (result == rules::Band::Miss) {
         roll_complication(i);
         return;
       }

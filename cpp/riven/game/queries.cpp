@@ -311,12 +311,168 @@ std::vector<rules::Spend> spend_options(const ForwardModel& fm, const GameState&
                               strain_max(fm, state, c), *fm.rules);
 }
 
+rules::invictus::InvictusRoll to_invictus_roll(const Pending& pending) {
+  if (!pending.invictus) throw std::invalid_argument("to_invictus_roll: the pending roll is not an Invictus one");
+  const TestRoll& roll = pending.roll;
+  const InvictusPart& inv = pending.inv;
+  rules::invictus::InvictusRoll out;
+  out.kind = std::string(roll.kind.view());
+  out.attribute = std::string(roll.attribute.view());
+  out.attribute_value = roll.attribute_value;
+  for (std::size_t k = 0; k < roll.modifier_count; ++k) {
+    out.modifiers.push_back({std::string(roll.modifiers[k].source.view()), roll.modifiers[k].value});
+  }
+  out.tn = roll.tn;
+  out.pool = inv.dice_count;
+  out.dice.assign(inv.dice.begin(), inv.dice.begin() + inv.dice_count);
+  out.rolled_dice.assign(inv.rolled_dice.begin(), inv.rolled_dice.begin() + inv.dice_count);
+  out.danger.assign(inv.danger.begin(), inv.danger.begin() + inv.danger_count);
+  for (std::size_t k = 0; k < inv.factor_count; ++k) {
+    out.factors.emplace_back(rules::invictus::kDangerFactors.at(inv.factors[k]));
+  }
+  out.fray = inv.fray;
+  out.favourable = inv.favourable;
+  out.unfavourable = inv.unfavourable;
+  out.score = inv.score;
+  out.critical_health = inv.critical_health;
+  out.luck_held = inv.luck_held;
+  out.luck_spent = inv.luck_spent;
+  for (std::size_t k = 0; k < inv.raise_count; ++k) {
+    const std::uint8_t raise = inv.raises[k];
+    const bool luck = (raise & InvictusPart::kLuckRaise) != 0;
+    out.spends.push_back(std::string(luck ? rules::invictus::kLuck : rules::invictus::kFavour) +
+                         std::to_string(raise & 0x7F));
+  }
+  out.rolled_band = static_cast<rules::invictus::IBand>(inv.rolled_band);
+  out.is_melee = inv.is_melee;
+  for (std::size_t k = 0; k < inv.melee_count; ++k) {
+    out.melee.push_back({std::string(inv.melee[k].source.view()), inv.melee[k].value});
+  }
+  return out;
+}
+
+namespace {
+
+/// A die index of a raise option ("favour:3" after its prefix), -1 when not one.
+int raise_index(std::string_view option, std::string_view prefix) {
+  if (!option.starts_with(prefix) || option.size() == prefix.size()) return -1;
+  int value = 0;
+  for (const char c : option.substr(prefix.size())) {
+    if (c < '0' || c > '9' || value > 1000) return -1;
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+void set_modifiers(std::array<Modifier, kMaxModifiers>& out, std::uint8_t& count,
+                   const std::vector<rules::Modifier>& modifiers) {
+  if (modifiers.size() > kMaxModifiers) {
+    throw std::invalid_argument("pending roll: more modifiers than the native state holds");
+  }
+  count = static_cast<std::uint8_t>(modifiers.size());
+  for (std::size_t k = 0; k < modifiers.size(); ++k) {
+    out[k] = Modifier{InlineName(modifiers[k].source), modifiers[k].value};
+  }
+}
+
+}  // namespace
+
+InvictusPart invictus_part(const rules::invictus::InvictusRoll& roll) {
+  if (roll.dice.size() > kMaxPoolDice || roll.rolled_dice.size() != roll.dice.size() ||
+      roll.danger.size() > kMaxDangerDice || roll.factors.size() > kMaxDangerFactors ||
+      roll.spends.size() > kMaxRaises || roll.pool != static_cast<int>(roll.dice.size()) ||
+      static_cast<int>(roll.rolled_band) > 3) {
+    throw std::invalid_argument("Invictus pending roll: more dice, Danger Dice, factors or raises than the native "
+                                "state holds (or a pool that is not its dice)");
+  }
+  InvictusPart inv;
+  inv.dice_count = static_cast<std::uint8_t>(roll.dice.size());
+  for (std::size_t k = 0; k < roll.dice.size(); ++k) {
+    inv.dice[k] = static_cast<std::int8_t>(roll.dice[k]);
+    inv.rolled_dice[k] = static_cast<std::int8_t>(roll.rolled_dice[k]);
+  }
+  inv.danger_count = static_cast<std::uint8_t>(roll.danger.size());
+  for (std::size_t k = 0; k < roll.danger.size(); ++k) inv.danger[k] = static_cast<std::int8_t>(roll.danger[k]);
+  inv.factor_count = static_cast<std::uint8_t>(roll.factors.size());
+  for (std::size_t k = 0; k < roll.factors.size(); ++k) {
+    const auto* found =
+        std::find(rules::invictus::kDangerFactors.begin(), rules::invictus::kDangerFactors.end(), roll.factors[k]);
+    if (found == rules::invictus::kDangerFactors.end()) {
+      throw std::invalid_argument("Invictus pending roll: unknown Danger factor '" + roll.factors[k] + "'");
+    }
+    inv.factors[k] = static_cast<std::uint8_t>(found - rules::invictus::kDangerFactors.begin());
+  }
+  inv.fray = roll.fray;
+  inv.favourable = roll.favourable;
+  inv.unfavourable = roll.unfavourable;
+  inv.critical_health = roll.critical_health;
+  inv.is_melee = roll.is_melee;
+  inv.score = roll.score;
+  inv.luck_held = roll.luck_held;
+  inv.luck_spent = roll.luck_spent;
+  inv.rolled_band = static_cast<std::uint8_t>(roll.rolled_band);
+  inv.raise_count = static_cast<std::uint8_t>(roll.spends.size());
+  for (std::size_t k = 0; k < roll.spends.size(); ++k) {
+    const std::string& spend = roll.spends[k];
+    const int favour = raise_index(spend, rules::invictus::kFavour);
+    const int luck = raise_index(spend, rules::invictus::kLuck);
+    const int index = favour >= 0 ? favour : luck;
+    if (index < 0 || index >= static_cast<int>(kMaxPoolDice)) {
+      throw std::invalid_argument("Invictus pending roll: spend '" + spend + "' is not favour:I or luck:I");
+    }
+    inv.raises[k] = static_cast<std::uint8_t>(index | (favour >= 0 ? 0 : InvictusPart::kLuckRaise));
+  }
+  set_modifiers(inv.melee, inv.melee_count, roll.melee);
+  return inv;
+}
+
+void set_invictus_roll(Pending& pending, const rules::invictus::InvictusRoll& roll,
+                       const rules::InvictusRules& settings) {
+  InvictusPart inv = invictus_part(roll);
+  TestRoll& out = pending.roll;
+  out = TestRoll{};
+  out.kind = InlineName(roll.kind);
+  out.attribute = InlineName(roll.attribute);
+  out.attribute_value = roll.attribute_value;
+  set_modifiers(out.modifiers, out.modifier_count, roll.modifiers);
+  out.tn = roll.tn;
+  out.rolled_result = static_cast<Band>(rules::invictus::riven_band(roll.rolled_band));
+  out.result = static_cast<Band>(rules::invictus::riven_band(rules::invictus::read_band(roll.dice, settings)));
+  pending.invictus = true;
+  pending.inv = inv;
+}
+
+std::optional<int> luck_of(const GameState& state, std::size_t i) {
+  const int r = find_name(state.statics->resources, rules::invictus::kLuckResource);
+  const Model& m = state.models[i];
+  if (r < 0 || ((m.resource_mask >> static_cast<unsigned>(r)) & 1U) == 0) return std::nullopt;
+  return m.resources[static_cast<std::size_t>(r)];
+}
+
+std::vector<int> spend_option_ids(const ForwardModel& fm, const GameState& state) {
+  std::vector<int> out;
+  if (fm.invictus && state.pending && state.pending->invictus) {
+    const std::size_t c = at(chooser_of(state));
+    for (const std::string& option : fm.invictus->spend_options(to_invictus_roll(*state.pending), luck_of(state, c))) {
+      const int favour = raise_index(option, rules::invictus::kFavour);
+      const int luck = raise_index(option, rules::invictus::kLuck);
+      const int slot = favour >= 0 ? favour : (luck >= 0 ? static_cast<int>(kMaxPoolDice) + luck : -1);
+      const int id = slot >= 0 && slot < static_cast<int>(fm.raise_option.size()) ? fm.raise_option[at(slot)] : -1;
+      if (id < 0) throw std::invalid_argument("spend option '" + option + "' is not in the game's vocabulary");
+      out.push_back(id);
+    }
+    return out;
+  }
+  for (const rules::Spend s : spend_options(fm, state)) out.push_back(fm.spend_option[static_cast<std::size_t>(s)]);
+  return out;
+}
+
 std::vector<Decision> spend_decisions(const ForwardModel& fm, const GameState& state) {
   std::vector<Decision> out;
-  for (const rules::Spend s : spend_options(fm, state)) {
+  for (const int option : spend_option_ids(fm, state)) {
     Decision d;
     d.kind = kSpend;
-    d.option = i16(fm.spend_option[static_cast<std::size_t>(s)]);
+    d.option = i16(option);
     out.push_back(d);
   }
   Decision accept;

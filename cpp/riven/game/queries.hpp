@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +74,18 @@ std::vector<rules::Spend> spend_options(const ForwardModel& fm, const GameState&
 /// The pending roll as the rules engine holds it, and back.
 rules::TestRoll to_rules_roll(const TestRoll& roll);
 TestRoll from_rules_roll(const rules::TestRoll& roll);
+/// An Invictus pending roll as its engine holds it (Pending::invictus), and back: `set` writes
+/// the roll into `pending` (its RIVEN bands read with `settings`). Throws std::invalid_argument
+/// when the roll passes a limit of the native state.
+rules::invictus::InvictusRoll to_invictus_roll(const Pending& pending);
+void set_invictus_roll(Pending& pending, const rules::invictus::InvictusRoll& roll,
+                       const rules::InvictusRules& settings);
+/// The InvictusPart of a roll (its own fields; kind, attribute, modifiers and tn are TestRoll's).
+InvictusPart invictus_part(const rules::invictus::InvictusRoll& roll);
+/// The Luck the chooser holds now (resources.get("luck")), nullopt when it holds no such resource.
+std::optional<int> luck_of(const GameState& state, std::size_t i);
+/// actions.py _spend_options as option ids (GameStatic::options), in the system's order.
+std::vector<int> spend_option_ids(const ForwardModel& fm, const GameState& state);
 
 /// actions.py action_decisions / spend_decisions; GameState.legal_decisions.
 std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& state, std::size_t i);

@@ -160,6 +160,13 @@ void GameState::validate() const {
     require(model_index(pending->model) && pending->model >= 0, "game state: pending model out of range");
     require(pending->roll.modifier_count <= kMaxModifiers && pending->roll.spend_count <= kMaxSpends,
             "game state: pending roll lists too much");
+    if (pending->invictus) {
+      const InvictusPart& inv = pending->inv;
+      require(inv.dice_count <= kMaxPoolDice && inv.danger_count <= kMaxDangerDice &&
+                  inv.factor_count <= kMaxDangerFactors && inv.raise_count <= kMaxRaises &&
+                  inv.melee_count <= kMaxModifiers && inv.rolled_band <= 3,
+              "game state: Invictus pending roll lists too much");
+    }
   }
   for (const SystemEntry& entry : system_state) {
     require(entry.key >= 0 && static_cast<std::size_t>(entry.key) < statics->system_keys.size() && entry.model >= 0 &&

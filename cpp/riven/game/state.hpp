@@ -36,6 +36,12 @@ inline constexpr std::size_t kMaxModifiers = 12;
 inline constexpr std::size_t kMaxSpends = 12;
 inline constexpr std::size_t kMaxObjectives = 64;  // looted is a 64-bit mask
 inline constexpr std::size_t kNameCapacity = 31;
+// An Invictus pending roll (riven/rules/systems/invictus.hpp): its pool, Danger Dice, factors
+// and raises, within what the `[invictus]` data allows (invictus.py parse_section's bounds).
+inline constexpr std::size_t kMaxPoolDice = 10;      // invictus.pool.max_dice at most
+inline constexpr std::size_t kMaxDangerDice = 3;     // invictus.danger.max_dice at most
+inline constexpr std::size_t kMaxDangerFactors = 5;  // invictus.py FACTORS
+inline constexpr std::size_t kMaxRaises = 64;        // each raise lifts a die below 6: 10 dice x 5 at most
 
 enum class Status : std::uint8_t { Active = 0, Down = 1, Out = 2, Fled = 3, Extracted = 4 };
 enum class Phase : std::uint8_t { Activate = 0, Action = 1, Spend = 2, Choice = 3, Over = 4 };
@@ -210,11 +216,42 @@ struct PendingContext {
   std::int32_t destination_ref = -1;   // -1: None
 };
 
-/// GameState.pending: the roll, the rolling model and the context.
+/// What an Invictus pending roll (invictus.py InvictusRoll) holds beyond TestRoll's kind,
+/// attribute, attribute_value, modifiers and tn (which Pending::roll keeps, with `result` and
+/// `rolled_result` its RIVEN bands). The pool size is `dice_count`.
+struct InvictusPart {
+  std::uint8_t dice_count = 0;
+  std::array<std::int8_t, kMaxPoolDice> dice{};         // as it stands, high to low
+  std::array<std::int8_t, kMaxPoolDice> rolled_dice{};  // as rolled, high to low
+  std::uint8_t danger_count = 0;
+  std::array<std::int8_t, kMaxDangerDice> danger{};  // in draw order
+  std::uint8_t factor_count = 0;
+  std::array<std::uint8_t, kMaxDangerFactors> factors{};  // rules::invictus::kDangerFactors ids, data order
+  bool fray = false;
+  bool favourable = false;  // the Favourable raise is still to be used
+  bool unfavourable = false;
+  bool critical_health = false;
+  bool is_melee = false;
+  std::int32_t score = 0;
+  std::int32_t luck_held = 0;
+  std::int32_t luck_spent = 0;
+  std::uint8_t rolled_band = 0;  // Invictus's band tier (0 miss .. 3 crit)
+  std::uint8_t raise_count = 0;
+  std::array<std::uint8_t, kMaxRaises> raises{};  // the spends in order: kLuckRaise | die index
+  std::uint8_t melee_count = 0;
+  std::array<Modifier, kMaxModifiers> melee{};  // a melee's defender modifiers (is_melee)
+
+  static constexpr std::uint8_t kLuckRaise = 0x80;  // a raise's bit: Luck (else the Favourable raise)
+};
+
+/// GameState.pending: the roll, the rolling model and the context; `invictus` when the roll
+/// is an Invictus one (its own part in `inv`).
 struct Pending {
   TestRoll roll;
   std::int32_t model = -1;
   PendingContext context;
+  bool invictus = false;
+  InvictusPart inv;
 };
 
 /// One entry of GameState.system_state: (key name, model) -> value.

@@ -903,8 +903,42 @@ Choice action(const OracleGame& o, Board& board, std::span<const Decision> legal
   return c;
 }
 
+/// Invictus's choice on its pending roll (OracleAgent._spend: the system's oracle_choice decides,
+/// on the listed options, with the chooser's Luck now).
+Choice invictus_spend(const OracleGame& o, Board& board, std::span<const Decision> legal) {
+  const GameState& st = board.state();
+  if (!st.pending || !st.pending->invictus) return unsupported("no Invictus pending roll in the spend phase");
+  const auto chooser = static_cast<size_t>(game::chooser_of(st));
+  const int profile_index = o.model_profile[chooser];
+  if (profile_index < 0) return unsupported("the model's Oracle profile is not in the data");
+  const std::vector<std::string>& names = st.info().options;
+  std::vector<std::string> options;
+  for (const Decision& d : legal) {
+    if (d.option >= 0) options.push_back(names[static_cast<size_t>(d.option)]);
+  }
+  const rules::invictus::OracleChoice choice =
+      rules::invictus::oracle_choice(game::to_invictus_roll(*st.pending), options, st.info().model_ids[chooser],
+                                     game::luck_of(st, chooser).value_or(0), board.rules().invictus);
+  Choice c;
+  c.branch = Branch::System;
+  c.index = 0;  // next((d for d in legal if d.option == choice.option), legal[0])
+  for (size_t k = 0; k < legal.size(); ++k) {
+    if (legal[k].option >= 0 && names[static_cast<size_t>(legal[k].option)] == choice.option) {
+      c.index = static_cast<int>(k);
+      break;
+    }
+  }
+  c.decision = legal[static_cast<size_t>(c.index)];
+  c.model = static_cast<int>(chooser);
+  c.profile = profile_index;
+  c.system_rule = choice.rule;
+  c.system_text = choice.text;
+  return c;
+}
+
 Choice spend(const OracleGame& o, Board& board, std::span<const Decision> legal) {
   const GameState& st = board.state();
+  if (board.rules().system == rules::System::Invictus) return invictus_spend(o, board, legal);
   if (board.rules().system != rules::System::Riven) return unsupported("another resolution system's spends");
   if (!st.pending) return unsupported("no pending roll in the spend phase");
   const game::TestRoll& roll = st.pending->roll;

@@ -261,6 +261,7 @@ enum class Branch : std::uint8_t {
   Spend,             // spend rule K
   Accept,            // "spend:accept"
   Unsupported,       // a point the core does not decide (the Python Oracle does): see `reason`
+  System,            // the resolution system's own choice on a pending roll (Invictus): `system_rule`, `system_text`
 };
 
 /// What decide() chose and why, as ids the Python side words.
@@ -275,6 +276,8 @@ struct Choice {
   int target = -1;   // the model named as target (" Target: ID.")
   int dice = -1;     // dice of a Dice branch
   std::string reason;  // Unsupported: why
+  std::string system_rule;  // System: the system's rule id ("invictus:favour_best")
+  std::string system_text;  // System: its explanation, worded by the system
 };
 
 /// An end point of a planned destination: (kind, ref) of the decision and where it ends.

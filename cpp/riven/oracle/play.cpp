@@ -179,6 +179,10 @@ Explained explain(const OracleGame& oracle, const game::ForwardModel& fm, const 
       }
       break;
     }
+    case Branch::System:
+      out.rule = c.system_rule;
+      out.text = c.system_text;
+      break;
     case Branch::Unsupported:
       break;
   }

@@ -2,7 +2,7 @@
 
 namespace riven::rules {
 
-std::vector<std::string> ported_systems() { return {"riven"}; }
+std::vector<std::string> ported_systems() { return {"riven", "invictus"}; }
 
 ResolutionSystem make_resolution(std::shared_ptr<const RulesConfig> rules) {
   if (!rules) throw std::invalid_argument("make_resolution: no rules");
@@ -11,12 +11,13 @@ ResolutionSystem make_resolution(std::shared_ptr<const RulesConfig> rules) {
     case System::Riven:
       return RivenSystem(std::move(rules));
     case System::Invictus:
+      return invictus::InvictusSystem(std::move(rules));
     case System::NewWorld:
     case System::RiddleOfSteel:
       break;
   }
   throw NotPorted("resolution system '" + rules->system_name +
-                  "' (meta.resolution) is not in the native core yet; native systems: riven");
+                  "' (meta.resolution) is not in the native core yet; native systems: riven, invictus");
 }
 
 }  // namespace riven::rules

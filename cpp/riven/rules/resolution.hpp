@@ -3,11 +3,14 @@
 //
 // A ResolutionSystem is a std::variant over the systems the core has, so the game loop calls
 // one function (roll_activation(system, ...), roll_test(system, ...)) and std::visit picks the
-// engine with no virtual call in the hot loop. Today the seam has RIVEN's engine only;
-// New World and The Riddle of Steel are still Python (riven_env/rules/systems/). Invictus's dice
-// engine is in the core (riven/rules/systems/invictus.hpp) but not behind the seam yet: its
-// pending roll does not fit the game state's 2d6 record. make_resolution refuses all three with
-// NotPorted, so a caller falls back to the Python engine.
+// engine with no virtual call in the hot loop. The seam has RIVEN's engine and Invictus's
+// (riven/rules/systems/invictus.hpp): Invictus keeps RIVEN's activation, morale, Out checks,
+// Complication Oracle and shot table, which the functions below give for both; its own tests,
+// shots and melee (a pool, Danger Dice, raises) are InvictusSystem's methods, which the game
+// loop calls on the alternative it holds (std::get_if), so the 2d6 functions below (roll_test,
+// apply_spend, spend_options, finalise, resolve_melee) refuse it with NotPorted. New World and
+// The Riddle of Steel are still Python (riven_env/rules/systems/): make_resolution refuses them
+// with NotPorted, so a caller falls back to the Python engine.
 #pragma once
 
 #include <memory>
@@ -23,6 +26,7 @@
 #include "riven/rules/melee.hpp"
 #include "riven/rules/morale.hpp"
 #include "riven/rules/shooting.hpp"
+#include "riven/rules/systems/invictus.hpp"
 #include "riven/rules/tests_2d6.hpp"
 
 namespace riven::rules {
@@ -84,7 +88,18 @@ class RivenSystem {
 };
 
 /// Every system the core has; a new one is one more alternative (and one more name below).
-using ResolutionSystem = std::variant<RivenSystem>;
+using ResolutionSystem = std::variant<RivenSystem, invictus::InvictusSystem>;
+
+/// The RIVEN engine of `system` for a 2d6 roll (throws NotPorted on another system: its own
+/// rolls are its engine's methods).
+inline const RivenSystem& two_dice_engine(const ResolutionSystem& system, const char* what) {
+  const RivenSystem* riven = std::get_if<RivenSystem>(&system);
+  if (riven == nullptr) {
+    throw NotPorted(std::string(what) +
+                    ": a 2d6 roll of RIVEN's engine; this system rolls its own (its engine's methods)");
+  }
+  return *riven;
+}
 
 /// The `meta.resolution` names the core has, in the variant's order.
 std::vector<std::string> ported_systems();
@@ -99,22 +114,18 @@ ActivationResult roll_activation(const ResolutionSystem& system, int mettle, int
 template <class Rng>
 TestRoll roll_test(const ResolutionSystem& system, const std::string& kind, const std::string& attribute, int value,
                    int tn, const std::vector<Modifier>& modifiers, Rng& rng) {
-  return std::visit(
-      [&](const auto& engine) { return engine.roll_test(kind, attribute, value, tn, modifiers, rng); }, system);
+  return two_dice_engine(system, "roll_test").roll_test(kind, attribute, value, tn, modifiers, rng);
 }
 template <class Rng>
 TestRoll apply_spend(const ResolutionSystem& system, const TestRoll& roll, Spend option, Rng& rng) {
-  return std::visit([&](const auto& engine) { return engine.apply_spend(roll, option, rng); }, system);
+  return two_dice_engine(system, "apply_spend").apply_spend(roll, option, rng);
 }
 template <class Rng>
 MeleeResult resolve_melee(const ResolutionSystem& system, int attacker_might, int defender_might,
                           const std::vector<Modifier>& attacker_modifiers,
                           const std::vector<Modifier>& defender_modifiers, Rng& rng) {
-  return std::visit(
-      [&](const auto& engine) {
-        return engine.resolve_melee(attacker_might, defender_might, attacker_modifiers, defender_modifiers, rng);
-      },
-      system);
+  return two_dice_engine(system, "resolve_melee")
+      .resolve_melee(attacker_might, defender_might, attacker_modifiers, defender_modifiers, rng);
 }
 template <class Rng>
 MoraleResult roll_morale(const ResolutionSystem& system, int mettle, Rng& rng) {
@@ -131,11 +142,10 @@ const Complication& roll_complication(const ResolutionSystem& system, Rng& rng) 
 }
 inline std::vector<Spend> spend_options(const ResolutionSystem& system, const TestRoll& roll, int momentum,
                                         int strain, int strain_max) {
-  return std::visit([&](const auto& engine) { return engine.spend_options(roll, momentum, strain, strain_max); },
-                    system);
+  return two_dice_engine(system, "spend_options").spend_options(roll, momentum, strain, strain_max);
 }
 inline TestResult finalise(const ResolutionSystem& system, const TestRoll& roll) {
-  return std::visit([&](const auto& engine) { return engine.finalise(roll); }, system);
+  return two_dice_engine(system, "finalise").finalise(roll);
 }
 inline int shot_tn(const ResolutionSystem& system, const std::string& cover) {
   return std::visit([&](const auto& engine) { return engine.shot_tn(cover); }, system);

@@ -301,7 +301,11 @@ Result InvictusSystem::finalise(const InvictusRoll& roll) const {
 
 OracleChoice InvictusSystem::oracle_choice(const InvictusRoll& roll, const std::vector<std::string>& options,
                                            const std::string& model, int luck_now) const {
-  const InvictusRules& s = settings();
+  return invictus::oracle_choice(roll, options, model, luck_now, settings());
+}
+
+OracleChoice oracle_choice(const InvictusRoll& roll, const std::vector<std::string>& options, const std::string& model,
+                           int luck_now, const InvictusRules& s) {
   const IBand now = read_band(roll.dice, s);
   // The best raise among the options of one prefix: the best band, the lowest index on ties.
   const auto best_of = [&](std::string_view prefix) -> std::optional<std::pair<std::string, IBand>> {

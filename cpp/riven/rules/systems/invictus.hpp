@@ -20,9 +20,14 @@
 #include <string_view>
 #include <vector>
 
+#include "riven/rules/activation.hpp"
+#include "riven/rules/casualties.hpp"
+#include "riven/rules/complications.hpp"
 #include "riven/rules/config.hpp"
 #include "riven/rules/dice.hpp"
+#include "riven/rules/morale.hpp"
 #include "riven/rules/results.hpp"
+#include "riven/rules/shooting.hpp"
 
 namespace riven::rules::invictus {
 
@@ -31,6 +36,9 @@ inline constexpr std::string_view kName = "invictus";
 inline constexpr std::string_view kFavour = "favour:";
 inline constexpr std::string_view kLuck = "luck:";
 inline constexpr std::string_view kLuckResource = "luck";
+/// The Danger factors a roll may face (invictus.py FACTORS; the data lists which count).
+inline constexpr std::array<std::string_view, 5> kDangerFactors{"fray", "superior_opposition", "exposed",
+                                                                "critical_health", "time_pressure"};
 
 /// Invictus's own bands, worst to best; the value is RIVEN's tier (Band).
 enum class IBand : std::uint8_t { Miss = 0, Swing = 1, Hit = 2, Crit = 3 };
@@ -169,6 +177,11 @@ std::vector<int> unfavourable(const std::vector<int>& dice);
 std::pair<std::string, int> consequence(IBand band, const std::vector<int>& danger, bool fray,
                                         const InvictusRules& s);
 
+/// The Oracle's choice on a pending roll (InvictusResolution.oracle_choice) with the settings
+/// given: the best Favourable raise; a Luck raise when it lifts the band enough.
+OracleChoice oracle_choice(const InvictusRoll& roll, const std::vector<std::string>& options, const std::string& model,
+                           int luck_now, const InvictusRules& s);
+
 /// Invictus's dice for tests, shots and melee (invictus.py InvictusResolution).
 class InvictusSystem {
  public:
@@ -185,6 +198,26 @@ class InvictusSystem {
   }
   /// {"luck": invictus.luck.start}.
   [[nodiscard]] int starting_luck() const { return settings().luck_start; }
+
+  // RIVEN's rolls that Invictus keeps (InvictusResolution inherits them from RivenResolution).
+  template <class Rng>
+  ActivationResult roll_activation(int mettle, int dice, Rng& rng) const {
+    return rules::roll_activation(mettle, dice, rng, *rules_);
+  }
+  [[nodiscard]] int shot_tn(const std::string& cover) const { return rules::shot_tn(cover, *rules_); }
+  [[nodiscard]] const ShotEffect& shot_effect(Band band) const { return rules::shot_effect(band, *rules_); }
+  template <class Rng>
+  MoraleResult roll_morale(int mettle, Rng& rng) const {
+    return rules::roll_morale(mettle, rng, *rules_);
+  }
+  template <class Rng>
+  OutCheckResult roll_out_check(int mettle, Rng& rng) const {
+    return rules::roll_out_check(mettle, rng, *rules_);
+  }
+  template <class Rng>
+  const Complication& roll_complication(Rng& rng) const {
+    return rules::roll_complication(rng, *rules_);
+  }
 
   /// A pending roll from the pool and Danger Dice as drawn (pure; `danger` may be shorter
   /// than the factors allow only if the caller drew fewer, which roll_test never does).
