@@ -157,6 +157,7 @@ def test_auto_plays_invictus_on_the_core(monkeypatch: pytest.MonkeyPatch) -> Non
         ("skirmish-5v5", "oracle", "blue", 120),
         ("duel-1v1", "oracle", "red", 160),
         ("ranged-vs-melee", "random", "blue", 200),
+        ("hold-the-line", "random", "red", 160),
     ],
 )
 def test_the_batched_env_plays_invictus_as_the_python_envs(
