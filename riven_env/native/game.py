@@ -216,19 +216,10 @@ def _invictus_tuple(roll: InvictusRoll) -> tuple:
             f"Invictus roll: a pool of {roll.pool} with {len(roll.dice)} dice "
             "(the native state keeps the pool as its dice)"
         )
+    from riven_env.native.invictus import invictus_roll_fields
+
     return (
-        [int(d) for d in roll.dice],
-        [int(d) for d in roll.rolled_dice],
-        [int(d) for d in roll.danger],
-        list(roll.factors),
-        bool(roll.fray),
-        bool(roll.favourable),
-        bool(roll.unfavourable),
-        int(roll.score),
-        bool(roll.critical_health),
-        int(roll.luck_held),
-        int(roll.luck_spent),
-        list(roll.spends),
+        *invictus_roll_fields(roll),
         INVICTUS_BANDS.index(roll.rolled_band),
         None if roll.melee is None else [(m.source, int(m.value)) for m in roll.melee],
     )

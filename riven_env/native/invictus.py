@@ -62,6 +62,26 @@ def _facts(context: RollContext) -> tuple[Any, ...]:
     )
 
 
+def invictus_roll_fields(roll: InvictusRoll) -> tuple[Any, ...]:
+    """An Invictus roll's own fields as the core's tuples carry them (the dice and Danger Dice,
+    the factors, the Fray and circumstance, the score, Critical Health, Luck and the spends):
+    the part that the rules seam's rolls and the native state's pending roll share."""
+    return (
+        [int(d) for d in roll.dice],
+        [int(d) for d in roll.rolled_dice],
+        [int(d) for d in roll.danger],
+        list(roll.factors),
+        bool(roll.fray),
+        bool(roll.favourable),
+        bool(roll.unfavourable),
+        int(roll.score),
+        bool(roll.critical_health),
+        int(roll.luck_held),
+        int(roll.luck_spent),
+        list(roll.spends),
+    )
+
+
 class NativeInvictusResolution(NativeRivenResolution):
     """Invictus's dice for tests, shots and melee on the core; RIVEN's for the rest."""
 
@@ -132,18 +152,7 @@ class NativeInvictusResolution(NativeRivenResolution):
             _mods(roll.modifiers),
             int(roll.tn),
             int(roll.pool),
-            [int(d) for d in roll.dice],
-            [int(d) for d in roll.rolled_dice],
-            [int(d) for d in roll.danger],
-            list(roll.factors),
-            bool(roll.fray),
-            bool(roll.favourable),
-            bool(roll.unfavourable),
-            int(roll.score),
-            bool(roll.critical_health),
-            int(roll.luck_held),
-            int(roll.luck_spent),
-            list(roll.spends),
+            *invictus_roll_fields(roll),
             roll.rolled_band,
             None if roll.melee is None else _mods(roll.melee),
         )

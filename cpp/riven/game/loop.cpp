@@ -196,6 +196,11 @@ class Loop {
   void apply_spend_decision(const Decision& decision);
   void finish_test();
   void finish_invictus(const Pending& pending);
+  // The shot or test event of a finished roll, either system's: who rolled at what, and the
+  // fields every roll has (its dice as the system writes them); the caller adds the rest.
+  template <class Result>
+  JsonValue& roll_event(ActionKind action, std::size_t i, const PendingContext& context, const Result& result,
+                        JsonValue dice);
   void resolve(const PendingContext& context, std::size_t i, rules::Band band);
   void partial_cost(std::size_t i, rules::Band band);
   std::optional<Destination> find_destination(std::size_t i, double allowance, int kind, std::int32_t ref);
@@ -1159,15 +1164,9 @@ void Loop::partial_cost(std::size_t i, rules::Band band) {
   if (band == rules::Band::Partial) change_strain(i, rules_.test.partial_strain, "partial");
 }
 
-void Loop::finish_invictus(const Pending& pending) {
-  const auto i = at(pending.model);
-  const rules::invictus::Result result = invictus()->finalise(to_invictus_roll(pending));
-  const PendingContext& context = pending.context;
-  const ActionKind action = fm_.action_kinds[at(context.action)];
-  if (action == ActionKind::Melee) {
-    apply_invictus_melee(i, at(context.target), result);
-    return;
-  }
+template <class Result>
+JsonValue& Loop::roll_event(ActionKind action, std::size_t i, const PendingContext& context, const Result& result,
+                            JsonValue dice) {
   JsonValue& event = emit(action == ActionKind::Shoot ? "shot" : "test");
   if (action == ActionKind::Shoot) {
     event.set("shooter", S(id(i))).set("target", S(id(at(context.target)))).set("cover", S(context.cover.view()));
@@ -1179,9 +1178,22 @@ void Loop::finish_invictus(const Pending& pending) {
   }
   event.set("modifiers", mods_json(result.modifiers))
       .set("tn", I(result.tn))
-      .set("dice", ints_json(result.dice))
+      .set("dice", std::move(dice))
       .set("total", I(result.total))
       .set("result", S(rules::band_name(result.result)));
+  return event;
+}
+
+void Loop::finish_invictus(const Pending& pending) {
+  const auto i = at(pending.model);
+  const rules::invictus::Result result = invictus()->finalise(to_invictus_roll(pending));
+  const PendingContext& context = pending.context;
+  const ActionKind action = fm_.action_kinds[at(context.action)];
+  if (action == ActionKind::Melee) {
+    apply_invictus_melee(i, at(context.target), result);
+    return;
+  }
+  JsonValue& event = roll_event(action, i, context, result, ints_json(result.dice));
   if (!result.spends.empty()) {
     event.set("rolled_result", S(rules::band_name(result.rolled_result))).set("spends", names_json(result.spends));
   }
@@ -1204,20 +1216,7 @@ void Loop::finish_test() {
   const ActionKind action = fm_.action_kinds[at(context.action)];
   if (result.momentum_spent != 0) change_momentum(side_of(i), -result.momentum_spent, "spend");
   if (result.strain_taken != 0) change_strain(i, result.strain_taken, "spend");
-  JsonValue& event = emit(action == ActionKind::Shoot ? "shot" : "test");
-  if (action == ActionKind::Shoot) {
-    event.set("shooter", S(id(i))).set("target", S(id(at(context.target)))).set("cover", S(context.cover.view()));
-  } else {
-    event.set("model", S(id(i)))
-        .set("kind", S(result.kind))
-        .set("attribute", S(result.attribute))
-        .set("attribute_value", I(result.attribute_value));
-  }
-  event.set("modifiers", mods_json(result.modifiers))
-      .set("tn", I(result.tn))
-      .set("dice", dice_json(result.dice))
-      .set("total", I(result.total))
-      .set("result", S(rules::band_name(result.result)));
+  JsonValue& event = roll_event(action, i, context, result, dice_json(result.dice));
   if (!result.spends.empty()) {
     JsonValue spends = JsonValue::list();
     for (const rules::Spend sp : result.spends) spends.push(S(rules::spend_name(sp)));

@@ -251,8 +251,12 @@ bool any_eligible(const ForwardModel& fm, const GameState& state) {
   return !bonus_recipients(fm, state).empty();
 }
 
-rules::TestRoll to_rules_roll(const TestRoll& roll) {
-  rules::TestRoll out;
+namespace {
+
+// The fields every pending roll has (what is tested, its modifiers and TN), into either
+// system's roll.
+template <class Roll>
+void copy_roll_head(const TestRoll& roll, Roll& out) {
   out.kind = std::string(roll.kind.view());
   out.attribute = std::string(roll.attribute.view());
   out.attribute_value = roll.attribute_value;
@@ -260,6 +264,13 @@ rules::TestRoll to_rules_roll(const TestRoll& roll) {
     out.modifiers.push_back({std::string(roll.modifiers[k].source.view()), roll.modifiers[k].value});
   }
   out.tn = roll.tn;
+}
+
+}  // namespace
+
+rules::TestRoll to_rules_roll(const TestRoll& roll) {
+  rules::TestRoll out;
+  copy_roll_head(roll, out);
   out.dice = roll.dice;
   out.rolled_result = static_cast<rules::Band>(roll.rolled_result);
   out.result = static_cast<rules::Band>(roll.result);
@@ -316,13 +327,7 @@ rules::invictus::InvictusRoll to_invictus_roll(const Pending& pending) {
   const TestRoll& roll = pending.roll;
   const InvictusPart& inv = pending.inv;
   rules::invictus::InvictusRoll out;
-  out.kind = std::string(roll.kind.view());
-  out.attribute = std::string(roll.attribute.view());
-  out.attribute_value = roll.attribute_value;
-  for (std::size_t k = 0; k < roll.modifier_count; ++k) {
-    out.modifiers.push_back({std::string(roll.modifiers[k].source.view()), roll.modifiers[k].value});
-  }
-  out.tn = roll.tn;
+  copy_roll_head(roll, out);
   out.pool = inv.dice_count;
   out.dice.assign(inv.dice.begin(), inv.dice.begin() + inv.dice_count);
   out.rolled_dice.assign(inv.rolled_dice.begin(), inv.rolled_dice.begin() + inv.dice_count);

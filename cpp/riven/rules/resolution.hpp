@@ -25,6 +25,7 @@
 #include "riven/rules/config.hpp"
 #include "riven/rules/melee.hpp"
 #include "riven/rules/morale.hpp"
+#include "riven/rules/riven_rolls.hpp"
 #include "riven/rules/shooting.hpp"
 #include "riven/rules/systems/invictus.hpp"
 #include "riven/rules/tests_2d6.hpp"
@@ -38,17 +39,12 @@ class NotPorted : public std::invalid_argument {
 };
 
 /// RIVEN v0.1's dice engine (riven_env/rules/resolution.py's RivenResolution).
-class RivenSystem {
+class RivenSystem : public RivenRolls {
  public:
-  explicit RivenSystem(std::shared_ptr<const RulesConfig> rules) : rules_(std::move(rules)) {}
+  explicit RivenSystem(std::shared_ptr<const RulesConfig> rules) : RivenRolls(std::move(rules)) {}
 
-  [[nodiscard]] const RulesConfig& rules() const { return *rules_; }
   [[nodiscard]] static constexpr System system() { return System::Riven; }
 
-  template <class Rng>
-  ActivationResult roll_activation(int mettle, int dice, Rng& rng) const {
-    return rules::roll_activation(mettle, dice, rng, *rules_);
-  }
   template <class Rng>
   TestRoll roll_test(const std::string& kind, const std::string& attribute, int value, int tn,
                      const std::vector<Modifier>& modifiers, Rng& rng) const {
@@ -68,23 +64,6 @@ class RivenSystem {
                             const std::vector<Modifier>& defender_modifiers, Rng& rng) const {
     return rules::resolve_melee(attacker_might, defender_might, attacker_modifiers, defender_modifiers, rng, *rules_);
   }
-  [[nodiscard]] int shot_tn(const std::string& cover) const { return rules::shot_tn(cover, *rules_); }
-  [[nodiscard]] const ShotEffect& shot_effect(Band band) const { return rules::shot_effect(band, *rules_); }
-  template <class Rng>
-  MoraleResult roll_morale(int mettle, Rng& rng) const {
-    return rules::roll_morale(mettle, rng, *rules_);
-  }
-  template <class Rng>
-  OutCheckResult roll_out_check(int mettle, Rng& rng) const {
-    return rules::roll_out_check(mettle, rng, *rules_);
-  }
-  template <class Rng>
-  const Complication& roll_complication(Rng& rng) const {
-    return rules::roll_complication(rng, *rules_);
-  }
-
- private:
-  std::shared_ptr<const RulesConfig> rules_;
 };
 
 /// Every system the core has; a new one is one more alternative (and one more name below).

@@ -150,7 +150,7 @@ std::pair<std::string, int> consequence(IBand band, const std::vector<int>& dang
 }
 
 // ====================================================================== the system
-InvictusSystem::InvictusSystem(std::shared_ptr<const RulesConfig> rules) : rules_(std::move(rules)) {
+InvictusSystem::InvictusSystem(std::shared_ptr<const RulesConfig> rules) : RivenRolls(std::move(rules)) {
   if (!rules_ || !rules_->has_invictus) {
     throw RulesDataError((rules_ ? rules_->source : std::string("rules")) +
                          ": no [invictus] table (meta.resolution = 'invictus'?)");

@@ -27,6 +27,7 @@
 #include "riven/rules/dice.hpp"
 #include "riven/rules/morale.hpp"
 #include "riven/rules/results.hpp"
+#include "riven/rules/riven_rolls.hpp"
 #include "riven/rules/shooting.hpp"
 
 namespace riven::rules::invictus {
@@ -183,12 +184,11 @@ OracleChoice oracle_choice(const InvictusRoll& roll, const std::vector<std::stri
                            int luck_now, const InvictusRules& s);
 
 /// Invictus's dice for tests, shots and melee (invictus.py InvictusResolution).
-class InvictusSystem {
+class InvictusSystem : public RivenRolls {
  public:
   /// Throws RulesDataError when the rules carry no [invictus] table.
   explicit InvictusSystem(std::shared_ptr<const RulesConfig> rules);
 
-  [[nodiscard]] const RulesConfig& rules() const { return *rules_; }
   [[nodiscard]] const InvictusRules& settings() const { return rules_->invictus; }
   [[nodiscard]] static constexpr System system() { return System::Invictus; }
 
@@ -198,26 +198,6 @@ class InvictusSystem {
   }
   /// {"luck": invictus.luck.start}.
   [[nodiscard]] int starting_luck() const { return settings().luck_start; }
-
-  // RIVEN's rolls that Invictus keeps (InvictusResolution inherits them from RivenResolution).
-  template <class Rng>
-  ActivationResult roll_activation(int mettle, int dice, Rng& rng) const {
-    return rules::roll_activation(mettle, dice, rng, *rules_);
-  }
-  [[nodiscard]] int shot_tn(const std::string& cover) const { return rules::shot_tn(cover, *rules_); }
-  [[nodiscard]] const ShotEffect& shot_effect(Band band) const { return rules::shot_effect(band, *rules_); }
-  template <class Rng>
-  MoraleResult roll_morale(int mettle, Rng& rng) const {
-    return rules::roll_morale(mettle, rng, *rules_);
-  }
-  template <class Rng>
-  OutCheckResult roll_out_check(int mettle, Rng& rng) const {
-    return rules::roll_out_check(mettle, rng, *rules_);
-  }
-  template <class Rng>
-  const Complication& roll_complication(Rng& rng) const {
-    return rules::roll_complication(rng, *rules_);
-  }
 
   /// A pending roll from the pool and Danger Dice as drawn (pure; `danger` may be shorter
   /// than the factors allow only if the caller drew fewer, which roll_test never does).
@@ -278,8 +258,6 @@ class InvictusSystem {
     return make_roll(kind, attribute, attribute_value, tn, modifiers, score_modifiers, opponent_value, facts,
                      pool_faces, danger_faces);
   }
-
-  std::shared_ptr<const RulesConfig> rules_;
 };
 
 }  // namespace riven::rules::invictus
