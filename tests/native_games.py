@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import numpy as np
+
 from riven_env.game.runner import agent_seeds, play
 from riven_env.game.setup import new_game
 from riven_env.scenario import list_bundled
@@ -50,3 +52,34 @@ def cases(mission: str) -> list[tuple[str, str, int]]:
 def mission_states(mission: str) -> list[Any]:
     """Every sampled state of every game of ``mission``."""
     return [s for case in cases(mission) for s in game(mission, *case)[0]]
+
+
+def batch_lockstep(batch: Any, envs: list[Any], seed: int, steps: int) -> int:
+    """Step a batched env and its single Python envs with the same random legal actions.
+
+    The batch is reset with ``seed`` and env ``k`` with ``seed + k``; at the start and after
+    every step the observations, masks, rewards, done flags, finished games' last observations
+    and learner sides must be equal. Returns the episodes that ended.
+    """
+    obs, _ = batch.reset(seed=seed)
+    first = [env.reset(seed=seed + k) for k, env in enumerate(envs)]
+    assert np.array_equal(obs, np.stack([o for o, _ in first]))
+    assert np.array_equal(batch.action_masks(), np.stack([e.action_masks() for e in envs]))
+    rng = np.random.default_rng(seed)
+    episodes = 0
+    for t in range(steps):
+        masks = batch.action_masks()
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
+        obs, rewards, terminated, truncated, infos = batch.step(actions)
+        for k, env in enumerate(envs):
+            o, r, term, trunc, _ = env.step(int(actions[k]))
+            assert r == rewards[k], (t, k)
+            assert (term, trunc) == (bool(terminated[k]), bool(truncated[k])), (t, k)
+            if term or trunc:
+                episodes += 1
+                assert np.array_equal(infos["final_obs"][k], o), (t, k)
+                o, _ = env.reset()
+            assert np.array_equal(obs[k], o), (t, k)
+            assert np.array_equal(batch.action_masks()[k], env.action_masks()), (t, k)
+            assert infos["learner_side"][k] == env.learner_side
+    return episodes

@@ -216,6 +216,8 @@ def test_the_batch_starts_on_the_missions_first_side(mission: str, learner_side:
     # A mission's fixed first side is its own (hold-the-line and scifi-hold: red first), not the
     # first template's (blue): the batch and the native single env start as the Python env does,
     # and go on in lockstep with it.
+    from native_games import batch_lockstep
+
     from riven_env.envs.gym_env import RivenSkirmishEnv
     from riven_env.envs.vector import RivenVectorEnv
 
@@ -231,21 +233,9 @@ def test_the_batch_starts_on_the_missions_first_side(mission: str, learner_side:
     single = RivenSkirmishEnv(
         mission, "random", learner_side=learner_side, obs_mode="flat", engine="native"
     )
-    obs, _ = batch.reset(seed=seed)
-    first = np.stack([env.reset(seed=seed + k)[0] for k, env in enumerate(envs)])
-    assert np.array_equal(obs, first)
-    assert np.array_equal(single.reset(seed=seed)[0], first[0])
-    rng = np.random.default_rng(seed)
-    for t in range(40):
-        masks = batch.action_masks()
-        assert np.array_equal(masks, np.stack([e.action_masks() for e in envs])), t
-        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
-        obs, rewards, terminated, truncated, _ = batch.step(actions)
-        for k, env in enumerate(envs):
-            o, r, term, trunc, _ = env.step(int(actions[k]))
-            assert r == rewards[k], (t, k)
-            assert (term, trunc) == (bool(terminated[k]), bool(truncated[k])), (t, k)
-            if term or trunc:
-                o, _ = env.reset()
-            assert np.array_equal(obs[k], o), (t, k)
+    reference = RivenSkirmishEnv(
+        mission, "random", learner_side=learner_side, obs_mode="flat", engine="python"
+    )
+    assert np.array_equal(single.reset(seed=seed)[0], reference.reset(seed=seed)[0])
+    batch_lockstep(batch, envs, seed, 40)
     batch.close()

@@ -33,7 +33,7 @@ if available():
     from riven_env.native.game import from_native, native_view, python_view, to_native
     from riven_env.native.loop import NativeGameState
 
-from native_games import missions  # noqa: E402
+from native_games import batch_lockstep, missions  # noqa: E402
 
 OVERRIDES = {"resolution": "invictus"}
 PAIRINGS = (("random", "random"), ("oracle", "oracle"), ("oracle", "random"))
@@ -187,24 +187,7 @@ def test_the_batched_env_plays_invictus_as_the_python_envs(
         )
         for _ in range(n)
     ]
-    obs, _ = batch.reset(seed=seed)
-    first = [env.reset(seed=seed + k) for k, env in enumerate(envs)]
-    assert np.array_equal(obs, np.stack([o for o, _ in first]))
-    assert np.array_equal(batch.action_masks(), np.stack([e.action_masks() for e in envs]))
-    rng = np.random.default_rng(seed)
-    for t in range(steps):
-        masks = batch.action_masks()
-        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
-        obs, rewards, terminated, truncated, infos = batch.step(actions)
-        for k, env in enumerate(envs):
-            o, r, term, trunc, _ = env.step(int(actions[k]))
-            assert r == rewards[k], (t, k)
-            assert (term, trunc) == (bool(terminated[k]), bool(truncated[k])), (t, k)
-            if term or trunc:
-                assert np.array_equal(infos["final_obs"][k], o), (t, k)
-                o, _ = env.reset()
-            assert np.array_equal(obs[k], o), (t, k)
-            assert np.array_equal(batch.action_masks()[k], env.action_masks()), (t, k)
+    batch_lockstep(batch, envs, seed, steps)
     batch.close()
 
 

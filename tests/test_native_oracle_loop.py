@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
 
 from riven_env.game.events import dumps_event
@@ -24,7 +23,7 @@ from riven_env.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 
-from native_games import missions  # noqa: E402
+from native_games import batch_lockstep, missions  # noqa: E402
 
 # Missions light enough for the default run; the others are slow-marked.
 LIGHT = ("duel-1v1", "skirmish-5v5", "ranged-vs-melee", "open-field")
@@ -164,33 +163,13 @@ def _lockstep(
 
     batch = RivenVectorEnv(n, scenario, opponent, engine="native", learner_side=learner_side)
     assert batch.backend == "batched"
-    obs, _ = batch.reset(seed=seed)
     envs = [
         RivenSkirmishEnv(
             scenario, opponent, learner_side=learner_side, obs_mode="flat", engine="python"
         )
         for _ in range(n)
     ]
-    first = [env.reset(seed=seed + k) for k, env in enumerate(envs)]
-    assert np.array_equal(obs, np.stack([o for o, _ in first]))
-    assert np.array_equal(batch.action_masks(), np.stack([e.action_masks() for e in envs]))
-    rng = np.random.default_rng(seed)
-    episodes = 0
-    for t in range(steps):
-        masks = batch.action_masks()
-        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
-        obs, rewards, terminated, truncated, infos = batch.step(actions)
-        for k, env in enumerate(envs):
-            o, r, term, trunc, _ = env.step(int(actions[k]))
-            assert r == rewards[k], (t, k)
-            assert (term, trunc) == (bool(terminated[k]), bool(truncated[k])), (t, k)
-            if term or trunc:
-                episodes += 1
-                assert np.array_equal(infos["final_obs"][k], o), (t, k)
-                o, _ = env.reset()
-            assert np.array_equal(obs[k], o), (t, k)
-            assert np.array_equal(batch.action_masks()[k], env.action_masks()), (t, k)
-            assert infos["learner_side"][k] == env.learner_side
+    episodes = batch_lockstep(batch, envs, seed, steps)
     batch.close()
     return episodes
 

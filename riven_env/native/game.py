@@ -227,36 +227,27 @@ def _invictus_tuple(roll: InvictusRoll) -> tuple:
 
 def _pending_tuple(pending: tuple, st: Any) -> tuple:
     roll, i, context = pending
-    if type(roll) is InvictusRoll:
-        # The TestRoll part: kind, attribute, modifiers, TN and RIVEN's bands; the rest is
-        # pending_invictus (_invictus_tuple).
-        return (
-            roll.kind,
-            roll.attribute,
-            int(roll.attribute_value),
-            [(m.source, int(m.value)) for m in roll.modifiers],
-            int(roll.tn),
-            (0, 0),
-            BANDS.index(roll.rolled_result),
-            BANDS.index(roll.result),
-            [],
-            0,
-            0,
-            0,
-            int(i),
-            _context_tuple(context, st),
-        )
-    if type(roll) is not TestRoll:
+    if type(roll) not in (TestRoll, InvictusRoll):
         raise NativeStateError(
             f"pending record {type(roll).__name__}: the native state holds RIVEN's TestRoll "
             "and Invictus's InvictusRoll only"
         )
-    return (
+    # What every pending roll has: what is tested, its modifiers and TN.
+    head = (
         roll.kind,
         roll.attribute,
         int(roll.attribute_value),
         [(m.source, int(m.value)) for m in roll.modifiers],
         int(roll.tn),
+    )
+    tail = (int(i), _context_tuple(context, st))
+    if type(roll) is InvictusRoll:
+        # The TestRoll part: RIVEN's bands, no 2d6 and no spends; the rest is
+        # pending_invictus (_invictus_tuple).
+        bands = (BANDS.index(roll.rolled_result), BANDS.index(roll.result))
+        return (*head, (0, 0), *bands, [], 0, 0, 0, *tail)
+    return (
+        *head,
         (int(roll.dice[0]), int(roll.dice[1])),
         BANDS.index(roll.rolled_result),
         BANDS.index(roll.result),
@@ -264,8 +255,7 @@ def _pending_tuple(pending: tuple, st: Any) -> tuple:
         int(roll.momentum_spent),
         int(roll.strain_taken),
         int(roll.critical_momentum),
-        int(i),
-        _context_tuple(context, st),
+        *tail,
     )
 
 
