@@ -33,15 +33,17 @@ const char* const kCoverNames[] = {"none", "soft", "hard"};
 BasesArrays bases_of(const GameState& state) {
   BasesArrays out;
   const std::size_t n = state.models.size();
-  out.centers.resize(2 * n);
-  out.radii.resize(n);
-  out.on_table.resize(n);
+  out.count = n;
+  out.storage.resize(3 * n + (n + sizeof(double) - 1) / sizeof(double));
+  double* const centers = out.storage.data();
+  double* const radii = centers + 2 * n;
+  auto* const on_table = reinterpret_cast<std::uint8_t*>(centers + 3 * n);
   for (std::size_t i = 0; i < n; ++i) {
     const Model& m = state.models[i];
-    out.centers[2 * i] = m.x;
-    out.centers[2 * i + 1] = m.y;
-    out.radii[i] = m.radius;
-    out.on_table[i] = m.on_table ? 1 : 0;
+    centers[2 * i] = m.x;
+    centers[2 * i + 1] = m.y;
+    radii[i] = m.radius;
+    on_table[i] = m.on_table ? 1 : 0;
   }
   return out;
 }

@@ -19,11 +19,18 @@
 namespace riven::game {
 
 /// The bases of a state as the table queries take them (Bases: centres, radii, on-table flags).
+/// One allocation holds all three (the queries ask for the bases a few dozen times a decision);
+/// a view points into it, so it stays valid when the arrays are moved.
 struct BasesArrays {
-  std::vector<double> centers;
-  std::vector<double> radii;
-  std::vector<std::uint8_t> on_table;
-  [[nodiscard]] table::BasesView view() const { return {centers, radii, on_table}; }
+  std::size_t count = 0;
+  std::vector<double> storage;  // x0, y0, x1, y1, ..., then the radii, then the flags' bytes
+
+  [[nodiscard]] std::span<const double> centers() const { return {storage.data(), 2 * count}; }
+  [[nodiscard]] std::span<const double> radii() const { return {storage.data() + 2 * count, count}; }
+  [[nodiscard]] std::span<const std::uint8_t> on_table() const {
+    return {reinterpret_cast<const std::uint8_t*>(storage.data() + 3 * count), count};
+  }
+  [[nodiscard]] table::BasesView view() const { return {centers(), radii(), on_table()}; }
 };
 BasesArrays bases_of(const GameState& state);
 

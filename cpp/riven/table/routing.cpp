@@ -209,9 +209,12 @@ struct StartLinks {
 
 struct GoalLinks {
   std::vector<Point> points;
-  std::vector<std::uint8_t> usable;  // terrain and table only
-  std::vector<double> bound;
-  std::vector<double> cost;  // nan: not checked yet
+  std::vector<double> bound;  // inf: no goal point (inside contact)
+  std::vector<double> cost;   // nan: not checked yet; inf: blocked, or the goal point is not legal
+  // A contact spot's legality (table, terrain, the other bases) is checked when its link is
+  // first costed: an illegal spot's link costs inf, which its straight length bounds from
+  // below, so the search answers as if every spot had been checked first.
+  std::optional<std::size_t> target;
 };
 
 class Navigator;
@@ -291,9 +294,9 @@ class Navigator {
     const std::size_t n = nav_->size();
     start_links_.links.assign(n, kNan);
     start_links_.bound.resize(n);
-    for (std::size_t v = 0; v < n; ++v) {
-      start_links_.bound[v] = std::hypot(nav_->nodes[v].x - start_.x, nav_->nodes[v].y - start_.y);
-    }
+    // Straight lengths bound the start links from below (they only order and prune the lazy
+    // search, whose answers are the exact costs'): no hypot needed.
+    for (std::size_t v = 0; v < n; ++v) start_links_.bound[v] = straight_bound(start_, nav_->nodes[v]);
     start_links_.complete = n == 0;
   }
 
@@ -542,10 +545,12 @@ class Navigator {
 
   // Navigator._goal_links: the goal's static links, the straight link's end, the aim.
   void goal_links(std::optional<Point> goal, std::optional<std::size_t> target, GoalLinks& links,
-                  std::vector<std::uint8_t>& usable, std::optional<Point>& direct, Point& aim) const {
+                  std::optional<Point>& direct, Point& aim) const {
     const std::size_t n = nav_->size();
     links.points.resize(n);
-    links.usable.assign(n, 1);
+    links.bound.resize(n);
+    links.cost.assign(n, kNan);
+    links.target = target;
     if (!target) {
       std::fill(links.points.begin(), links.points.end(), *goal);
       direct = *goal;
@@ -555,30 +560,31 @@ class Navigator {
       const double contact = reach_[*target] + tol_ / 2.0;
       for (std::size_t v = 0; v < n; ++v) {
         const std::optional<Point> spot = contact_spot(centre, contact, nav_->nodes[v]);
-        const double ox = nav_->nodes[v].x - centre.x;
-        const double oy = nav_->nodes[v].y - centre.y;
-        links.points[v] = spot ? *spot : Point{centre.x + ox * contact, centre.y + oy * contact};
-        links.usable[v] = spot && nav_legal(*spot) ? 1 : 0;
+        if (!spot) {
+          const double ox = nav_->nodes[v].x - centre.x;
+          const double oy = nav_->nodes[v].y - centre.y;
+          links.points[v] = Point{centre.x + ox * contact, centre.y + oy * contact};
+          links.cost[v] = kInf;
+        } else {
+          links.points[v] = *spot;
+        }
       }
       // Navigator._direct_spot.
       direct = contact_spot(centre, contact, start_);
       if (direct && !legal(*direct, *target)) direct.reset();
       aim = centre;
     }
-    links.bound.resize(n);
-    links.cost.resize(n);
     for (std::size_t v = 0; v < n; ++v) {
-      links.bound[v] = links.usable[v] ? std::hypot(links.points[v].x - nav_->nodes[v].x,
-                                                    links.points[v].y - nav_->nodes[v].y)
-                                       : kInf;
-      links.cost[v] = links.usable[v] ? kNan : kInf;
+      links.bound[v] = std::isnan(links.cost[v]) ? straight_bound(nav_->nodes[v], links.points[v]) : kInf;
     }
-    usable = links.usable;
-    if (target && ids_.size() > 1) {
-      for (std::size_t v = 0; v < n; ++v) {
-        if (usable[v]) usable[v] = legal_bases(links.points[v], *target) ? 1 : 0;
-      }
-    }
+  }
+
+  // The cost of waypoint v's goal link: inf where its contact spot is not legal (off the table,
+  // in terrain, or overlapping a base other than the target), else navigation.link_cost.
+  [[nodiscard]] double goal_link_cost(const GoalLinks& links, std::size_t v) const {
+    const Point spot = links.points[v];
+    if (links.target && !(nav_legal(spot) && legal_bases(spot, *links.target))) return kInf;
+    return link_cost(nav_->nodes[v], spot);
   }
 
   // Navigator._clear_of_bases of one point.
@@ -687,10 +693,9 @@ class Navigator {
   // Navigator._route_static / _search_static.
   Route route_static(std::optional<Point> goal, std::optional<std::size_t> target) {
     GoalLinks links;
-    std::vector<std::uint8_t> usable;
     std::optional<Point> direct;
     Point aim;
-    goal_links(goal, target, links, usable, direct, aim);
+    goal_links(goal, target, links, direct, aim);
     const std::size_t n = nav_->size();
     double best_cost = kInf;
     std::optional<std::size_t> best_node;
@@ -699,38 +704,37 @@ class Navigator {
     std::vector<std::size_t> first;
     if (n > 0) {
       std::vector<double> total(n);
-      // Scratch of the rounds below (allocated once per search, not once per round).
-      std::vector<std::size_t> open;
-      open.reserve(n);
+      // Scratch of the rounds below (allocated once per search, not once per round), filled by
+      // index: the candidates of a batch, in increasing order.
+      std::vector<std::size_t> open(n);
       std::vector<double> col(n);
-      // The bounds change only when start links are settled: recomputed then, not every round.
-      bool stale = true;
+      reach_bounds(reach, first);  // kept current by update_reach as start links are settled
       for (std::size_t round = 0; round < 2 * n + 2; ++round) {
-        if (stale) {
-          reach_bounds(reach, first);
-          stale = false;
-        }
+        // The totals and their first minimum (np.argmin) in one pass.
+        std::size_t node = 0;
         for (std::size_t v = 0; v < n; ++v) {
           const double known = links.cost[v];
-          total[v] = reach[v] + (usable[v] ? (std::isnan(known) ? links.bound[v] : known) : kInf);
+          total[v] = reach[v] + (std::isnan(known) ? links.bound[v] : known);
+          if (total[v] < total[node]) node = v;
         }
-        const std::size_t node = argmin(total);
         if (!(total[node] < best_cost - kDuplicate)) break;
         if (!start_links_.complete) {
           // The cheapest way to ``node`` is exact once no unchecked start link could match it.
           bool pending = false;
-          open.clear();
-          std::fill(col.begin(), col.end(), kInf);
+          std::size_t count = 0;
+          const double* const column = nav_->dist.data() + node;
           for (std::size_t k = 0; k < n; ++k) {
             if (!std::isnan(start_links_.links[k])) continue;
-            open.push_back(k);
-            col[k] = start_links_.bound[k] + nav_->dist[k * n + node];
-            if (col[k] <= reach[node]) pending = true;
+            open[count++] = k;
+            col[k] = start_links_.bound[k] + column[k * n];
+            pending = pending || col[k] <= reach[node];
           }
           if (pending) {
+            open.resize(count);
             keep_cheapest(open, col, kBatch);
             settle_start(open);
             update_reach(reach, first, open);
+            open.resize(n);
             continue;
           }
         }
@@ -739,14 +743,14 @@ class Navigator {
           best_node = node;
           break;
         }
-        open.clear();
+        std::size_t count = 0;
         for (std::size_t v = 0; v < n; ++v) {
-          if (std::isnan(links.cost[v]) && usable[v]) open.push_back(v);
+          if (std::isnan(links.cost[v])) open[count++] = v;
         }
+        open.resize(count);
         keep_cheapest(open, total, kBatch);
-        for (const std::size_t v : open) {
-          links.cost[v] = link_cost(nav_->nodes[v], links.points[v]);
-        }
+        for (const std::size_t v : open) links.cost[v] = goal_link_cost(links, v);
+        open.resize(n);
       }
     }
     if (best_node) return static_route(*best_node, links, first);
@@ -849,6 +853,9 @@ class Navigator {
     g.dist.assign(v, kInf);
     g.done.assign(v, 0);
     g.pred.assign(v, -2);
+    // A search queues up to a candidate per pair of waypoints: room for a good share of them
+    // (growth by doubling copied the queue several times a search).
+    g.heap.reserve(v * v / 4);
     settle(g, g.start, 0.0);
     return g;
   }
@@ -1035,8 +1042,7 @@ class Navigator {
     std::vector<Bound> bounds;
     const auto consider = [&](std::size_t k) {
       if (!g.usable[k] || !goal_point(g.points[k], goal, target, spot[k])) return;
-      const double straight = std::hypot(spot[k].x - g.points[k].x, spot[k].y - g.points[k].y);
-      bounds.push_back({g.dist[k] + straight, k});
+      bounds.push_back({g.dist[k] + straight_bound(g.points[k], spot[k]), k});
       std::push_heap(bounds.begin(), bounds.end(), later);
     };
     for (const std::size_t k : g.settled) consider(k);
