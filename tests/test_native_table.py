@@ -276,6 +276,27 @@ def test_the_cores_python_hypot_is_math_hypot_to_the_last_bit() -> None:
     assert differs_from_libm > 0
 
 
+def test_the_cores_hypot_comparisons_are_math_hypots() -> None:
+    # The destination menus compare distances without the hypot unless they are near the
+    # limit: right at, a bit off and far off the limit, and at the edges of the float range.
+    rng = np.random.default_rng(5)
+    core = native.load()
+    cases = []
+    for dx, dy in rng.uniform(-30.0, 30.0, size=(4000, 2)).tolist():
+        exact = math.hypot(dx, dy)
+        for limit in (exact, math.nextafter(exact, 0.0), math.nextafter(exact, math.inf),
+                      exact * (1 + 1e-9), exact * (1 - 1e-9), exact * 1.5, exact / 1.5):
+            cases.append((dx, dy, limit))
+    cases += [
+        (0.0, 0.0, 0.0), (0.0, 0.0, -1.0), (1e-170, 1e-170, 1e-170), (1e-200, 0.0, 1e-300),
+        (1e200, 1e200, 1e300), (math.inf, 0.0, 1.0), (math.nan, 1.0, 1.0), (1.0, 1.0, math.inf),
+        (1.0, 1.0, math.nan), (3.0, 4.0, 5.0), (5e-324, 0.0, 5e-324),
+    ]
+    for dx, dy, limit in cases:
+        assert core.python_hypot_above(dx, dy, limit) == (math.hypot(dx, dy) > limit)
+        assert core.python_hypot_at_least(dx, dy, limit) == (math.hypot(dx, dy) >= limit)
+
+
 def test_equivalence_benchmark_rounds_cover_every_map_and_stop_on_time(capsys, monkeypatch) -> None:
     import importlib.util
     import json

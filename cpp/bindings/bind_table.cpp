@@ -355,6 +355,10 @@ void bind_table(nb::module_& module) {
 
   module.def("python_hypot", &table::python_hypot, nb::arg("a"), nb::arg("b"),
              "math.hypot(a, b) to the last bit (CPython's algorithm, compiled).");
+  module.def("python_hypot_above", &table::python_hypot_above, nb::arg("dx"), nb::arg("dy"), nb::arg("limit"),
+             "math.hypot(dx, dy) > limit (the hypot computed only near the limit).");
+  module.def("python_hypot_at_least", &table::python_hypot_at_least, nb::arg("dx"), nb::arg("dy"), nb::arg("limit"),
+             "math.hypot(dx, dy) >= limit (the hypot computed only near the limit).");
   module.def(
       "edge_distance",
       [](const Centers& centers, const Radii& radii, const Flags& on_table, std::size_t i, std::size_t j) {

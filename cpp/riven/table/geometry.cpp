@@ -1,6 +1,8 @@
 #include "riven/table/geometry.hpp"
 
 #include <atomic>
+#include <bit>
+#include <cstdint>
 
 #include <algorithm>
 #include <array>
@@ -138,14 +140,28 @@ DoubleLength fast_sum(double a, double b) {  // |a| >= |b|
   return {x, b - z};
 }
 
-double vector_norm2(double x0, double x1, double largest) {
+// CPython's vector_norm of two values (math.hypot), largest > 0 finite. Inlined into the two
+// builds below: std::fma is exact either way (a library call on the baseline x86-64, one
+// instruction where the CPU has FMA), so both give the very same doubles.
+inline double vector_norm2_body(double x0, double x1, double largest) {
+  // frexp's exponent and ldexp(1, -exponent), from the bits of a normal double (the library's
+  // calls, with the same values, for the subnormal ones).
+  const auto bits = std::bit_cast<std::uint64_t>(largest);
+  const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
   int exponent = 0;
-  std::frexp(largest, &exponent);
-  constexpr double kMinNormal = std::numeric_limits<double>::min();
-  if (exponent < -1023) {  // ldexp(1, -exponent) would overflow: lift subnormals first
-    return kMinNormal * vector_norm2(x0 / kMinNormal, x1 / kMinNormal, largest / kMinNormal);
+  double scale = 0.0;
+  if (biased != 0) {
+    exponent = biased - 1022;
+    const int scaled = 1023 - exponent;  // the biased exponent of 2**-exponent
+    scale = scaled >= 1 ? std::bit_cast<double>(static_cast<std::uint64_t>(scaled) << 52) : std::ldexp(1.0, -exponent);
+  } else {
+    std::frexp(largest, &exponent);
+    constexpr double kMinNormal = std::numeric_limits<double>::min();
+    if (exponent < -1023) {  // ldexp(1, -exponent) would overflow: lift subnormals first
+      return kMinNormal * vector_norm2_body(x0 / kMinNormal, x1 / kMinNormal, largest / kMinNormal);
+    }
+    scale = std::ldexp(1.0, -exponent);
   }
-  const double scale = std::ldexp(1.0, -exponent);
   double csum = 1.0;
   double frac1 = 0.0;
   double frac2 = 0.0;
@@ -168,6 +184,24 @@ double vector_norm2(double x0, double x1, double largest) {
   return h / scale;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("fma"))) double vector_norm2_fma(double x0, double x1, double largest) {
+  return vector_norm2_body(x0, x1, largest);
+}
+
+bool cpu_has_fma() {
+  static const bool has = __builtin_cpu_supports("fma") != 0;
+  return has;
+}
+#endif
+
+double vector_norm2(double x0, double x1, double largest) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (cpu_has_fma()) return vector_norm2_fma(x0, x1, largest);
+#endif
+  return vector_norm2_body(x0, x1, largest);
+}
+
 constexpr double kOrientErrBound = 3.3306690738754716e-16;  // Shewchuk's ccwerrboundA
 
 }  // namespace
@@ -180,6 +214,29 @@ double python_hypot(double a, double b) {
   const double largest = std::max(x0, x1);
   if (largest == 0.0) return largest;
   return vector_norm2(x0, x1, largest);
+}
+
+namespace {
+// +1: hypot(dx, dy) is surely above limit; -1: surely below; 0: too close to call.
+int hypot_side(double dx, double dy, double limit) {
+  if (!(limit > 0.0) || !std::isfinite(limit)) return 0;
+  const double squared = dx * dx + dy * dy;
+  const double far = limit * (1.0 + 1e-9);
+  if (squared > far * far) return 1;
+  const double near = limit * (1.0 - 1e-9);
+  if (squared < near * near) return -1;
+  return 0;
+}
+}  // namespace
+
+bool python_hypot_above(double dx, double dy, double limit) {
+  const int side = hypot_side(dx, dy, limit);
+  return side != 0 ? side > 0 : python_hypot(dx, dy) > limit;
+}
+
+bool python_hypot_at_least(double dx, double dy, double limit) {
+  const int side = hypot_side(dx, dy, limit);
+  return side != 0 ? side > 0 : python_hypot(dx, dy) >= limit;
 }
 
 int orientation(const Point& a, const Point& b, const Point& c) {

@@ -38,6 +38,11 @@ struct Box {
 /// vector_norm (power-of-two scaling, exact squares, one differential correction), which may
 /// differ in the last bit from the C library's ``hypot`` that numpy (and std::hypot) use.
 double python_hypot(double a, double b);
+/// python_hypot(dx, dy) > limit, and >= limit: the hypot only near the limit (the squared
+/// length decides wherever it is farther from limit squared than a margin far above either
+/// formula's rounding).
+bool python_hypot_above(double dx, double dy, double limit);
+bool python_hypot_at_least(double dx, double dy, double limit);
 
 /// The exact sign (-1, 0, +1) of the orientation of c relative to the directed line a -> b
 /// (positive: c is to the left, counter-clockwise).

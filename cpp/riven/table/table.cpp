@@ -222,6 +222,7 @@ std::vector<std::pair<DestinationKind, std::int64_t>> TableGeometry::destination
   check_model(bases, i);
   std::vector<std::pair<DestinationKind, std::int64_t>> options;
   if (!bases.on(i)) return options;
+  options.reserve(enemies.size() + objectives.size() + friends.size() + 2);
   const auto valid = [&](std::int64_t j) {
     if (j < 0 || static_cast<std::size_t>(j) >= bases.size()) {
       throw std::out_of_range("destination_options: model index out of range");
@@ -232,9 +233,10 @@ std::vector<std::pair<DestinationKind, std::int64_t>> TableGeometry::destination
   const double reach = bases.radii[i] + settings_.contact_tolerance;
   const auto apart = [&](std::size_t j) {
     const Point there = bases.center(j);
-    return python_hypot(here.x - there.x, here.y - there.y) > reach + bases.radii[j];  // math.dist
+    return python_hypot_above(here.x - there.x, here.y - there.y, reach + bases.radii[j]);  // math.dist
   };
   std::vector<std::int64_t> live;
+  live.reserve(enemies.size());
   for (const std::int64_t e : enemies) {
     const std::size_t j = valid(e);
     if (j == i || !bases.on(j)) continue;
@@ -242,7 +244,7 @@ std::vector<std::pair<DestinationKind, std::int64_t>> TableGeometry::destination
     if (apart(j)) options.emplace_back(DestinationKind::kTowardEnemy, e);
   }
   for (std::size_t k = 0; k < objectives.size(); ++k) {
-    if (python_hypot(here.x - objectives[k].x, here.y - objectives[k].y) >= settings_.min_move) {
+    if (python_hypot_at_least(here.x - objectives[k].x, here.y - objectives[k].y, settings_.min_move)) {
       options.emplace_back(DestinationKind::kTowardObjective, static_cast<std::int64_t>(k));
     }
   }
