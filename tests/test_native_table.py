@@ -284,13 +284,28 @@ def test_the_cores_hypot_comparisons_are_math_hypots() -> None:
     cases = []
     for dx, dy in rng.uniform(-30.0, 30.0, size=(4000, 2)).tolist():
         exact = math.hypot(dx, dy)
-        for limit in (exact, math.nextafter(exact, 0.0), math.nextafter(exact, math.inf),
-                      exact * (1 + 1e-9), exact * (1 - 1e-9), exact * 1.5, exact / 1.5):
+        for limit in (
+            exact,
+            math.nextafter(exact, 0.0),
+            math.nextafter(exact, math.inf),
+            exact * (1 + 1e-9),
+            exact * (1 - 1e-9),
+            exact * 1.5,
+            exact / 1.5,
+        ):
             cases.append((dx, dy, limit))
     cases += [
-        (0.0, 0.0, 0.0), (0.0, 0.0, -1.0), (1e-170, 1e-170, 1e-170), (1e-200, 0.0, 1e-300),
-        (1e200, 1e200, 1e300), (math.inf, 0.0, 1.0), (math.nan, 1.0, 1.0), (1.0, 1.0, math.inf),
-        (1.0, 1.0, math.nan), (3.0, 4.0, 5.0), (5e-324, 0.0, 5e-324),
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, -1.0),
+        (1e-170, 1e-170, 1e-170),
+        (1e-200, 0.0, 1e-300),
+        (1e200, 1e200, 1e300),
+        (math.inf, 0.0, 1.0),
+        (math.nan, 1.0, 1.0),
+        (1.0, 1.0, math.inf),
+        (1.0, 1.0, math.nan),
+        (3.0, 4.0, 5.0),
+        (5e-324, 0.0, 5e-324),
     ]
     for dx, dy, limit in cases:
         assert core.python_hypot_above(dx, dy, limit) == (math.hypot(dx, dy) > limit)
@@ -322,3 +337,35 @@ def test_equivalence_benchmark_rounds_cover_every_map_and_stop_on_time(capsys, m
         report, at = decoder.raw_decode(out, at + len(out[at:]) - len(out[at:].lstrip()))
         reports.append(report)
     assert [(r["maps"], r["rounds"]) for r in reports] == [(maps, 2), (maps, 1)]
+
+
+def test_contacts_and_nearest_agree_at_the_contact_limit() -> None:
+    # The core decides contact from squared distances unless a pair is within a hair of the
+    # limit: pairs placed exactly at, and a few ulps either side of, radius + radius + tol.
+    from riven_env.table import measure
+
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        radii = rng.choice([0.5, 0.625, 1.0, 1.5], size=6)
+        tol = float(rng.choice([0.0, 0.02, 0.1, 1.0, 3.0]))
+        # The mover at the origin: an offset along an axis is then exactly the distance.
+        centres = [[0.0, 0.0]]
+        for j in range(1, 6):
+            reach = radii[0] + radii[j] + tol
+            reach = float(reach + rng.choice([-2, -1, 0, 1, 2]) * math.ulp(reach))
+            reach *= float(rng.choice([1.0, 1.0, 1.0 + 1e-10, 1.0 - 1e-10, 1.5]))
+            angle = float(rng.choice([0.0, math.pi / 2, rng.uniform(0.0, 2.0 * math.pi)]))
+            x, y = (
+                (reach, 0.0)
+                if angle == 0.0
+                else (0.0, -reach)
+                if angle == math.pi / 2
+                else (reach * math.cos(angle), reach * math.sin(angle))
+            )
+            centres.append([x, y])
+        bases = Bases(np.asarray(centres), radii, np.ones(6, dtype=bool))
+        if rng.random() < 0.2:
+            bases.remove(int(rng.integers(1, 6)))
+        assert native.contacts(bases, 0, tol) == measure.contacts(bases, 0, tol)
+        candidates = [int(j) for j in rng.permutation(6)[:4]]
+        assert native.nearest(bases, 0, candidates) == measure.nearest(bases, 0, candidates)

@@ -476,17 +476,43 @@ std::pair<StraightPlan, bool> TableGeometry::left_at_edge(const StraightPlan& pl
 }
 
 // -- measurement ------------------------------------------------------------------------------
+namespace {
+// gaps_from's gap of two bases (hypot of the centres' offset, less both radii, never negative).
+double base_gap(const BasesView& bases, std::size_t i, std::size_t j) {
+  const Point c = bases.center(i);
+  const double gap = std::hypot(bases.centers[2 * j] - c.x, bases.centers[2 * j + 1] - c.y) - bases.radii[j] -
+                     bases.radii[i];
+  return std::max(gap, 0.0);
+}
+
+// base_gap(i, j) <= tol for a finite tol >= 0 and radii >= 0: the squared distance decides
+// wherever it is farther than a margin (far above the hypot's and the subtractions' rounding)
+// from (tol + both radii) squared, the gap itself elsewhere.
+bool gap_within(const BasesView& bases, std::size_t i, std::size_t j, double tol) {
+  const double ri = bases.radii[i];
+  const double rj = bases.radii[j];
+  if (ri >= 0.0 && rj >= 0.0) {
+    const double dx = bases.centers[2 * j] - bases.centers[2 * i];
+    const double dy = bases.centers[2 * j + 1] - bases.centers[2 * i + 1];
+    const double squared = dx * dx + dy * dy;
+    const double reach = tol + ri + rj;
+    const double far = reach * (1.0 + 1e-9) + 1e-9;
+    if (squared > far * far) return false;
+    const double near = reach * (1.0 - 1e-9) - 1e-9;
+    if (near > 0.0 && squared < near * near) return true;
+  }
+  return base_gap(bases, i, j) <= tol;
+}
+}  // namespace
+
 std::vector<double> gaps_from(const BasesView& bases, std::size_t i) {
   check_model(bases, i);
   std::vector<double> gaps(bases.size(), kInf);
   if (!bases.on(i)) return gaps;
-  const Point c = bases.center(i);
   for (std::size_t j = 0; j < bases.size(); ++j) {
     if (j == i || !bases.on(j)) continue;
     // measure._gaps_from: hypot(centre_j - centre_i) - radius_j - radius_i, never negative.
-    const double gap = std::hypot(bases.centers[2 * j] - c.x, bases.centers[2 * j + 1] - c.y) - bases.radii[j] -
-                       bases.radii[i];
-    gaps[j] = std::max(gap, 0.0);
+    gaps[j] = base_gap(bases, i, j);
   }
   return gaps;
 }
@@ -501,11 +527,21 @@ double edge_distance(const BasesView& bases, std::size_t i, std::size_t j) {
   return std::max(0.0, python_hypot(a.x - b.x, a.y - b.y) - bases.radii[i] - bases.radii[j]);
 }
 
+
 std::vector<std::size_t> contacts(const BasesView& bases, std::size_t i, double tol) {
   std::vector<std::size_t> found;
-  const std::vector<double> gaps = gaps_from(bases, i);
-  for (std::size_t j = 0; j < gaps.size(); ++j) {
-    if (gaps[j] <= tol) found.push_back(j);
+  if (!std::isfinite(tol) || tol < 0.0) {
+    const std::vector<double> gaps = gaps_from(bases, i);
+    for (std::size_t j = 0; j < gaps.size(); ++j) {
+      if (gaps[j] <= tol) found.push_back(j);
+    }
+    return found;
+  }
+  check_model(bases, i);
+  if (!bases.on(i)) return found;
+  for (std::size_t j = 0; j < bases.size(); ++j) {
+    if (j == i || !bases.on(j)) continue;
+    if (gap_within(bases, i, j, tol)) found.push_back(j);
   }
   return found;
 }
@@ -523,15 +559,22 @@ std::vector<std::pair<std::size_t, std::size_t>> engagements(const BasesView& ba
 
 std::optional<std::size_t> nearest(const BasesView& bases, std::size_t i, std::span<const std::int64_t> candidates) {
   if (candidates.empty()) return std::nullopt;
-  const std::vector<double> gaps = gaps_from(bases, i);
+  check_model(bases, i);
+  // gaps_from's gaps of the candidates only (the others are never read).
   std::optional<std::size_t> best;
+  double best_gap = kInf;
   for (const std::int64_t candidate : candidates) {
     if (candidate < 0 || static_cast<std::size_t>(candidate) >= bases.size()) {
       throw std::out_of_range("nearest: candidate index out of range");
     }
     const auto j = static_cast<std::size_t>(candidate);
-    if (!std::isfinite(gaps[j])) continue;
-    if (!best || gaps[j] < gaps[*best]) best = j;
+    if (!bases.on(i) || j == i || !bases.on(j)) continue;
+    const double gap = base_gap(bases, i, j);
+    if (!std::isfinite(gap)) continue;
+    if (!best || gap < best_gap) {
+      best = j;
+      best_gap = gap;
+    }
   }
   return best;
 }
