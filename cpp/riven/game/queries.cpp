@@ -185,12 +185,26 @@ std::vector<std::pair<int, std::string>> shot_targets(const ForwardModel& fm, co
 
 std::vector<std::pair<int, std::int64_t>> move_options(const ForwardModel& fm, const GameState& state, std::size_t i) {
   const BasesArrays bases = bases_of(state);
-  const std::vector<int> foes = enemies_of(state, i);
-  const std::vector<std::int64_t> enemies(foes.begin(), foes.end());
-  const std::vector<int> allies = friends_of(state, i);
-  const std::vector<std::int64_t> friends(allies.begin(), allies.end());
-  std::vector<table::Point> objectives;
-  objectives.reserve(state.statics->objectives.size());
+  // The menu is asked for at every decision of a rollout: the model lists (enemies_of and
+  // friends_of, as the table's indices) and the objectives' points go in buffers kept per thread.
+  struct Scratch {
+    std::vector<std::int64_t> enemies;
+    std::vector<std::int64_t> friends;
+    std::vector<table::Point> objectives;
+  };
+  thread_local Scratch scratch;
+  std::vector<std::int64_t>& enemies = scratch.enemies;
+  std::vector<std::int64_t>& friends = scratch.friends;
+  std::vector<table::Point>& objectives = scratch.objectives;
+  enemies.clear();
+  friends.clear();
+  objectives.clear();
+  const int side = state.model_side(i);
+  for (std::size_t j = 0; j < state.models.size(); ++j) {
+    const int other = state.model_side(j);
+    if (other == 1 - side && state.models[j].is_active()) enemies.push_back(static_cast<std::int64_t>(j));
+    if (j != i && other == side && state.models[j].is_on_table_status()) friends.push_back(static_cast<std::int64_t>(j));
+  }
   for (const Objective& o : state.statics->objectives) objectives.push_back({o.x, o.y});
   std::vector<std::pair<int, std::int64_t>> out;
   for (const auto& [kind, ref] : fm.table->destination_options(bases.view(), i, enemies, friends, objectives)) {
