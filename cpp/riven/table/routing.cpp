@@ -1,5 +1,7 @@
 #include "riven/table/routing.hpp"
 
+#include "riven/table/memo.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -69,51 +71,10 @@ constexpr double kPi = 3.141592653589793;  // math.pi
 // terrain; shapes never change once built and are named by their uid, the points by their bits.
 // Moves of one game, and the opening moves of every game, ask for the same links again (the
 // rings of bases that did not move, the start points of deployment): each thread keeps recent
-// answers (LinkCache), and an answer is the very double the computation gives, whichever call
-// asked first.
-struct LinkKey {
-  std::uint64_t clearance = 0;
-  std::uint64_t difficult = 0;
-  std::uint64_t ax = 0, ay = 0, bx = 0, by = 0;
-  friend bool operator==(const LinkKey&, const LinkKey&) = default;
-};
-
-// splitmix64's finaliser over each word: the slot of a key in the direct-mapped cache.
-std::uint64_t mix(std::uint64_t h, std::uint64_t word) {
-  std::uint64_t z = h ^ (word + 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-// Slots of the cache (a power of two; 56 bytes a slot, so about 460 KB a thread, which stays in
-// the processor's cache where a hash map of every link seen would not).
-constexpr std::size_t kLinkCacheSlots = std::size_t{1} << 13;
-
-// A direct-mapped cache: a key's slot holds the last link that hashed there, so a lookup is one
-// probe and nothing is allocated after the first.
-class LinkCache {
- public:
-  template <class Compute>
-  double answer(const LinkKey& key, Compute&& compute) {
-    std::uint64_t h = 0;
-    for (const std::uint64_t word : {key.clearance, key.difficult, key.ax, key.ay, key.bx, key.by}) h = mix(h, word);
-    Slot& slot = slots_[static_cast<std::size_t>(h) & (kLinkCacheSlots - 1)];
-    if (slot.filled && slot.key == key) return slot.cost;
-    slot.cost = compute();
-    slot.key = key;
-    slot.filled = true;
-    return slot.cost;
-  }
-
- private:
-  struct Slot {
-    LinkKey key;
-    double cost = 0.0;
-    bool filled = false;
-  };
-  std::vector<Slot> slots_ = std::vector<Slot>(kLinkCacheSlots);
-};
+// answers (about 460 KB a thread, which stays in the processor's cache where a hash map of
+// every link seen would not).
+using LinkKey = MemoKey<6>;  // clearance uid, difficult uid, ax, ay, bx, by
+using LinkCache = DirectMemo<LinkKey, double, std::size_t{1} << 13>;
 
 LinkCache& link_cache() {
   thread_local LinkCache cache;
@@ -358,9 +319,9 @@ class Navigator {
   // navigation.link_cost: inf where terrain blocks the base, else the segment's cost.
   // Remembered per thread (LinkCache): a pure function of the two points and the two shapes.
   [[nodiscard]] double link_cost(Point a, Point b) const {
-    const LinkKey key{clearance_ != nullptr ? clearance_->uid() : 0, table_.difficult().uid(),
-                      std::bit_cast<std::uint64_t>(a.x), std::bit_cast<std::uint64_t>(a.y),
-                      std::bit_cast<std::uint64_t>(b.x), std::bit_cast<std::uint64_t>(b.y)};
+    const LinkKey key{{clearance_ != nullptr ? clearance_->uid() : 0, table_.difficult().uid(),
+                       std::bit_cast<std::uint64_t>(a.x), std::bit_cast<std::uint64_t>(a.y),
+                       std::bit_cast<std::uint64_t>(b.x), std::bit_cast<std::uint64_t>(b.y)}};
     return link_cache().answer(key, [&] { return blocks(a, b) ? kInf : table_.segment_cost(a, b); });
   }
 

@@ -1,6 +1,10 @@
 #include "riven/table/table.hpp"
 
+#include "riven/table/memo.hpp"
+
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -116,12 +120,14 @@ std::size_t TableGeometry::add_radius(RadiusGeometry geometry) {
     }
   }
   radii_.push_back(std::move(geometry));
+  version_ = next_version();
   return radii_.size() - 1;
 }
 
 void TableGeometry::alias_radius(double asked, std::size_t index) {
   if (index >= radii_.size()) throw std::out_of_range("radius geometry index out of range");
   radius_index_[asked] = index;
+  version_ = next_version();
 }
 
 void TableGeometry::set_nav(std::size_t index, NavGraph nav) {
@@ -140,6 +146,7 @@ void TableGeometry::set_nav(std::size_t index, NavGraph nav) {
   nav.listed.assign(n * n, 0);
   for (const auto& [i, j] : nav.edges) nav.listed[i * n + j] = 1;
   radii_[index].nav = std::move(nav);
+  version_ = next_version();
 }
 
 const RadiusGeometry& TableGeometry::for_radius(double asked) const {
@@ -193,9 +200,33 @@ int TableGeometry::cover_for_shot(Point s, double sr, Point t, double tr) const 
   return best;
 }
 
+namespace {
+// Sight between two bases is a pure function of the static table and the two bases (the
+// encoder, the shot menus and the Oracle ask it again for every base that did not move):
+// answered from a per-thread memo (sight code: -1 not visible, else the cover rank).
+using SightKey = MemoKey<7>;  // table version, s.x, s.y, sr, t.x, t.y, tr
+using SightMemo = DirectMemo<SightKey, int, std::size_t{1} << 12>;
+
+SightMemo& sight_memo() {
+  thread_local SightMemo memo;
+  return memo;
+}
+}  // namespace
+
+std::uint64_t TableGeometry::next_version() {
+  static std::atomic<std::uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 std::pair<bool, int> TableGeometry::sight_between(Point s, double sr, Point t, double tr) const {
-  if (!line_of_sight(s, sr, t, tr)) return {false, 0};
-  return {true, cover_for_shot(s, sr, t, tr)};
+  const SightKey key{{version_, std::bit_cast<std::uint64_t>(s.x), std::bit_cast<std::uint64_t>(s.y),
+                      std::bit_cast<std::uint64_t>(sr), std::bit_cast<std::uint64_t>(t.x),
+                      std::bit_cast<std::uint64_t>(t.y), std::bit_cast<std::uint64_t>(tr)}};
+  const int code = sight_memo().answer(key, [&] {
+    if (!line_of_sight(s, sr, t, tr)) return -1;
+    return cover_for_shot(s, sr, t, tr);
+  });
+  return code < 0 ? std::pair{false, 0} : std::pair{true, code};
 }
 
 void TableGeometry::sight_matrix(const BasesView& bases, std::span<std::uint8_t> visible,

@@ -178,6 +178,10 @@ class TableGeometry {
   RoutingSettings routing_;
   std::vector<RadiusGeometry> radii_;
   std::unordered_map<double, std::size_t> radius_index_;
+  // Names this geometry in the per-thread sight memo; a new value whenever it changes (a
+  // radius registered or aliased, a navigation graph set).
+  std::uint64_t version_ = next_version();
+  static std::uint64_t next_version();
 };
 
 // -- measurement (riven_env/table/measure.py); no terrain involved ---------------------------
