@@ -268,12 +268,11 @@ void ObservationEncoder::check_state(const GameState& state) const {
   });
 }
 
-ObservationEncoder::NearestResult ObservationEncoder::nearest(const GameState& state,
-                                                              const std::vector<double>& gaps) const {
+ObservationEncoder::Nearby ObservationEncoder::nearest(const GameState& state, const std::vector<double>& gaps) const {
   // situation.py nearest_enemies: the first of equals, gap clamped at 0 (np.maximum's tie rule).
   const std::size_t n = state.model_count();
   const double diagonal = std::hypot(statics_->table_width, statics_->table_height);
-  NearestResult result{std::vector<int>(n, -1), std::vector<double>(n, diagonal), std::vector<int>(n, 0)};
+  Nearby result{std::vector<int>(n, -1), std::vector<double>(n, diagonal), std::vector<int>(n, 0)};
   for (std::size_t i = 0; i < n; ++i) {
     const Model& mi = state.models[i];
     if (!mi.is_on_table_status()) {
@@ -323,13 +322,22 @@ std::vector<double> centre_gaps(const GameState& state) {
 }
 }  // namespace
 
-std::vector<int> ObservationEncoder::nearest_enemies(const GameState& state) const {
+ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state) const {
   check_state(state);
-  return nearest(state, centre_gaps(state)).enemy;
+  return nearest(state, centre_gaps(state));
+}
+
+std::vector<int> ObservationEncoder::nearest_enemies(const GameState& state) const {
+  return nearby(state).enemy;
 }
 
 void ObservationEncoder::encode(const GameState& state, int side, std::span<const SightCode> sight,
                                 std::span<float> out) const {
+  encode(state, side, sight, nearby(state), out);
+}
+
+void ObservationEncoder::encode(const GameState& state, int side, std::span<const SightCode> sight,
+                                const Nearby& nearby, std::span<float> out) const {
   check_state(state);
   require(side == 0 || side == 1, "observation encoder: side must be 0 (blue) or 1 (red)");
   require(out.size() == flat_size_, [&] {
@@ -366,8 +374,8 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
     rel_x[i] = side == 1 ? width - state.models[i].x : state.models[i].x;
     rel_y[i] = side == 1 ? height - state.models[i].y : state.models[i].y;
   }
-  const std::vector<double> gaps = centre_gaps(state);
-  const NearestResult nearby = nearest(state, gaps);
+  require(nearby.enemy.size() == n && nearby.gap.size() == n && nearby.engaged.size() == n,
+          "observation encoder: the nearby enemies are of another state");
   const auto engaged_scale = f32(sc.engaged);
   for (std::size_t i = 0; i < n; ++i) {
     const bool on_table = state.models[i].is_on_table_status();
@@ -425,7 +433,9 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
     for (std::size_t j = 0; j < n; ++j) {
       float* row = flat + offsets[j] + col_dx_;
       if (state.models[j].is_on_table_status()) {
-        double gap = gaps[a * n + j] - ra - state.models[j].radius;
+        // centre_gaps's entry (a, j): hypot is the same either way round.
+        const double centres = std::hypot(state.models[a].x - state.models[j].x, state.models[a].y - state.models[j].y);
+        double gap = centres - ra - state.models[j].radius;
         gap = gap > 0.0 ? gap : 0.0;
         row[0] = f32((rel_x[j] - rel_x[a]) / width);
         row[1] = f32((rel_y[j] - rel_y[a]) / height);

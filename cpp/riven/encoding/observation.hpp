@@ -76,6 +76,14 @@ class ObservationEncoder {
   [[nodiscard]] std::size_t raster_size_bytes() const;
   [[nodiscard]] const EncoderSpec& spec() const { return spec_; }
 
+  /// Each model's nearest active enemy (-1: none, or the model is off the table), its edge gap
+  /// and how many enemies it touches (situation.py nearest_enemies).
+  struct Nearby {
+    std::vector<int> enemy;
+    std::vector<double> gap;
+    std::vector<int> engaged;
+  };
+  [[nodiscard]] Nearby nearby(const game::GameState& state) const;
   /// Each model's nearest active enemy (-1: none, or the model is off the table): the shooters
   /// whose sight the cover columns need, pair (nearest[i], i).
   [[nodiscard]] std::vector<int> nearest_enemies(const game::GameState& state) const;
@@ -84,17 +92,15 @@ class ObservationEncoder {
   /// code per model (ignored without cover_vs_nearest_enemy). Throws std::invalid_argument on a
   /// state of another game or a phase the encoder has no column for.
   void encode(const game::GameState& state, int side, std::span<const SightCode> sight, std::span<float> out) const;
+  /// The same with nearby(state) already worked out (a caller that asked it for the sight codes).
+  void encode(const game::GameState& state, int side, std::span<const SightCode> sight, const Nearby& nearby,
+              std::span<float> out) const;
   /// The raster of `state` for `side` into `out` (raster_size_bytes() bytes).
   void encode_raster(const game::GameState& state, int side, std::span<std::uint8_t> out) const;
 
  private:
-  struct NearestResult {
-    std::vector<int> enemy;
-    std::vector<double> gap;
-    std::vector<int> engaged;
-  };
   void check_state(const game::GameState& state) const;
-  NearestResult nearest(const game::GameState& state, const std::vector<double>& gaps) const;
+  Nearby nearest(const game::GameState& state, const std::vector<double>& gaps) const;
   void disc(std::vector<std::uint8_t>& layer, double x, double y, double r) const;
 
   EncoderSpec spec_;

@@ -184,12 +184,22 @@ void BatchEnv::start_game(Game& g, std::uint64_t game_seed, bool draw_first) {
 
 void sight_codes(const game::ForwardModel& model, const encoding::ObservationEncoder& encoder,
                  const game::GameState& s, std::span<encoding::SightCode> out) {
+  if (!encoder.spec().cover_vs_nearest_enemy) {
+    require(out.size() == s.model_count(), "sight codes: one per model expected");
+    std::fill(out.begin(), out.end(), encoding::SightCode::NotSeen);
+    return;
+  }
+  sight_codes(model, encoder, s, encoder.nearest_enemies(s), out);
+}
+
+void sight_codes(const game::ForwardModel& model, const encoding::ObservationEncoder& encoder,
+                 const game::GameState& s, std::span<const int> nearest, std::span<encoding::SightCode> out) {
   require(out.size() == s.model_count(), "sight codes: one per model expected");
   std::fill(out.begin(), out.end(), encoding::SightCode::NotSeen);
   if (!encoder.spec().cover_vs_nearest_enemy) {
     return;
   }
-  const std::vector<int> nearest = encoder.nearest_enemies(s);
+  require(nearest.size() == s.model_count(), "sight codes: one nearest enemy per model expected");
   for (std::size_t i = 0; i < nearest.size(); ++i) {
     const int j = nearest[i];
     if (j < 0) {
@@ -216,9 +226,11 @@ void BatchEnv::set_pair_encoder(encoding::PairEncoder pairs) {
 }
 
 void BatchEnv::encode(const Game& g, std::span<float> obs) {
-  sight_codes(model_, encoder_, g.state, sight_);
+  // The nearest enemies once, for the sight codes and the encoder both.
+  const encoding::ObservationEncoder::Nearby nearby = encoder_.nearby(g.state);
+  sight_codes(model_, encoder_, g.state, nearby.enemy, sight_);
   const std::size_t flat = encoder_.flat_size();
-  encoder_.encode(g.state, g.learner, sight_, obs.first(flat));
+  encoder_.encode(g.state, g.learner, sight_, nearby, obs.first(flat));
   if (pairs_) {
     const std::size_t size = pairs_->size();
     pairs_->encode(model_, g.state, g.learner, obs.subspan(flat, size));

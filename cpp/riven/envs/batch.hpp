@@ -45,6 +45,9 @@ struct RewardConfig {
 /// riven_env/native/encoding.py NativeEncoder.sight_codes) from the native table's sight query.
 void sight_codes(const game::ForwardModel& model, const encoding::ObservationEncoder& encoder,
                  const game::GameState& state, std::span<encoding::SightCode> out);
+/// The same for the nearest enemies already found (encoder.nearby(state).enemy).
+void sight_codes(const game::ForwardModel& model, const encoding::ObservationEncoder& encoder,
+                 const game::GameState& state, std::span<const int> nearest, std::span<encoding::SightCode> out);
 
 /// Caller-owned outputs of one call, N rows each.
 struct BatchOutputs {
