@@ -200,11 +200,19 @@ struct ActiveGraph {
   std::vector<std::uint8_t> done;    // settled
   std::vector<std::size_t> settled;  // in settling order
   std::vector<std::int64_t> pred;    // -2: not yet looked up
+  // 16 bytes (the queue holds up to a candidate per pair of waypoints; a search's time goes
+  // mostly into pushing them).
   struct Entry {
     double key;  // a cost to ``to`` through ``from``: exact when ``exact``, else a lower bound
-    std::size_t from;
-    std::size_t to;
-    bool exact;
+    std::uint32_t from_bits;  // from, and the exact flag in the high bit
+    std::uint32_t to;
+
+    static Entry make(double key, std::size_t from, std::size_t to, bool exact) {
+      return {key, static_cast<std::uint32_t>(from) | (exact ? kExact : 0U), static_cast<std::uint32_t>(to)};
+    }
+    [[nodiscard]] std::size_t from() const { return from_bits & ~kExact; }
+    [[nodiscard]] bool exact() const { return (from_bits & kExact) != 0; }
+    static constexpr std::uint32_t kExact = 0x80000000U;
   };
   std::vector<Entry> heap;  // a min-heap on key (std::push_heap with Later)
   struct Later {
@@ -799,6 +807,7 @@ class Navigator {
     }
     g.points.push_back(start_);
     const std::size_t v = g.points.size();
+    if (v >= ActiveGraph::Entry::kExact) throw std::length_error("route: too many waypoints for the search's queue");
     g.statics = n;
     g.start = v - 1;
     g.usable.assign(v, 1);
@@ -907,7 +916,7 @@ class Navigator {
         key = cost + straight_bound(a, g.points[j]);
       }
       if (!(key < g.dist[j])) continue;  // cannot improve j (the eager relaxation is strict)
-      g.heap.push_back({key, u, j, false});
+      g.heap.push_back(ActiveGraph::Entry::make(key, u, j, false));
       std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
     }
   }
@@ -919,18 +928,18 @@ class Navigator {
     const ActiveGraph::Entry entry = g.heap.back();
     g.heap.pop_back();
     if (g.done[entry.to]) return std::nullopt;
-    if (entry.exact) {
+    if (entry.exact()) {
       settle(g, entry.to, entry.key);
       return entry.to;
     }
-    const double via = g.dist[entry.from] + graph_cost(g, entry.from, entry.to);
+    const double via = g.dist[entry.from()] + graph_cost(g, entry.from(), entry.to);
     if (!(via < g.dist[entry.to])) return std::nullopt;
     if (via == entry.key) {  // nothing queued is cheaper: the cheapest cost
       settle(g, entry.to, via);
       return entry.to;
     }
     g.dist[entry.to] = via;
-    g.heap.push_back({via, entry.from, entry.to, true});
+    g.heap.push_back(ActiveGraph::Entry::make(via, entry.from(), entry.to, true));
     std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
     return std::nullopt;
   }
