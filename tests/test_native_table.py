@@ -131,6 +131,32 @@ def test_awkward_sight_lines_along_edges_and_through_vertices_agree() -> None:
         assert nat.sight_between(*a, ar, *b, br) == sight_between(AWKWARD, *a, ar, *b, br)
 
 
+def test_the_cores_sight_memo_never_answers_for_another_table() -> None:
+    # The core remembers sight answers per thread, keyed by the table: the same query on an
+    # open table and on one with a wall across it, asked turn about, gets each table's answer.
+    walled = Table.from_spec(
+        {
+            "width": 36,
+            "height": 36,
+            "terrain": [{"name": "w", "type": "wall", "rect": [17, 0, 19, 36]}],
+        }
+    )
+    open_field = Table.from_spec({"width": 36, "height": 36, "terrain": []})
+    tables = [(t, native.native_table(t)) for t in (walled, open_field, AWKWARD)]
+    rng = np.random.default_rng(9)
+    queries = [
+        (*rng.uniform(1.0, 35.0, 2), 0.5, *rng.uniform(1.0, 35.0, 2), 0.63) for _ in range(200)
+    ]
+    seen = set()
+    for _ in range(2):
+        for query in queries:
+            for table, nat in tables:
+                answer = nat.sight_between(*query)
+                assert answer == sight_between(table, *query)
+                seen.add(answer[0])
+    assert seen == {True, False}
+
+
 def test_difficult_ground_costs_double_on_the_core_too() -> None:
     nat = native.native_table(AWKWARD)
     # 4" of open ground, 8" of marsh (costs 16), 1" of open ground.

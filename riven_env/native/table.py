@@ -263,7 +263,8 @@ class NativeTable:
     def sight_between(
         self, sx: float, sy: float, sr: float, tx: float, ty: float, tr: float
     ) -> tuple[bool, Cover]:
-        """:func:`riven_env.table.sight.sight_between` on the core (nothing is remembered)."""
+        """:func:`riven_env.table.sight.sight_between` on the core (which remembers recent
+        answers per thread, keyed by this table and the two bases)."""
         radii = self._radii
         if sr not in radii or tr not in radii:
             self.ensure_radius(sr)
