@@ -157,6 +157,43 @@ def test_the_cores_sight_memo_never_answers_for_another_table() -> None:
     assert seen == {True, False}
 
 
+def test_the_cores_charge_memo_never_answers_for_another_table() -> None:
+    # Charge plans are remembered per thread, keyed by the table and the whole layout: the same
+    # charges across a wall and over open ground, asked turn about, get each table's answer.
+    from riven_env.table.movement import charge_targets as python_charge_targets
+    from riven_env.table.movement import plan_charge as python_plan_charge
+
+    walled = Table.from_spec(
+        {
+            "width": 36,
+            "height": 36,
+            "terrain": [{"name": "w", "type": "wall", "rect": [17, 8, 19, 28]}],
+        }
+    )
+    open_field = Table.from_spec({"width": 36, "height": 36, "terrain": []})
+    tables = [(t, native.native_table(t)) for t in (walled, open_field)]
+    rng = np.random.default_rng(13)
+    reached = set()
+    for _ in range(40):
+        centres = np.column_stack([rng.uniform(12.0, 16.0, 4), rng.uniform(10.0, 26.0, 4)])
+        centres[2:, 0] += 8.0  # two chargers west of the wall, two targets east of it
+        bases = Bases(centres, np.full(4, 0.5), np.ones(4, dtype=bool))
+        reach = float(rng.uniform(6.0, 14.0))
+        for table, nat in tables * 2:
+            assert nat.charge_targets(bases, 0, reach, [2, 3]) == python_charge_targets(
+                table, bases, 0, reach, [2, 3]
+            )
+            mine, theirs = (
+                nat.plan_charge(bases, 1, 2, reach),
+                python_plan_charge(table, bases, 1, 2, reach),
+            )
+            assert (mine is None) == (theirs is None)
+            if mine is not None:
+                assert mine.path == theirs.path and mine.cost == theirs.cost
+            reached.add(mine is not None)
+    assert reached == {True, False}
+
+
 def test_difficult_ground_costs_double_on_the_core_too() -> None:
     nat = native.native_table(AWKWARD)
     # 4" of open ground, 8" of marsh (costs 16), 1" of open ground.

@@ -1520,9 +1520,55 @@ StraightPlan plan_move(const TableGeometry& table, const BasesView& bases, std::
   return plan_with(nav, bases, stop_in_contact_with ? std::nullopt : goal, allowance, stop_in_contact_with);
 }
 
+namespace {
+// A charge's plan (plan_with toward contact with ``target`` for ``reach``) is a pure function of
+// the table and the whole layout of bases, and a decision asks it up to three times: the legal
+// menu's charge targets, the Oracle's own check, the charge applied. Each thread remembers the
+// last plans (memo.hpp: an answer is the computation's, whichever call made it first; a
+// Navigator's answers do not depend on what it was asked before).
+struct ChargeKey {
+  std::vector<std::uint64_t> words;  // table version, mover, target, reach, then each base's bits
+  friend bool operator==(const ChargeKey&, const ChargeKey&) = default;
+  [[nodiscard]] std::uint64_t hash() const {
+    std::uint64_t h = 0;
+    for (const std::uint64_t word : words) h = mix_words(h, word);
+    return h;
+  }
+};
+using ChargeMemo = DirectMemo<ChargeKey, StraightPlan, 256>;
+
+const ChargeKey& charge_key(const TableGeometry& table, const BasesView& bases, std::size_t i, std::size_t target,
+                            double reach) {
+  thread_local ChargeKey key;  // built in place (its storage is reused)
+  std::vector<std::uint64_t>& words = key.words;
+  words.clear();
+  words.push_back(table.version());
+  words.push_back(i);
+  words.push_back(target);
+  words.push_back(std::bit_cast<std::uint64_t>(reach));
+  for (std::size_t j = 0; j < bases.size(); ++j) {
+    words.push_back(std::bit_cast<std::uint64_t>(bases.centers[2 * j]));
+    words.push_back(std::bit_cast<std::uint64_t>(bases.centers[2 * j + 1]));
+    words.push_back(std::bit_cast<std::uint64_t>(bases.radii[j]));
+    words.push_back(bases.on_table[j]);
+  }
+  return key;
+}
+
+template <class Plan>
+StraightPlan charge_plan(const TableGeometry& table, const BasesView& bases, std::size_t i, std::size_t target,
+                         double reach, Plan&& plan) {
+  thread_local ChargeMemo memo;
+  return memo.answer(charge_key(table, bases, i, target, reach), plan);
+}
+}  // namespace
+
 std::optional<StraightPlan> plan_charge(const TableGeometry& table, const BasesView& bases, std::size_t i,
                                         std::size_t target, double reach) {
-  StraightPlan plan = plan_move(table, bases, i, std::nullopt, reach, target);
+  check_model(bases, i, "plan_move");
+  if (!bases.on(i)) return std::nullopt;  // plan_move stays put, short of the target
+  StraightPlan plan = charge_plan(table, bases, i, target, reach,
+                                  [&] { return plan_move(table, bases, i, std::nullopt, reach, target); });
   if (!plan.reached) return std::nullopt;
   return plan;
 }
@@ -1537,8 +1583,11 @@ std::vector<std::int64_t> charge_targets(const TableGeometry& table, const Bases
     if (j < 0 || static_cast<std::size_t>(j) >= bases.size()) throw std::out_of_range("charge_targets: enemy index out of range");
     const auto target = static_cast<std::size_t>(j);
     if (target == i || !bases.on(target) || edge_distance(bases, i, target) > reach + kSlack) continue;
-    if (!nav) nav.emplace(table, bases, i);
-    if (plan_with(*nav, bases, std::nullopt, reach, target).reached) found.push_back(j);
+    const StraightPlan plan = charge_plan(table, bases, i, target, reach, [&] {
+      if (!nav) nav.emplace(table, bases, i);
+      return plan_with(*nav, bases, std::nullopt, reach, target);
+    });
+    if (plan.reached) found.push_back(j);
   }
   return found;
 }

@@ -119,10 +119,15 @@ class TableGeometry {
   [[nodiscard]] const Shape& difficult() const { return difficult_; }
 
   // -- routing's static part (routing.hpp) ---------------------------------------------------
-  void set_routing(RoutingSettings routing) { routing_ = std::move(routing); }
+  void set_routing(RoutingSettings routing) {
+    routing_ = std::move(routing);
+    version_ = next_version();
+  }
   [[nodiscard]] const RoutingSettings& routing() const { return routing_; }
   /// Registers the visibility graph of the registered geometry ``index``.
   void set_nav(std::size_t index, NavGraph nav);
+  /// Names this geometry as it is now (process-wide unique; renewed by every change above).
+  [[nodiscard]] std::uint64_t version() const { return version_; }
 
   // -- sight (riven_env/table/sight.py) -------------------------------------------------------
   [[nodiscard]] bool line_of_sight(Point a, double a_radius, Point b, double b_radius) const;
@@ -178,8 +183,8 @@ class TableGeometry {
   RoutingSettings routing_;
   std::vector<RadiusGeometry> radii_;
   std::unordered_map<double, std::size_t> radius_index_;
-  // Names this geometry in the per-thread sight memo; a new value whenever it changes (a
-  // radius registered or aliased, a navigation graph set).
+  // Names this geometry in the per-thread memos (sight, charge plans); a new value whenever it
+  // changes (a radius registered or aliased, a navigation graph or the routing settings set).
   std::uint64_t version_ = next_version();
   static std::uint64_t next_version();
 };
