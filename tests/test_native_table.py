@@ -131,18 +131,20 @@ def test_awkward_sight_lines_along_edges_and_through_vertices_agree() -> None:
         assert nat.sight_between(*a, ar, *b, br) == sight_between(AWKWARD, *a, ar, *b, br)
 
 
+def _walled_and_open(wall: list[float]) -> list[tuple[Table, object]]:
+    """A 36 x 36 table with one wall (``[xmin, ymin, xmax, ymax]``) and an open one, each with
+    its core table: the memo tests ask both the same queries."""
+    walled = Table.from_spec(
+        {"width": 36, "height": 36, "terrain": [{"name": "w", "type": "wall", "rect": wall}]}
+    )
+    open_field = Table.from_spec({"width": 36, "height": 36, "terrain": []})
+    return [(t, native.native_table(t)) for t in (walled, open_field)]
+
+
 def test_the_cores_sight_memo_never_answers_for_another_table() -> None:
     # The core remembers sight answers per thread, keyed by the table: the same query on an
     # open table and on one with a wall across it, asked turn about, gets each table's answer.
-    walled = Table.from_spec(
-        {
-            "width": 36,
-            "height": 36,
-            "terrain": [{"name": "w", "type": "wall", "rect": [17, 0, 19, 36]}],
-        }
-    )
-    open_field = Table.from_spec({"width": 36, "height": 36, "terrain": []})
-    tables = [(t, native.native_table(t)) for t in (walled, open_field, AWKWARD)]
+    tables = _walled_and_open([17, 0, 19, 36]) + [(AWKWARD, native.native_table(AWKWARD))]
     rng = np.random.default_rng(9)
     queries = [
         (*rng.uniform(1.0, 35.0, 2), 0.5, *rng.uniform(1.0, 35.0, 2), 0.63) for _ in range(200)
@@ -163,15 +165,7 @@ def test_the_cores_charge_memo_never_answers_for_another_table() -> None:
     from riven_env.table.movement import charge_targets as python_charge_targets
     from riven_env.table.movement import plan_charge as python_plan_charge
 
-    walled = Table.from_spec(
-        {
-            "width": 36,
-            "height": 36,
-            "terrain": [{"name": "w", "type": "wall", "rect": [17, 8, 19, 28]}],
-        }
-    )
-    open_field = Table.from_spec({"width": 36, "height": 36, "terrain": []})
-    tables = [(t, native.native_table(t)) for t in (walled, open_field)]
+    tables = _walled_and_open([17, 8, 19, 28])
     rng = np.random.default_rng(13)
     reached = set()
     for _ in range(40):
