@@ -103,16 +103,6 @@ bool segment_point_closer(Point a, Point b, Point c, double limit) {
   return std::hypot(ex, ey) < limit;
 }
 
-// np.argmin: the first minimum (NaN aside: none is ever compared here).
-template <class Value>
-std::size_t argmin(const std::vector<Value>& values) {
-  std::size_t best = 0;
-  for (std::size_t k = 1; k < values.size(); ++k) {
-    if (values[k] < values[best]) best = k;
-  }
-  return best;
-}
-
 // np.argsort(values[candidates], kind="stable")[:count] mapped back to the candidates (as a set:
 // the callers cost each one, in any order), selected in place: ``candidates`` (the caller's
 // scratch, in increasing order, so the stable order is (value, index)) keeps the chosen ones.
