@@ -91,18 +91,28 @@ std::vector<int> active_models(const GameState& state, int side) {
   return out;
 }
 
+bool is_enemy_of(const GameState& state, std::size_t i, std::size_t j) {
+  return state.model_side(j) == 1 - state.model_side(i) && state.models[j].is_active();
+}
+
+bool is_friend_of(const GameState& state, std::size_t i, std::size_t j) {
+  return j != i && state.model_side(j) == state.model_side(i) && state.models[j].is_on_table_status();
+}
+
 std::vector<int> enemies_of(const GameState& state, std::size_t i) {
-  return active_models(state, 1 - state.model_side(i));
+  std::vector<int> out;
+  out.reserve(state.models.size());
+  for (std::size_t j = 0; j < state.models.size(); ++j) {
+    if (is_enemy_of(state, i, j)) out.push_back(static_cast<int>(j));
+  }
+  return out;
 }
 
 std::vector<int> friends_of(const GameState& state, std::size_t i) {
   std::vector<int> out;
   out.reserve(state.models.size());
-  const int side = state.model_side(i);
   for (std::size_t j = 0; j < state.models.size(); ++j) {
-    if (j != i && state.model_side(j) == side && state.models[j].is_on_table_status()) {
-      out.push_back(static_cast<int>(j));
-    }
+    if (is_friend_of(state, i, j)) out.push_back(static_cast<int>(j));
   }
   return out;
 }
@@ -199,11 +209,9 @@ std::vector<std::pair<int, std::int64_t>> move_options(const ForwardModel& fm, c
   enemies.clear();
   friends.clear();
   objectives.clear();
-  const int side = state.model_side(i);
   for (std::size_t j = 0; j < state.models.size(); ++j) {
-    const int other = state.model_side(j);
-    if (other == 1 - side && state.models[j].is_active()) enemies.push_back(static_cast<std::int64_t>(j));
-    if (j != i && other == side && state.models[j].is_on_table_status()) friends.push_back(static_cast<std::int64_t>(j));
+    if (is_enemy_of(state, i, j)) enemies.push_back(static_cast<std::int64_t>(j));
+    if (is_friend_of(state, i, j)) friends.push_back(static_cast<std::int64_t>(j));
   }
   for (const Objective& o : state.statics->objectives) objectives.push_back({o.x, o.y});
   std::vector<std::pair<int, std::int64_t>> out;

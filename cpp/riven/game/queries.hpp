@@ -47,6 +47,10 @@ std::vector<int> side_models(const GameState& state, int side);
 std::vector<int> active_models(const GameState& state, int side);
 std::vector<int> enemies_of(const GameState& state, std::size_t i);
 std::vector<int> friends_of(const GameState& state, std::size_t i);
+/// Whether model j is in enemies_of(state, i) (an active model of the other side) and in
+/// friends_of(state, i) (another model of i's side on the table).
+bool is_enemy_of(const GameState& state, std::size_t i, std::size_t j);
+bool is_friend_of(const GameState& state, std::size_t i, std::size_t j);
 /// GameState.engaged_enemies / is_engaged.
 std::vector<int> engaged_enemies(const ForwardModel& fm, const GameState& state, std::size_t i);
 bool is_engaged(const ForwardModel& fm, const GameState& state, std::size_t i);

@@ -216,19 +216,6 @@ double python_hypot(double a, double b) {
   return vector_norm2(x0, x1, largest);
 }
 
-namespace {
-// +1: hypot(dx, dy) is surely above limit; -1: surely below; 0: too close to call.
-int hypot_side(double dx, double dy, double limit) {
-  if (!(limit > 0.0) || !std::isfinite(limit)) return 0;
-  const double squared = dx * dx + dy * dy;
-  const double far = limit * (1.0 + 1e-9);
-  if (squared > far * far) return 1;
-  const double near = limit * (1.0 - 1e-9);
-  if (squared < near * near) return -1;
-  return 0;
-}
-}  // namespace
-
 bool python_hypot_above(double dx, double dy, double limit) {
   const int side = hypot_side(dx, dy, limit);
   return side != 0 ? side > 0 : python_hypot(dx, dy) > limit;

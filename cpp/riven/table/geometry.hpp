@@ -8,9 +8,9 @@
 // within a relative 1e-30 or so of collinear: the documented near-tie of docs/tabletop.md.
 #pragma once
 
-#include <cstdint>
-
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -43,6 +43,17 @@ double python_hypot(double a, double b);
 /// formula's rounding).
 bool python_hypot_above(double dx, double dy, double limit);
 bool python_hypot_at_least(double dx, double dy, double limit);
+/// The squared-length test behind those: +1 when hypot(dx, dy) is surely above ``limit``, -1
+/// when surely below, 0 when too close to call (or ``limit`` is not a positive finite number).
+inline int hypot_side(double dx, double dy, double limit) {
+  if (!(limit > 0.0) || !std::isfinite(limit)) return 0;
+  const double squared = dx * dx + dy * dy;
+  const double far = limit * (1.0 + 1e-9);
+  if (squared > far * far) return 1;
+  const double near = limit * (1.0 - 1e-9);
+  if (squared < near * near) return -1;
+  return 0;
+}
 
 /// The exact sign (-1, 0, +1) of the orientation of c relative to the directed line a -> b
 /// (positive: c is to the left, counter-clockwise).

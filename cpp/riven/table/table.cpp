@@ -516,21 +516,16 @@ double base_gap(const BasesView& bases, std::size_t i, std::size_t j) {
   return std::max(gap, 0.0);
 }
 
-// base_gap(i, j) <= tol for a finite tol >= 0 and radii >= 0: the squared distance decides
-// wherever it is farther than a margin (far above the hypot's and the subtractions' rounding)
-// from (tol + both radii) squared, the gap itself elsewhere.
+// base_gap(i, j) <= tol for a finite tol >= 0 and radii >= 0: hypot_side against tol + both
+// radii (its relative margin is far above the hypot's and the two subtractions' rounding, all
+// within a few ulps of that sum near the limit), the gap itself when too close to call.
 bool gap_within(const BasesView& bases, std::size_t i, std::size_t j, double tol) {
   const double ri = bases.radii[i];
   const double rj = bases.radii[j];
   if (ri >= 0.0 && rj >= 0.0) {
-    const double dx = bases.centers[2 * j] - bases.centers[2 * i];
-    const double dy = bases.centers[2 * j + 1] - bases.centers[2 * i + 1];
-    const double squared = dx * dx + dy * dy;
-    const double reach = tol + ri + rj;
-    const double far = reach * (1.0 + 1e-9) + 1e-9;
-    if (squared > far * far) return false;
-    const double near = reach * (1.0 - 1e-9) - 1e-9;
-    if (near > 0.0 && squared < near * near) return true;
+    const int side = hypot_side(bases.centers[2 * j] - bases.centers[2 * i],
+                                bases.centers[2 * j + 1] - bases.centers[2 * i + 1], tol + ri + rj);
+    if (side != 0) return side < 0;
   }
   return base_gap(bases, i, j) <= tol;
 }
