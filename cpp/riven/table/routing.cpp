@@ -190,24 +190,41 @@ struct ActiveGraph {
   std::vector<std::uint8_t> done;    // settled
   std::vector<std::size_t> settled;  // in settling order
   std::vector<std::int64_t> pred;    // -2: not yet looked up
-  // 16 bytes (the queue holds up to a candidate per pair of waypoints; a search's time goes
-  // mostly into pushing them).
+  // The queue holds, for each settled waypoint, only its cheapest candidate not yet checked
+  // (a cursor over its links, cheapest first), plus the exact costs found: a search pops what
+  // it would have popped with every candidate queued at once, without queueing the many that
+  // are never reached (they were most of a search's time).
   struct Entry {
-    double key;  // a cost to ``to`` through ``from``: exact when ``exact``, else a lower bound
-    std::uint32_t from_bits;  // from, and the exact flag in the high bit
+    double key;               // a cost to ``to`` through ``from``: exact when kind is kExact, else a lower bound
+    std::uint32_t from_bits;  // from, and the entry's kind in the two high bits
     std::uint32_t to;
 
-    static Entry make(double key, std::size_t from, std::size_t to, bool exact) {
-      return {key, static_cast<std::uint32_t>(from) | (exact ? kExact : 0U), static_cast<std::uint32_t>(to)};
+    static Entry make(double key, std::size_t from, std::size_t to, std::uint32_t kind) {
+      return {key, static_cast<std::uint32_t>(from) | kind, static_cast<std::uint32_t>(to)};
     }
-    [[nodiscard]] std::size_t from() const { return from_bits & ~kExact; }
-    [[nodiscard]] bool exact() const { return (from_bits & kExact) != 0; }
-    static constexpr std::uint32_t kExact = 0x80000000U;
+    [[nodiscard]] std::size_t from() const { return from_bits & ~kKinds; }
+    [[nodiscard]] std::uint32_t kind() const { return from_bits & kKinds; }
+    static constexpr std::uint32_t kStatic = 0U;           // a static edge, from the waypoint's edge cursor
+    static constexpr std::uint32_t kListed = 0x40000000U;  // a straight-bound link, from its listed cursor
+    static constexpr std::uint32_t kExact = 0x80000000U;   // the exact cost through ``from``
+    static constexpr std::uint32_t kKinds = kListed | kExact;
   };
   std::vector<Entry> heap;  // a min-heap on key (std::push_heap with Later)
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const { return a.key > b.key; }
   };
+  // A settled static waypoint's cursor into its edges cheapest first (NavGraph::by_cost).
+  std::vector<std::uint32_t> edge_next;
+  // The straight-bound candidates of the settled waypoints (to a ring point or the start, and
+  // every link of a ring point or the start), each waypoint's run cheapest first, with its
+  // cursor and end.
+  struct Listed {
+    double key;
+    std::uint32_t to;
+  };
+  std::vector<Listed> listed;
+  std::vector<std::uint32_t> listed_next;
+  std::vector<std::uint32_t> listed_end;
 
   [[nodiscard]] double next_key() const { return heap.empty() ? kInf : heap.front().key; }
 };
@@ -797,7 +814,7 @@ class Navigator {
     }
     g.points.push_back(start_);
     const std::size_t v = g.points.size();
-    if (v >= ActiveGraph::Entry::kExact) throw std::length_error("route: too many waypoints for the search's queue");
+    if (v >= ActiveGraph::Entry::kListed) throw std::length_error("route: too many waypoints for the search's queue");
     g.statics = n;
     g.start = v - 1;
     g.usable.assign(v, 1);
@@ -813,9 +830,13 @@ class Navigator {
     g.dist.assign(v, kInf);
     g.done.assign(v, 0);
     g.pred.assign(v, -2);
-    // A search queues up to a candidate per pair of waypoints: room for a good share of them
-    // (growth by doubling copied the queue several times a search).
-    g.heap.reserve(v * v / 4);
+    g.edge_next.assign(v, 0);
+    g.listed_next.assign(v, 0);
+    g.listed_end.assign(v, 0);
+    // Two cursors per settled waypoint and the exact costs found (growth by doubling copied the
+    // queue several times a search).
+    g.heap.reserve(4 * v);
+    g.listed.reserve(4 * v);
     settle(g, g.start, 0.0);
     return g;
   }
@@ -885,30 +906,69 @@ class Navigator {
     return memo;
   }
 
-  // Settles ``u`` at its cheapest cost and queues a candidate for every link from it that could
-  // improve its other end (the exact cost of a static edge not yet checked against the
-  // blocking bases, the straight length of any other link).
+  // Settles ``u`` at its cheapest cost and opens its candidates, the links from it that could
+  // improve their other end: its static edges (exact costs not yet checked against the
+  // blocking bases), cheapest first from the graph's sorted rows, and the straight lengths of
+  // its other links, sorted here. Only each run's cheapest candidate is queued (queue_edge,
+  // queue_listed); popping one queues the next.
   void settle(ActiveGraph& g, std::size_t u, double cost) {
     const std::size_t n = g.statics;
     const std::size_t v = g.points.size();
     g.done[u] = 1;
     g.dist[u] = cost;
     g.settled.push_back(u);
+    if (u < n) queue_edge(g, u);
     const Point a = g.points[u];
-    for (std::size_t j = 0; j < v; ++j) {
+    const std::size_t begin = g.listed.size();
+    for (std::size_t j = u < n ? n : 0; j < v; ++j) {
       if (j == u || g.done[j] || !g.usable[j]) continue;
-      double key = 0.0;
-      if (u < n && j < n) {
-        const double edge = nav_->cost[u * n + j];
-        if (!std::isfinite(edge)) continue;
-        key = cost + edge;
-      } else {
-        key = cost + straight_bound(a, g.points[j]);
-      }
+      const double key = cost + straight_bound(a, g.points[j]);
       if (!(key < g.dist[j])) continue;  // cannot improve j (the eager relaxation is strict)
-      g.heap.push_back(ActiveGraph::Entry::make(key, u, j, false));
-      std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
+      g.listed.push_back({key, static_cast<std::uint32_t>(j)});
     }
+    std::sort(g.listed.begin() + static_cast<std::ptrdiff_t>(begin), g.listed.end(),
+              [](const ActiveGraph::Listed& x, const ActiveGraph::Listed& y) {
+                return x.key < y.key || (x.key == y.key && x.to < y.to);
+              });
+    g.listed_next[u] = static_cast<std::uint32_t>(begin);
+    g.listed_end[u] = static_cast<std::uint32_t>(g.listed.size());
+    queue_listed(g, u);
+  }
+
+  // Queues settled static waypoint u's cheapest static edge still able to improve its end.
+  // A candidate skipped here could not have improved its end when popped either (its cost is
+  // at least its key, and the end's best cost only falls), so the pops are the eager ones.
+  void queue_edge(ActiveGraph& g, std::size_t u) {
+    const std::size_t n = g.statics;
+    const NavGraph& nav = *nav_;
+    const std::uint32_t* const row = nav.by_cost.data() + u * n;
+    const std::uint32_t count = nav.by_cost_count[u];
+    const double* const edges = nav.cost.data() + u * n;
+    const double cost = g.dist[u];
+    for (std::uint32_t p = g.edge_next[u]; p < count; ++p) {
+      const std::uint32_t j = row[p];
+      if (g.done[j] || !g.usable[j]) continue;
+      const double key = cost + edges[j];
+      if (!(key < g.dist[j])) continue;
+      g.edge_next[u] = p + 1;
+      g.heap.push_back(ActiveGraph::Entry::make(key, u, j, ActiveGraph::Entry::kStatic));
+      std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
+      return;
+    }
+    g.edge_next[u] = count;
+  }
+
+  // Queues settled waypoint u's cheapest listed candidate still able to improve its end.
+  void queue_listed(ActiveGraph& g, std::size_t u) {
+    for (std::uint32_t p = g.listed_next[u]; p < g.listed_end[u]; ++p) {
+      const ActiveGraph::Listed candidate = g.listed[p];
+      if (g.done[candidate.to] || !(candidate.key < g.dist[candidate.to])) continue;
+      g.listed_next[u] = p + 1;
+      g.heap.push_back(ActiveGraph::Entry::make(candidate.key, u, candidate.to, ActiveGraph::Entry::kListed));
+      std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
+      return;
+    }
+    g.listed_next[u] = g.listed_end[u];
   }
 
   // One step of the search: the queue's cheapest candidate checked, or a waypoint settled.
@@ -917,8 +977,15 @@ class Navigator {
     std::pop_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
     const ActiveGraph::Entry entry = g.heap.back();
     g.heap.pop_back();
+    // The popped candidate's run queues its next one first: whatever this step settles, the
+    // queue again holds every run's cheapest candidate.
+    if (entry.kind() == ActiveGraph::Entry::kStatic) {
+      queue_edge(g, entry.from());
+    } else if (entry.kind() == ActiveGraph::Entry::kListed) {
+      queue_listed(g, entry.from());
+    }
     if (g.done[entry.to]) return std::nullopt;
-    if (entry.exact()) {
+    if (entry.kind() == ActiveGraph::Entry::kExact) {
       settle(g, entry.to, entry.key);
       return entry.to;
     }
@@ -929,7 +996,7 @@ class Navigator {
       return entry.to;
     }
     g.dist[entry.to] = via;
-    g.heap.push_back(ActiveGraph::Entry::make(via, entry.from(), entry.to, true));
+    g.heap.push_back(ActiveGraph::Entry::make(via, entry.from(), entry.to, ActiveGraph::Entry::kExact));
     std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
     return std::nullopt;
   }

@@ -145,6 +145,20 @@ void TableGeometry::set_nav(std::size_t index, NavGraph nav) {
   // Which orientations the edge list names (routing's lazy search checks an edge's cut by them).
   nav.listed.assign(n * n, 0);
   for (const auto& [i, j] : nav.edges) nav.listed[i * n + j] = 1;
+  nav.by_cost.assign(n * n, 0);
+  nav.by_cost_count.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t* const row = nav.by_cost.data() + i * n;
+    std::uint32_t count = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j != i && std::isfinite(nav.cost[i * n + j])) row[count++] = static_cast<std::uint32_t>(j);
+    }
+    const double* const costs = nav.cost.data() + i * n;
+    std::sort(row, row + count, [costs](std::uint32_t a, std::uint32_t b) {
+      return costs[a] < costs[b] || (costs[a] == costs[b] && a < b);
+    });
+    nav.by_cost_count[i] = count;
+  }
   radii_[index].nav = std::move(nav);
   version_ = next_version();
 }

@@ -40,6 +40,10 @@ struct NavGraph {
   std::vector<std::uint8_t> listed;      // (N, N): 1 where edges lists (i, j); set_nav fills it
   Box bounds;                            // StaticNav.bounds: where a base centre may stand
   std::vector<Point> cover_spots;        // destinations._cover_spots for this radius
+  // Each waypoint's edges cheapest first (ties by index): row i is
+  // by_cost[i * N .. i * N + by_cost_count[i]); set_nav fills them (the lazy search's cursors).
+  std::vector<std::uint32_t> by_cost;
+  std::vector<std::uint32_t> by_cost_count;
 
   [[nodiscard]] std::size_t size() const { return nodes.size(); }
 };
