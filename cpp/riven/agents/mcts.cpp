@@ -74,12 +74,12 @@ class Search {
         const std::size_t child = nodes_.size();
         nodes_.emplace_back();
         nodes_[node].children.emplace_back(move, child);
-        step(sample, move);
+        step(sample, move, moves);
         path_.push_back(child);
         break;
       }
       const game::Decision move = select(nodes_[node], moves, sample.current_side() == root_side);
-      step(sample, move);
+      step(sample, move, moves);
       node = *nodes_[node].child(move);
       path_.push_back(node);
       if (sample.over) break;  // the Python loop lists the finished game's decisions (none) and stops
@@ -121,9 +121,10 @@ class Search {
   }
 
   // riven_agents.base.step_quietly: the decision applied, its events dropped.
-  void step(game::GameState& sample, const game::Decision& move) const {
+  // (`moves`: the sample's legal decisions, listed by the caller.)
+  void step(game::GameState& sample, const game::Decision& move, std::span<const game::Decision> moves) const {
     game::EventLog quiet = game::EventLog::discarding();
-    game::apply(fm_, sample, move, quiet);
+    game::apply(fm_, sample, move, quiet, moves);
   }
 
   // MCTSAgent._best: the most visited root child, then the higher mean, then the agent's stream.

@@ -132,7 +132,7 @@ void BatchEnv::play_opponent(Game& g) {
           oracle::decide(oracle, g.state, *model_.table, *model_.rules, legal, g.opponent_rng, routing);
       require(c.branch != oracle::Branch::Unsupported,
               [&] { return "batch: the Oracle opponent cannot decide here: " + c.reason; });
-      game::apply(model_, g.state, oracle::chosen_decision(legal, c), log_);
+      game::apply(model_, g.state, oracle::chosen_decision(legal, c), log_, legal);
       (void)log_.drain();
     }
     refresh_legal(g);
@@ -141,7 +141,7 @@ void BatchEnv::play_opponent(Game& g) {
   while (!g.state.over && g.state.current_side() != g.learner) {
     const std::vector<game::Decision> legal = game::legal_decisions(model_, g.state);
     const auto pick = static_cast<std::size_t>(g.opponent_rng.integers(0, static_cast<std::int64_t>(legal.size())));
-    game::apply(model_, g.state, legal[pick], log_);
+    game::apply(model_, g.state, legal[pick], log_, legal);
     (void)log_.drain();
   }
   refresh_legal(g);
@@ -341,7 +341,8 @@ void BatchEnv::step(std::span<const std::int64_t> actions, const BatchOutputs& o
       reward = rewards_.illegal_penalty;
       truncated = g.steps >= rewards_.max_learner_steps;
     } else {
-      game::apply(model_, g.state, g.legal[static_cast<std::size_t>(g.by_index[static_cast<std::size_t>(a)])], log_);
+      game::apply(model_, g.state, g.legal[static_cast<std::size_t>(g.by_index[static_cast<std::size_t>(a)])], log_,
+                  g.legal);
       (void)log_.drain();
       play_opponent(g);
       const game::GameState& s = g.state;

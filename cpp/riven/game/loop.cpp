@@ -99,7 +99,7 @@ class Loop {
   Loop(const ForwardModel& fm, GameState& state, EventLog& log)
       : fm_(fm), rules_(*fm.rules), system_(rules::make_resolution(fm.rules)), s_(state), log_(log) {}
 
-  void apply(const Decision& decision);
+  void apply(const Decision& decision, std::span<const Decision> legal);
   void start() {
     log_.emit(s_, "round_start").set("round", I(s_.round));
     start_turn();
@@ -806,8 +806,7 @@ void Loop::advance() {
   s_.active_model = -1;
 }
 
-void Loop::apply(const Decision& decision) {
-  const std::vector<Decision> legal = legal_decisions(fm_, s_);
+void Loop::apply(const Decision& decision, std::span<const Decision> legal) {
   if (std::find(legal.begin(), legal.end(), decision) == legal.end()) {
     std::string listed;
     for (const Decision& d : legal) listed += (listed.empty() ? "" : ", ") + decision_label(fm_, s_, d);
@@ -1299,7 +1298,13 @@ void Loop::bleeding_check(std::size_t i) {
 }  // namespace
 
 void apply(const ForwardModel& fm, GameState& state, const Decision& decision, EventLog& log) {
-  Loop(fm, state, log).apply(decision);
+  const std::vector<Decision> legal = legal_decisions(fm, state);
+  Loop(fm, state, log).apply(decision, legal);
+}
+
+void apply(const ForwardModel& fm, GameState& state, const Decision& decision, EventLog& log,
+           std::span<const Decision> legal) {
+  Loop(fm, state, log).apply(decision, legal);
 }
 
 void start(const ForwardModel& fm, GameState& state, EventLog& log) { Loop(fm, state, log).start(); }
@@ -1310,7 +1315,7 @@ RandomPlay play_random(const ForwardModel& fm, GameState& state, rules::Pcg64& c
   while (!state.over && played.steps < max_steps) {
     const std::vector<Decision> legal = legal_decisions(fm, state);
     const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(legal.size())));
-    Loop(fm, state, log).apply(legal[pick]);
+    Loop(fm, state, log).apply(legal[pick], legal);
     played.events += log.drain().size();
     ++played.steps;
   }

@@ -12,6 +12,8 @@
 #include "riven/game/forward_model.hpp"
 #include "riven/game/queries.hpp"
 #include "riven/game/state.hpp"
+#include <span>
+
 #include "riven/rules/errors.hpp"
 #include "riven/rules/pcg64.hpp"
 
@@ -21,6 +23,12 @@ namespace riven::game {
 /// naming it, the phase and the side) and advance to the next decision point; the events are
 /// appended to `log`.
 void apply(const ForwardModel& fm, GameState& state, const Decision& decision, EventLog& log);
+
+/// apply when the caller has just listed this very state's legal decisions (legal_decisions,
+/// the state unchanged since): the same check against that list, without listing them again
+/// (every native player lists them to choose, and listing was a fifth of a step).
+void apply(const ForwardModel& fm, GameState& state, const Decision& decision, EventLog& log,
+           std::span<const Decision> legal);
 
 /// GameState.start: open round 1 (round_start, the first turn) and advance.
 void start(const ForwardModel& fm, GameState& state, EventLog& log);

@@ -235,7 +235,7 @@ Played play(const game::ForwardModel& fm, GameState& state, std::array<Seat, gam
       event.set("decision", game::JsonValue::string(why->label));
       event.set("explanation", game::JsonValue::string(why->text));
     }
-    game::apply(fm, state, decision, log);
+    game::apply(fm, state, decision, log, legal);
     out.decisions += 1;
   }
   return out;
@@ -270,7 +270,7 @@ Played rollout(const game::ForwardModel& fm, GameState& state, std::array<Seat, 
       *seat.rng = rng;
       decision = chosen_decision(legal, choice);
     }
-    game::apply(fm, state, decision, log);
+    game::apply(fm, state, decision, log, legal);
     log.drain();
     out.decisions += 1;
   }
