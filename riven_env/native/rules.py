@@ -235,6 +235,9 @@ def native_rules(rules: RulesConfig) -> Any:
     if rules.has("invictus"):
         _native_invictus(config.invictus, rules)
         config.has_invictus = True
+    if rules.has("new_world"):
+        _native_new_world(config.new_world, rules)
+        config.has_new_world = True
     try:
         config.prepare()
     except ValueError as error:
@@ -279,6 +282,41 @@ def _native_invictus(native: Any, rules: RulesConfig) -> None:
         setattr(native, kind, move)
     native.melee = [str(s.melee[band]) for band in INVICTUS_BANDS]
     native.oracle_lifts_to = str(s.oracle_lifts_to)
+
+
+def _native_new_world(native: Any, rules: RulesConfig) -> None:
+    """Fill the core's ``NewWorldRules`` from the parsed ``[new_world]`` table (every key)."""
+    from riven_env.rules.systems.new_world import settings_for
+
+    s = settings_for(rules)
+    for key in (
+        "dice",
+        "roll_limit",
+        "characteristic_offset",
+        "rank_default",
+        "difficulty_offset",
+        "critical_margin",
+        "partial_within",
+        "passive_base",
+        "wound_margin",
+        "melee_critical_margin",
+        "helpers_max",
+        "helper_bonus",
+        "shared_risk_margin",
+        "shared_risk_strain",
+        "luck_default",
+        "luck_per_point",
+        "oracle_sure",
+        "oracle_luck_max",
+    ):
+        setattr(native, key, int(getattr(s, key)))
+    for key in ("snake_eyes_fails", "defender_strikes_back"):
+        setattr(native, key, bool(getattr(s, key)))
+    for key in ("shot_characteristic", "melee_characteristic"):
+        setattr(native, key, str(getattr(s, key)))
+    for key in ("rank_by_keyword", "cover_modifier", "luck_by_keyword"):
+        setattr(native, key, _named_ints(getattr(s, key)))
+    native.helper_kinds = [str(kind) for kind in s.helper_kinds]
 
 
 def _named_ints(table: Mapping[str, Any]) -> list[tuple[str, int]]:
