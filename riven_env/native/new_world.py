@@ -212,6 +212,9 @@ class NativeNewWorldResolution(NativeRivenResolution):
         """See :meth:`NewWorldResolution.apply_spend` (an allocation rolls the dice)."""
         native = _core()
         values = self._values(roll)
+        # A Luck spend draws nothing: callers may pass no stream for it, as the Python engine
+        # allows (an allocation without one runs out of the empty script's faces).
+        rng = native.ScriptedDice([]) if rng is None else rng
         try:
             with _stream(rng) as stream:
                 return self._roll(self._system.apply_spend(values, option, stream))
