@@ -19,9 +19,10 @@ The stream argument ``rng`` may be
   are removed from the list, as the stand-in itself does.
 
 What the core does not have yet is named by :func:`native_resolution` (the other resolution
-systems: New World, The Riddle of Steel). Invictus's dice engine is in the core
-(:class:`riven_env.native.invictus.NativeInvictusResolution`) and the native game loop plays
-it, so it is in :data:`NATIVE_SYSTEMS`.
+systems: The Riddle of Steel). Invictus's and New World's dice engines are in the core
+(:class:`riven_env.native.invictus.NativeInvictusResolution`,
+:class:`riven_env.native.new_world.NativeNewWorldResolution`) and the native game loop plays
+them, so they are in :data:`NATIVE_SYSTEMS`.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ __all__ = [
     "strain_max",
 ]
 
-NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus")
+NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus", "new-world")
 """Resolution systems (``meta.resolution``) whose dice engine the core has (the core's own
 ``ported_systems()``, cpp/riven/rules/resolution.hpp; a test keeps the two equal)."""
 
@@ -1141,4 +1142,8 @@ def native_resolution(rules: RulesConfig) -> NativeRivenResolution:
         from riven_env.native.invictus import NativeInvictusResolution
 
         return NativeInvictusResolution(rules)
+    if name == "new-world":
+        from riven_env.native.new_world import NativeNewWorldResolution
+
+        return NativeNewWorldResolution(rules)
     return NativeRivenResolution(rules)

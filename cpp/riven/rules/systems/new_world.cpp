@@ -342,8 +342,10 @@ Result NewWorldSystem::finalise(const NewWorldRoll& roll) const {
   return out;
 }
 
-std::optional<int> NewWorldSystem::points_needed(const NewWorldRoll& roll, Chooser who) const {
-  const NewWorldRules& s = settings();
+namespace {
+
+/// Fewest Luck points that change the result the chooser's way (nullopt: none do).
+std::optional<int> points_needed(const NewWorldRoll& roll, Chooser who, const NewWorldRules& s) {
   const int now = roll.is_melee ? index(outcome_for_attacker(roll, s)) : 0;
   const Band band = result(roll, s);
   for (int points = 1; points <= roll.luck_left(who); ++points) {
@@ -363,9 +365,15 @@ std::optional<int> NewWorldSystem::points_needed(const NewWorldRoll& roll, Choos
   return std::nullopt;
 }
 
+}  // namespace
+
 OracleChoice NewWorldSystem::oracle_choice(const NewWorldRoll& roll, const std::vector<std::string>& options,
                                            const std::string& model) const {
-  const NewWorldRules& s = settings();
+  return new_world::oracle_choice(roll, options, model, settings());
+}
+
+OracleChoice oracle_choice(const NewWorldRoll& roll, const std::vector<std::string>& options, const std::string& model,
+                           const NewWorldRules& s) {
   if (!roll.rolled) {
     const int base = roll.bonus + modifiers_total(roll.modifiers);
     int sure = 0;
@@ -382,7 +390,7 @@ OracleChoice NewWorldSystem::oracle_choice(const NewWorldRoll& roll, const std::
   }
   if (contains(options, kLuck)) {
     const Chooser who = roll.chooser;
-    const std::optional<int> needed = points_needed(roll, who);
+    const std::optional<int> needed = points_needed(roll, who, s);
     if (needed && *needed <= std::min(s.oracle_luck_max, roll.luck_left(who))) {
       return OracleChoice{std::string(kLuck), "new-world:luck_turns_it",
                           model + " spends Luck: " + std::to_string(*needed) + " point(s) change the result (" +

@@ -185,6 +185,11 @@ int margin(const NewWorldRoll& roll, const NewWorldRules& s);
 /// RIVEN's band of the roll as it stands (an unrolled record reads as a Miss).
 Band result(const NewWorldRoll& roll, const NewWorldRules& s);
 
+/// The Oracle's choice on a pending roll (NewWorldResolution.oracle_choice) with the settings
+/// given: every helper unless near-sure alone; Luck when few enough points turn the result.
+OracleChoice oracle_choice(const NewWorldRoll& roll, const std::vector<std::string>& options, const std::string& model,
+                           const NewWorldRules& s);
+
 /// New World's dice for tests, shots and melee (new_world.py NewWorldResolution).
 class NewWorldSystem : public RivenRolls {
  public:
@@ -257,7 +262,6 @@ class NewWorldSystem : public RivenRolls {
   /// The choice applied without the dice an allocation then rolls (rolled stays false for it).
   [[nodiscard]] NewWorldRoll spent(const NewWorldRoll& roll, const std::string& option) const;
   [[nodiscard]] bool luck_helps(const NewWorldRoll& roll, Chooser who) const;
-  [[nodiscard]] std::optional<int> points_needed(const NewWorldRoll& roll, Chooser who) const;
 };
 
 }  // namespace riven::rules::new_world
