@@ -29,7 +29,7 @@ native_only = pytest.mark.skipif(not available(), reason="the native core is not
 runner = CliRunner()
 
 #: A resolution system the core has not ported (riven_env/native/rules.py NATIVE_SYSTEMS).
-UNPORTED = {"resolution": "new-world"}
+UNPORTED = {"resolution": "riddle-of-steel"}
 
 
 @pytest.fixture
@@ -64,11 +64,11 @@ def test_auto_plays_a_ported_mission_on_the_core(real_default: None) -> None:
 def test_auto_plays_an_unported_system_on_the_reference(real_default: None) -> None:
     state = new_game("duel-1v1", 3, overrides=UNPORTED)
     assert isinstance(state, GameState)
-    assert state.resolution.name == "new-world"
+    assert state.resolution.name == "riddle-of-steel"
     # ... and one such mission keeps a whole set of missions on the reference.
     assert pick_engine("auto", ["duel-1v1"], overrides=UNPORTED) == "python"
     if available():
-        with pytest.raises(NativeUnavailableError, match="'new-world'"):
+        with pytest.raises(NativeUnavailableError, match="'riddle-of-steel'"):
             new_game("duel-1v1", 3, overrides=UNPORTED, engine="native")
 
 
@@ -88,12 +88,15 @@ def test_the_envs_settle_auto_on_one_engine(real_default: None) -> None:
     from riven_env.envs.vector import RivenVectorEnv
 
     assert RivenSkirmishEnv("duel-1v1", "random").engine == "native"
-    env = RivenSkirmishEnv("duel-1v1", "random", rules_overrides=UNPORTED)
-    assert env.engine == "python"
+    # The one system the core lacks (The Riddle of Steel) has a choice phase, which the
+    # environments refuse on either engine; every system they play is native.
+    new_world = {"resolution": "new-world"}
+    env = RivenSkirmishEnv("duel-1v1", "random", rules_overrides=new_world)
+    assert env.engine == "native"
     env.reset(seed=1)
-    assert isinstance(env.state, GameState)
+    assert not isinstance(env.state, GameState)
     assert RivenVectorEnv(2, "duel-1v1", "random").backend == "batched"
-    assert RivenVectorEnv(2, "duel-1v1", "random", rules_overrides=UNPORTED).backend == "python"
+    assert RivenVectorEnv(2, "duel-1v1", "random", rules_overrides=new_world).backend == "batched"
 
 
 @native_only
@@ -128,7 +131,7 @@ def test_commands_without_engine_play_natively_and_auto_is_accepted(
     unported = runner.invoke(
         app,
         [*common, "--db", str(tmp_path / "c.duckdb"), "--engine", "auto",
-         "--set", "resolution=new-world"],
+         "--set", "resolution=riddle-of-steel"],
     )  # fmt: skip
     assert unported.exit_code == 0, unported.output
     assert json.loads(unported.stdout)["config"]["engine"] == "python"

@@ -289,16 +289,19 @@ def test_the_native_struct_is_built_once_per_config() -> None:
     assert N.native_rules(load_rules(overrides={"melee.charge_bonus": 3})) is N.native_rules(rules)
 
 
-def test_riven_and_invictus_are_native_behind_the_seam() -> None:
+def test_riven_invictus_and_new_world_are_native_behind_the_seam() -> None:
     from riven_env.native.invictus import NativeInvictusResolution
+    from riven_env.native.new_world import NativeNewWorldResolution
 
-    assert tuple(N.load().ported_systems()) == N.NATIVE_SYSTEMS == ("riven", "invictus")
+    ported = ("riven", "invictus", "new-world")
+    assert tuple(N.load().ported_systems()) == N.NATIVE_SYSTEMS == ported
     assert isinstance(N.native_resolution(load_rules()), N.NativeRivenResolution)
     invictus = N.native_resolution(load_rules(overrides={"resolution": "invictus"}))
     assert isinstance(invictus, NativeInvictusResolution)
-    for system in ("new-world", "riddle-of-steel"):
-        with pytest.raises(NativeUnavailableError, match=f"'{system}'.*not in the native core"):
-            N.native_resolution(load_rules(overrides={"resolution": system}))
+    new_world = N.native_resolution(load_rules(overrides={"resolution": "new-world"}))
+    assert isinstance(new_world, NativeNewWorldResolution)
+    with pytest.raises(NativeUnavailableError, match="'riddle-of-steel'.*not in the native core"):
+        N.native_resolution(load_rules(overrides={"resolution": "riddle-of-steel"}))
 
 
 # ---------------------------------------------------------------- activation

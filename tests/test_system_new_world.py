@@ -12,6 +12,7 @@ from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
+from rules_engines import ENGINES
 
 from riven_env.game import Decision
 from riven_env.game.decisions import ACCEPT
@@ -26,6 +27,26 @@ RULES = load_rules(overrides={"resolution": "new-world"})
 SYSTEM = get_resolution("new-world", RULES)
 S = SYSTEM.settings
 OVERRIDES = {"resolution": "new-world"}
+
+
+@pytest.fixture(autouse=True, params=ENGINES)
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every rule test on both engines: the Python one and the core's
+    (:class:`~riven_env.native.new_world.NativeNewWorldResolution` as ``SYSTEM``)."""
+    if request.param == "native":
+        from riven_env.native.new_world import NativeNewWorldResolution
+
+        monkeypatch.setitem(globals(), "SYSTEM", NativeNewWorldResolution(RULES))
+    return str(request.param)
+
+
+def on_engine(state, engine: str):
+    """The game's resolution seam on ``engine`` (the core's dice behind the Python loop)."""
+    if engine == "native":
+        from riven_env.native.new_world import NativeNewWorldResolution
+
+        state.resolution = NativeNewWorldResolution(state.rules)
+    return state
 
 
 def stream(script_dice, *faces):
@@ -214,11 +235,12 @@ def test_a_defender_without_choices_is_not_asked(script_dice) -> None:
 
 
 # ----------------------------------------------------------------------------- in a game
-def test_the_defender_decides_on_its_luck_in_a_game(mini_game, script_dice) -> None:
+def test_the_defender_decides_on_its_luck_in_a_game(mini_game, script_dice, engine) -> None:
     state = mini_game(
         [("blue", "brawler", "b1", (5, 5)), ("red", "brawler", "r1", (5, 6))],
         overrides=OVERRIDES,
     )
+    on_engine(state, engine)
     state.models[0].resources["luck"] = 0
     script_dice(state, 4, 4, 3, 3, 3)  # activation; attacker 4+3; defender 3+3
     state.apply(Decision("activate", model=0, dice=1))
@@ -237,7 +259,7 @@ def test_the_defender_decides_on_its_luck_in_a_game(mini_game, script_dice) -> N
     assert state.phase != "spend" and state.pending is None
 
 
-def test_helpers_are_allocated_before_a_rally_test(mini_game, script_dice) -> None:
+def test_helpers_are_allocated_before_a_rally_test(mini_game, script_dice, engine) -> None:
     state = mini_game(
         [
             ("blue", "trooper", "b1", (5, 5)),
@@ -246,6 +268,7 @@ def test_helpers_are_allocated_before_a_rally_test(mini_game, script_dice) -> No
         ],
         overrides=OVERRIDES,
     )
+    on_engine(state, engine)
     state.models[0].conditions["shaken"] = 0
     script_dice(state, 4)
     state.apply(Decision("activate", model=0, dice=1))

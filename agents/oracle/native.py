@@ -15,11 +15,11 @@ What the core does not decide yet falls back to the Python Oracle, with the same
 * the charge targets of a model that is not the active one and the end points of planned
   destinations need routing, which is not ported: the core asks the Python table through two
   callbacks (``charge_targets``, ``destinations``);
-* a resolution system's choice phase and another system's spends (The Riddle of Steel and
-  New World keep their Python records, which the native state refuses): the Python Oracle.
-  Invictus's spends on a game the core plays are decided in the core by the system's own rule
-  (``riven::rules::invictus::oracle_choice``, the ``system`` branch, worded by the system); on a
-  Python state they are the Python Oracle's.
+* a resolution system's choice phase (The Riddle of Steel keeps its Python records, which the
+  native state refuses): the Python Oracle. Invictus's spends and New World's helpers and Luck
+  (the defender's too) on a game the core plays are decided in the core by the system's own
+  rule (``riven::rules::invictus::oracle_choice``, ``riven::rules::new_world::oracle_choice``,
+  the ``system`` branch, worded by the system); on a Python state they are the Python Oracle's.
 
 Randomness: the fallback table is rolled on the agent's own stream, carried into the core as
 numpy's PCG64 state and brought back after the roll, so the native and Python Oracles draw the

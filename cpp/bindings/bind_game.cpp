@@ -238,6 +238,74 @@ game::InvictusPart invictus_from(const InvictusTuple& t) {
   return game::invictus_part(roll);
 }
 
+// The New World part of a pending roll (Pending::new_world): (bonus, difficulty, rolled,
+// target_chooses, helpers_available, helpers, helper_models, luck_held, luck_spent, melee as
+// (defender dice, defender bonus, defender modifiers) or None, defender_luck_held,
+// defender_luck_spent, rolled_total, margin). The roller's dice and the spends are the pending
+// TestRoll's.
+using NwMods = std::vector<std::pair<std::string, int>>;
+using NewWorldTuple = std::tuple<int, int, bool, bool, int, int, std::vector<int>, int, int,
+                                 std::optional<std::tuple<std::vector<int>, int, NwMods>>, int, int, int, int>;
+
+NewWorldTuple new_world_tuple(const game::Pending& p) {
+  const game::NewWorldPart& nw = p.nw;
+  std::optional<std::tuple<std::vector<int>, int, NwMods>> melee;
+  if (nw.is_melee) {
+    NwMods mods;
+    for (std::size_t k = 0; k < nw.melee_count; ++k) mods.emplace_back(std::string(nw.melee[k].source.view()), nw.melee[k].value);
+    melee.emplace(std::vector<int>{nw.melee_dice[0], nw.melee_dice[1]}, nw.melee_bonus, std::move(mods));
+  }
+  return {nw.bonus,
+          nw.difficulty,
+          nw.rolled,
+          nw.target_chooses,
+          nw.helpers_available,
+          nw.helpers,
+          std::vector<int>(nw.helper_models.begin(), nw.helper_models.begin() + nw.helper_count),
+          nw.luck_held,
+          nw.luck_spent,
+          std::move(melee),
+          nw.defender_luck_held,
+          nw.defender_luck_spent,
+          nw.rolled_total,
+          nw.margin};
+}
+
+game::NewWorldPart new_world_from(const NewWorldTuple& t) {
+  game::NewWorldPart nw;
+  const std::vector<int>& helpers = std::get<6>(t);
+  const auto& melee = std::get<9>(t);
+  if (helpers.size() > game::kMaxHelpers ||
+      (melee && (std::get<0>(*melee).size() != 2 || std::get<2>(*melee).size() > game::kMaxModifiers))) {
+    throw std::invalid_argument("pending_new_world: more helpers or defender modifiers than the native state holds, "
+                                "or defender dice that are not 2d6");
+  }
+  nw.bonus = std::get<0>(t);
+  nw.difficulty = std::get<1>(t);
+  nw.rolled = std::get<2>(t);
+  nw.target_chooses = std::get<3>(t);
+  nw.helpers_available = static_cast<std::int8_t>(std::get<4>(t));
+  nw.helpers = static_cast<std::int8_t>(std::get<5>(t));
+  nw.helper_count = static_cast<std::uint8_t>(helpers.size());
+  for (std::size_t k = 0; k < helpers.size(); ++k) nw.helper_models[k] = static_cast<std::int16_t>(helpers[k]);
+  nw.luck_held = std::get<7>(t);
+  nw.luck_spent = std::get<8>(t);
+  nw.is_melee = melee.has_value();
+  if (melee) {
+    nw.melee_dice = {static_cast<std::int8_t>(std::get<0>(*melee)[0]), static_cast<std::int8_t>(std::get<0>(*melee)[1])};
+    nw.melee_bonus = std::get<1>(*melee);
+    nw.melee_count = static_cast<std::uint8_t>(std::get<2>(*melee).size());
+    for (std::size_t k = 0; k < std::get<2>(*melee).size(); ++k) {
+      nw.melee[k] = game::Modifier{InlineName(std::get<2>(*melee)[k].first), std::get<2>(*melee)[k].second};
+    }
+  }
+  nw.defender_luck_held = std::get<10>(t);
+  nw.defender_luck_spent = std::get<11>(t);
+  nw.rolled_total = std::get<12>(t);
+  nw.margin = std::get<13>(t);
+  return nw;
+}
+
 // ------------------------------------------------------------------ events: Python -> JSON value
 JsonValue to_json(nb::handle value, int depth);
 
@@ -418,6 +486,23 @@ void bind_game(nb::module_& module) {
           },
           nb::arg("value").none(),
           "The Invictus part of the pending roll (None: no pending roll, or a RIVEN one); set it after `pending`.")
+      .def_prop_rw(
+          "pending_new_world",
+          [](const GameState& s) -> std::optional<NewWorldTuple> {
+            if (!s.pending.has_value() || !s.pending->new_world) return std::nullopt;
+            return new_world_tuple(*s.pending);
+          },
+          [](GameState& s, const std::optional<NewWorldTuple>& t) {
+            if (!s.pending.has_value()) {
+              if (t.has_value()) throw std::invalid_argument("pending_new_world: set the pending roll first");
+              return;
+            }
+            s.pending->new_world = t.has_value();
+            s.pending->nw = t.has_value() ? new_world_from(*t) : game::NewWorldPart{};
+          },
+          nb::arg("value").none(),
+          "The New World part of the pending roll (None: no pending roll, or another system's); set it after "
+          "`pending`.")
       .def_rw("decider", &GameState::decider)
       .def_prop_rw(
           "system_state",

@@ -35,6 +35,7 @@
 #include "riven/rules/shooting.hpp"
 #include "riven/rules/strain.hpp"
 #include "riven/rules/systems/invictus.hpp"
+#include "riven/rules/systems/new_world.hpp"
 #include "riven/rules/tests_2d6.hpp"
 
 namespace nb = nanobind;
@@ -383,6 +384,174 @@ void bind_invictus(nb::module_& m) {
   });
 }
 
+// ------------------------------------------------------------------ New World
+// A NewWorldRoll crosses as the fields of new_world.py's NewWorldRoll, in order, up to
+// `rolled_total` (`melee` None unless a melee, else (dice, bonus, modifiers)); a profile as
+// (might, agility, wit, resolve, mettle, keywords); RollFacts as (profile | None, opponent |
+// None, cover | None, helpers, helper_models, luck); a Side as (profile, modifiers, luck).
+using FighterTuple = std::tuple<int, int, int, int, int, std::vector<std::string>>;
+using NwFactsTuple = std::tuple<std::optional<FighterTuple>, std::optional<FighterTuple>, std::optional<std::string>,
+                                int, std::vector<int>, int>;
+using NwSideTuple = std::tuple<FighterTuple, Mods, int>;
+using NwMeleeTuple = std::tuple<std::vector<int>, int, Mods>;
+using NewWorldRollTuple =
+    std::tuple<std::string, std::string, int, Mods, int, int, int, std::vector<int>, int, int, std::vector<int>, int,
+               int, std::vector<std::string>, bool, std::string, std::optional<NwMeleeTuple>, int, int, int>;
+
+new_world::Fighter fighter_in(const FighterTuple& t) {
+  new_world::Fighter f;
+  std::tie(f.might, f.agility, f.wit, f.resolve, f.mettle, f.keywords) = t;
+  return f;
+}
+new_world::RollFacts nw_facts_in(const NwFactsTuple& t) {
+  new_world::RollFacts facts;
+  if (std::get<0>(t)) facts.profile = fighter_in(*std::get<0>(t));
+  if (std::get<1>(t)) facts.opponent = fighter_in(*std::get<1>(t));
+  facts.cover = std::get<2>(t);
+  facts.helpers = std::get<3>(t);
+  facts.helper_models = std::get<4>(t);
+  facts.luck = std::get<5>(t);
+  return facts;
+}
+new_world::Side nw_side_in(const NwSideTuple& t) {
+  return new_world::Side{fighter_in(std::get<0>(t)), mods_in(std::get<1>(t)), std::get<2>(t)};
+}
+
+NewWorldRollTuple nw_roll_out(const new_world::NewWorldRoll& r) {
+  std::optional<NwMeleeTuple> melee;
+  if (r.is_melee) melee = NwMeleeTuple{r.melee_dice, r.melee_bonus, mods_out(r.melee_modifiers)};
+  return {r.kind,
+          r.attribute,
+          r.attribute_value,
+          mods_out(r.modifiers),
+          r.tn,
+          r.bonus,
+          r.difficulty,
+          r.dice,
+          r.helpers_available,
+          r.helpers,
+          r.helper_models,
+          r.luck_held,
+          r.luck_spent,
+          r.spends,
+          r.rolled,
+          std::string(new_world::chooser_name(r.chooser)),
+          melee,
+          r.defender_luck_held,
+          r.defender_luck_spent,
+          r.rolled_total};
+}
+new_world::NewWorldRoll nw_roll_in(const NewWorldRollTuple& t) {
+  new_world::NewWorldRoll r;
+  std::tie(r.kind, r.attribute, r.attribute_value, std::ignore, r.tn, r.bonus, r.difficulty, r.dice,
+           r.helpers_available, r.helpers, r.helper_models, r.luck_held, r.luck_spent, r.spends, r.rolled, std::ignore,
+           std::ignore, r.defender_luck_held, r.defender_luck_spent, r.rolled_total) = t;
+  r.modifiers = mods_in(std::get<3>(t));
+  r.chooser = new_world::chooser_from_name(std::get<15>(t));
+  const auto& melee = std::get<16>(t);
+  r.is_melee = melee.has_value();
+  if (melee) {
+    r.melee_dice = std::get<0>(*melee);
+    r.melee_bonus = std::get<1>(*melee);
+    r.melee_modifiers = mods_in(std::get<2>(*melee));
+  }
+  return r;
+}
+
+// A closed roll: (aftermath, detail, fields) with detail its dict's values in order (after
+// "system") and fields the TestResult's (kind, attribute, attribute_value, modifiers, tn, dice,
+// total, result, rolled_result, spends, momentum_gained) or the MeleeResult's (attacker_dice,
+// defender_dice, attacker_modifiers, defender_modifiers, attacker_total, defender_total,
+// outcome, winner, wounds, dazed, recoil_distance, condition, spends).
+nb::tuple nw_result_out(const new_world::Result& r) {
+  nb::list aftermath;
+  for (const auto& a : r.aftermath) aftermath.append(nb::make_tuple(a.who, a.effect, a.amount, a.name, a.reason));
+  const new_world::Detail& d = r.detail;
+  nb::tuple detail = d.is_melee ? nb::make_tuple(d.bonus, d.helpers, d.helper_bonus, d.luck_spent, d.rolled_total,
+                                                 d.snake_eyes, d.defender_bonus, d.defender_luck_spent,
+                                                 d.defender_snake_eyes, d.margin)
+                                : nb::make_tuple(d.bonus, d.helpers, d.helper_bonus, d.luck_spent, d.rolled_total,
+                                                 d.snake_eyes, d.difficulty, d.success, d.margin);
+  nb::tuple fields;
+  if (r.is_melee) {
+    nb::object winner = r.winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(r.winner)));
+    fields = nb::make_tuple(r.dice, r.defender_dice, mods_out(r.modifiers), mods_out(r.defender_modifiers), r.total,
+                            r.defender_total, std::string(melee_outcome_name(r.outcome)), winner, r.wounds, r.dazed,
+                            r.recoil_distance, r.condition, r.spends);
+  } else {
+    fields = nb::make_tuple(r.kind, r.attribute, r.attribute_value, mods_out(r.modifiers), r.tn, r.dice, r.total,
+                            std::string(band_name(r.result)), std::string(band_name(r.rolled_result)), r.spends,
+                            r.momentum_gained);
+  }
+  return nb::make_tuple(aftermath, detail, fields);
+}
+
+template <class Rng>
+void def_new_world_rolls(nb::class_<new_world::NewWorldSystem>& cls) {
+  cls.def("roll_test", [](const new_world::NewWorldSystem& self, const std::string& kind, const std::string& attribute,
+                          int value, int tn, const Mods& mods, const NwFactsTuple& facts, Rng& rng) {
+    return nw_roll_out(self.roll_test(kind, attribute, value, tn, mods_in(mods), nw_facts_in(facts), rng));
+  });
+  cls.def("start_melee", [](const new_world::NewWorldSystem& self, const NwSideTuple& attacker,
+                            const NwSideTuple& defender, Rng& rng) {
+    return nw_roll_out(self.start_melee(nw_side_in(attacker), nw_side_in(defender), rng));
+  });
+  cls.def("apply_spend", [](const new_world::NewWorldSystem& self, const NewWorldRollTuple& roll,
+                            const std::string& option, Rng& rng) {
+    return nw_roll_out(self.apply_spend(nw_roll_in(roll), option, rng));
+  });
+}
+
+void bind_new_world(nb::module_& m) {
+  nb::class_<new_world::NewWorldSystem> cls(m, "NewWorldSystem",
+                                            "New World's dice engine (riven::rules::new_world::NewWorldSystem).");
+  cls.def(
+         "__init__",
+         [](new_world::NewWorldSystem* self, const RulesConfig& rules) {
+           new (self) new_world::NewWorldSystem(std::make_shared<const RulesConfig>(rules));
+         },
+         nb::arg("rules"))
+      .def("starting_luck",
+           [](const new_world::NewWorldSystem& self, const FighterTuple& profile) {
+             return self.starting_luck(fighter_in(profile));
+           })
+      .def("choice_vocabulary", &new_world::NewWorldSystem::choice_vocabulary)
+      .def("spend_options",
+           [](const new_world::NewWorldSystem& self, const NewWorldRollTuple& roll) {
+             return self.spend_options(nw_roll_in(roll));
+           })
+      .def("accept",
+           [](const new_world::NewWorldSystem& self, const NewWorldRollTuple& roll) -> std::optional<NewWorldRollTuple> {
+             const auto handed = self.accept(nw_roll_in(roll));
+             if (!handed) return std::nullopt;
+             return nw_roll_out(*handed);
+           })
+      .def("finalise",
+           [](const new_world::NewWorldSystem& self, const NewWorldRollTuple& roll) {
+             return nw_result_out(self.finalise(nw_roll_in(roll)));
+           })
+      .def("result",
+           [](const new_world::NewWorldSystem& self, const NewWorldRollTuple& roll) {
+             return std::string(band_name(new_world::result(nw_roll_in(roll), self.settings())));
+           })
+      .def("oracle_choice", [](const new_world::NewWorldSystem& self, const NewWorldRollTuple& roll,
+                               const std::vector<std::string>& options, const std::string& model) {
+        const OracleChoice c = self.oracle_choice(nw_roll_in(roll), options, model);
+        return std::make_tuple(c.option, c.rule, c.text);
+      });
+  def_new_world_rolls<Pcg64>(cls);
+  def_new_world_rolls<ScriptedDice>(cls);
+  m.def("new_world_melee_outcome", [](const std::vector<int>& a_dice, int a_total, const std::vector<int>& d_dice,
+                                      int d_total, const RulesConfig& rules) {
+    const new_world::MeleeReading r = new_world::melee_outcome(a_dice, a_total, d_dice, d_total, rules.new_world);
+    nb::object winner = r.winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(r.winner)));
+    return nb::make_tuple(std::string(melee_outcome_name(r.outcome)), winner, r.margin);
+  });
+  m.def("new_world_band_of", [](const std::vector<int>& dice, int total, int difficulty, const RulesConfig& rules) {
+    return std::string(band_name(new_world::band_of(dice, total, difficulty, rules.new_world)));
+  });
+}
+
 // A string property over an enum field, for RulesConfig's variant keys.
 #define RIVEN_ENUM_PROP(cls, field, names, key)                                               \
   def_prop_rw(                                                                               \
@@ -554,6 +723,34 @@ void bind_config(nb::module_& m) {
       .def_rw("melee_crit_wounds", &InvictusRules::melee_crit_wounds)
       .def_rw("oracle_lifts_to", &InvictusRules::oracle_lifts_to)
       .def_rw("oracle_reserve", &InvictusRules::oracle_reserve);
+  nb::class_<NewWorldRules>(m, "NewWorldRules")
+      .def(nb::init<>())
+      .def_rw("dice", &NewWorldRules::dice)
+      .def_rw("snake_eyes_fails", &NewWorldRules::snake_eyes_fails)
+      .def_rw("roll_limit", &NewWorldRules::roll_limit)
+      .def_rw("characteristic_offset", &NewWorldRules::characteristic_offset)
+      .def_rw("rank_default", &NewWorldRules::rank_default)
+      .def_rw("rank_by_keyword", &NewWorldRules::rank_by_keyword)
+      .def_rw("difficulty_offset", &NewWorldRules::difficulty_offset)
+      .def_rw("critical_margin", &NewWorldRules::critical_margin)
+      .def_rw("partial_within", &NewWorldRules::partial_within)
+      .def_rw("passive_base", &NewWorldRules::passive_base)
+      .def_rw("shot_characteristic", &NewWorldRules::shot_characteristic)
+      .def_rw("cover_modifier", &NewWorldRules::cover_modifier)
+      .def_rw("melee_characteristic", &NewWorldRules::melee_characteristic)
+      .def_rw("wound_margin", &NewWorldRules::wound_margin)
+      .def_rw("melee_critical_margin", &NewWorldRules::melee_critical_margin)
+      .def_rw("defender_strikes_back", &NewWorldRules::defender_strikes_back)
+      .def_rw("helpers_max", &NewWorldRules::helpers_max)
+      .def_rw("helper_bonus", &NewWorldRules::helper_bonus)
+      .def_rw("helper_kinds", &NewWorldRules::helper_kinds)
+      .def_rw("shared_risk_margin", &NewWorldRules::shared_risk_margin)
+      .def_rw("shared_risk_strain", &NewWorldRules::shared_risk_strain)
+      .def_rw("luck_default", &NewWorldRules::luck_default)
+      .def_rw("luck_by_keyword", &NewWorldRules::luck_by_keyword)
+      .def_rw("luck_per_point", &NewWorldRules::luck_per_point)
+      .def_rw("oracle_sure", &NewWorldRules::oracle_sure)
+      .def_rw("oracle_luck_max", &NewWorldRules::oracle_luck_max);
   nb::class_<RulesConfig>(m, "RulesConfig", "The rules data the core reads (filled by riven_env/native/rules.py).")
       .def(nb::init<>())
       .def_rw("source", &RulesConfig::source)
@@ -580,6 +777,8 @@ void bind_config(nb::module_& m) {
       .def_rw("distances", &RulesConfig::distances)
       .def_rw("has_invictus", &RulesConfig::has_invictus)
       .def_rw("invictus", &RulesConfig::invictus)
+      .def_rw("has_new_world", &RulesConfig::has_new_world)
+      .def_rw("new_world", &RulesConfig::new_world)
       .def_ro("prepared", &RulesConfig::prepared)
       .def("prepare", &RulesConfig::prepare);
 }
@@ -617,6 +816,7 @@ void bind_rules(nb::module_& module) {
   def_rolls<Pcg64>(module);
   def_rolls<ScriptedDice>(module);
   bind_invictus(module);
+  bind_new_world(module);
 
   // ---------------------------------------------------------------- pure functions
   module.def("classify_activation", [](const std::vector<int>& dice, int mettle, const RulesConfig& rules) {

@@ -122,4 +122,42 @@ inline rules::RulesConfig invictus_v01() {
   return config;
 }
 
+/// The bundled rules under New World (meta.resolution = "new-world"): the [new_world] numbers
+/// copy riven_env/rules/data/new-world.toml.
+inline rules::RulesConfig new_world_v01() {
+  rules::RulesConfig config = riven_v01();
+  config.system = rules::System::NewWorld;
+  config.system_name = "new-world";
+  rules::NewWorldRules& s = config.new_world;
+  s.dice = 2;
+  s.snake_eyes_fails = true;
+  s.roll_limit = 9;
+  s.characteristic_offset = 1;
+  s.rank_default = 1;
+  s.rank_by_keyword = {{"leader", 2}, {"hero", 2}, {"elite", 2}, {"minion", 0}};
+  s.difficulty_offset = 3;
+  s.critical_margin = 5;
+  s.partial_within = 0;
+  s.passive_base = 7;
+  s.shot_characteristic = "agility";
+  s.cover_modifier = {{"none", 0}, {"soft", -1}, {"hard", -2}};
+  s.melee_characteristic = "might";
+  s.wound_margin = 3;
+  s.melee_critical_margin = 7;
+  s.defender_strikes_back = false;
+  s.helpers_max = 2;
+  s.helper_bonus = 1;
+  s.helper_kinds = {"rally", "interact", "disengage"};
+  s.shared_risk_margin = 5;
+  s.shared_risk_strain = 1;
+  s.luck_default = 1;
+  s.luck_by_keyword = {{"hero", 3}, {"leader", 2}};
+  s.luck_per_point = 1;
+  s.oracle_sure = 33;
+  s.oracle_luck_max = 2;
+  config.has_new_world = true;
+  config.prepare();
+  return config;
+}
+
 }  // namespace riven::testing

@@ -6,8 +6,9 @@
 // game must reach its end with a non-empty menu at every decision point, keep a valid state,
 // number its events without a gap, and replay byte for byte from a copy. The same soak runs
 // under Invictus (invictus_soak: pending pools raised in the spend phase, the aftermath, the
-// Oracle's Invictus choices); its equality with the Python engine is
-// tests/test_native_invictus_loop.py's.
+// Oracle's Invictus choices) and under New World (new_world_soak: helpers and Luck, the
+// defender's Luck, the shared risk); their equality with the Python engine is
+// tests/test_native_invictus_loop.py's and tests/test_native_new_world_loop.py's.
 //
 // Routes come from the core's own planner (riven::game::NativePlanner on cpp/riven/table/routing),
 // as in a native game: the table's static visibility graph for the bases' radius (the four
@@ -392,6 +393,66 @@ void invictus_soak() {
   }
 }
 
+/// The loop under New World (meta.resolution = "new-world"): tests, shots and melee are pending
+/// 2d6 rolls that the spend phase changes (helpers called before a rally, interact or disengage
+/// roll, Luck after any roll, a melee's defender's Luck), with their aftermath (Luck spent, the
+/// helpers' shared risk). Random and Oracle-decided games on the fixture must end, keep a valid
+/// state, replay byte for byte from a copy and reach the system's parts.
+void new_world_soak() {
+  const riven::rules::RulesConfig rules = riven::testing::new_world_v01();
+  auto statics = std::make_shared<GameStatic>(*skirmish(rules));
+  statics->options.clear();
+  for (int k = 0; k <= rules.new_world.helpers_max; ++k) statics->options.push_back("help:" + std::to_string(k));
+  statics->options.push_back("luck");
+  statics->options.push_back("accept");
+  statics->resources = {"luck"};
+  statics->validate();
+  const std::shared_ptr<const GameStatic> st = statics;
+  const ForwardModel fm = forward_model(st, &rules);
+  RIVEN_CHECK(fm.new_world.has_value());
+  const riven::oracle::OracleGame o = oracle_game(fm, *st);
+  auto start = [&](std::uint64_t seed) {
+    GameState state = opening(st, seed);
+    for (std::size_t i = 0; i < state.models.size(); ++i) {  // setup.py: the system's Luck
+      const riven::game::Profile& p = st->profiles[static_cast<std::size_t>(st->model_profile[i])];
+      state.models[i].resource_mask = 1;
+      state.models[i].resources[0] = fm.new_world->starting_luck(
+          riven::rules::new_world::Fighter{p.might, p.agility, p.wit, p.resolve, p.mettle, p.keywords});
+    }
+    riven::game::EventLog log;
+    riven::game::start(fm, state, log);
+    return state;
+  };
+  const std::vector<std::string> wanted{"\"system\":\"new-world\"", "\"spends\":[\"luck\"", "\"type\":\"resource\"",
+                                        "\"defender_luck_spent\":",   "\"type\":\"shot\"",       "\"rule\":\"new-world:"};
+  std::vector<bool> seen(wanted.size(), false);
+  std::int64_t decisions = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    GameState state = start(seed);
+    GameState copy = state;
+    std::string lines;
+    if (seed % 2 == 0) {
+      riven::rules::Pcg64 chooser(riven::rules::Pcg64State{seed * 7717 + 9, 2 * seed + 1, false, 0});
+      riven::rules::Pcg64 chooser_copy = chooser;
+      riven::game::EventLog log;
+      int steps = 0;
+      lines = play(fm, state, chooser, log, steps);
+      int replay_steps = 0;
+      RIVEN_CHECK(play(fm, copy, chooser_copy, log, replay_steps) == lines);
+    } else {
+      lines = oracle_game_lines(fm, state, o, seed, seed % 3 == 0, decisions);
+      RIVEN_CHECK(oracle_game_lines(fm, copy, o, seed, seed % 3 == 0, decisions) == lines);
+    }
+    RIVEN_CHECK(!state.pending.has_value());
+    for (std::size_t k = 0; k < wanted.size(); ++k) seen[k] = seen[k] || lines.find(wanted[k]) != std::string::npos;
+  }
+  RIVEN_CHECK(decisions > 15 * 2 * 20);
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    if (!seen[k]) std::cerr << "never seen in the New World soak: " << wanted[k] << "\n";
+    RIVEN_CHECK(seen[k]);
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -451,5 +512,6 @@ int main() {
   oracle_soak(fm, st);
   rollout_soak(fm, st);
   invictus_soak();
+  new_world_soak();
   return RIVEN_TEST_RESULT();
 }

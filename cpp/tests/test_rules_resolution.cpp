@@ -57,9 +57,26 @@ int main() {
     }
     RIVEN_CHECK(two_dice_refused && same.left() == 0);
   }
-  for (const System other : {System::NewWorld, System::RiddleOfSteel}) {
+  {
+    // New World: ported as Invictus is; its own rolls refuse the 2d6 functions.
+    const ResolutionSystem nw =
+        make_resolution(std::make_shared<const RulesConfig>(riven::testing::new_world_v01()));
+    RIVEN_CHECK(std::holds_alternative<new_world::NewWorldSystem>(nw));
+    ScriptedDice same({4, 1, 6, 4});
+    RIVEN_CHECK(roll_activation(nw, 4, 3, same).actions == 2);  // RIVEN's activation, as above
+    RIVEN_CHECK(roll_out_check(nw, 5, same).out);
+    RIVEN_CHECK(shot_tn(nw, "soft") == 10);
+    bool two_dice_refused = false;
+    try {
+      (void)finalise(nw, TestRoll{});
+    } catch (const NotPorted&) {
+      two_dice_refused = true;
+    }
+    RIVEN_CHECK(two_dice_refused && same.left() == 0);
+  }
+  {
     auto copy = std::make_shared<RulesConfig>(*rules);
-    copy->system = other;
+    copy->system = System::RiddleOfSteel;
     bool refused = false;
     try {
       (void)make_resolution(copy);
@@ -68,6 +85,6 @@ int main() {
     }
     RIVEN_CHECK(refused);
   }
-  RIVEN_CHECK((ported_systems() == std::vector<std::string>{"riven", "invictus"}));
+  RIVEN_CHECK((ported_systems() == std::vector<std::string>{"riven", "invictus", "new-world"}));
   return RIVEN_TEST_RESULT();
 }

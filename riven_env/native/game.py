@@ -10,8 +10,9 @@ engine can continue from a position the core reached. :func:`python_view` and :f
 test compares every field of the two; :func:`dumps_event` is the native event writer.
 
 What the native state does not hold is refused with :class:`NativeStateError` naming it: a
-pending record of another resolution system than RIVEN's 2d6 ``TestRoll`` and Invictus's
-``InvictusRoll`` (whose own fields travel as ``pending_invictus``), a random stream that is not
+pending record of another resolution system than RIVEN's 2d6 ``TestRoll``, Invictus's
+``InvictusRoll`` (whose own fields travel as ``pending_invictus``) and New World's
+``NewWorldRoll`` (``pending_new_world``), a random stream that is not
 numpy's PCG64, names longer than the core's inline names (31 bytes).
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from riven_env.errors import RivenError
@@ -36,6 +38,8 @@ from riven_env.native.random import native_stream, numpy_state, to_generator
 from riven_env.rules import action_specs, condition_specs
 from riven_env.rules.results import BANDS, Modifier, TestRoll
 from riven_env.rules.systems.invictus import INVICTUS_BANDS, InvictusRoll, settings_for
+from riven_env.rules.systems.new_world import NewWorldRoll
+from riven_env.rules.systems.new_world import settings_for as new_world_settings
 from riven_env.table.destinations import DESTINATION_KINDS
 
 __all__ = [
@@ -225,12 +229,47 @@ def _invictus_tuple(roll: InvictusRoll) -> tuple:
     )
 
 
+def _new_world_tuple(roll: NewWorldRoll) -> tuple:
+    """The core's ``pending_new_world`` of a New World roll (its fields beyond a TestRoll's)."""
+    if len(roll.dice) != (2 if roll.rolled else 0):
+        raise NativeStateError(
+            f"New World roll: dice {tuple(roll.dice)} (the native state holds 2d6 once rolled)"
+        )
+    melee = None
+    if roll.melee is not None:
+        dice, bonus, mods = roll.melee
+        melee = ([int(d) for d in dice], int(bonus), [(m.source, int(m.value)) for m in mods])
+    return (
+        int(roll.bonus),
+        int(roll.difficulty),
+        bool(roll.rolled),
+        roll.chooser == "target",
+        int(roll.helpers_available),
+        int(roll.helpers),
+        [int(k) for k in roll.helper_models],
+        int(roll.luck_held),
+        int(roll.luck_spent),
+        melee,
+        int(roll.defender_luck_held),
+        int(roll.defender_luck_spent),
+        int(roll.rolled_total),
+        int(roll.margin),
+    )
+
+
+def _rolled_result(roll: Any) -> str:
+    """A pending roll's band as rolled: a New World roll's without the Luck spent on it."""
+    if type(roll) is NewWorldRoll:
+        return replace(roll, luck_spent=0).result
+    return roll.rolled_result
+
+
 def _pending_tuple(pending: tuple, st: Any) -> tuple:
     roll, i, context = pending
-    if type(roll) not in (TestRoll, InvictusRoll):
+    if type(roll) not in (TestRoll, InvictusRoll, NewWorldRoll):
         raise NativeStateError(
-            f"pending record {type(roll).__name__}: the native state holds RIVEN's TestRoll "
-            "and Invictus's InvictusRoll only"
+            f"pending record {type(roll).__name__}: the native state holds RIVEN's TestRoll, "
+            "Invictus's InvictusRoll and New World's NewWorldRoll only"
         )
     # What every pending roll has: what is tested, its modifiers and TN.
     head = (
@@ -246,6 +285,12 @@ def _pending_tuple(pending: tuple, st: Any) -> tuple:
         # pending_invictus (_invictus_tuple).
         bands = (BANDS.index(roll.rolled_result), BANDS.index(roll.result))
         return (*head, (0, 0), *bands, [], 0, 0, 0, *tail)
+    if type(roll) is NewWorldRoll:
+        # The TestRoll part: the roller's 2d6 (zeros before the roll), the bands as rolled and
+        # as they stand, the spends; the rest is pending_new_world (_new_world_tuple).
+        dice = (int(roll.dice[0]), int(roll.dice[1])) if roll.rolled else (0, 0)
+        bands = (BANDS.index(_rolled_result(roll)), BANDS.index(roll.result))
+        return (*head, dice, *bands, list(roll.spends), 0, 0, 0, *tail)
     return (
         *head,
         (int(roll.dice[0]), int(roll.dice[1])),
@@ -315,6 +360,8 @@ def to_native(state: Any) -> Any:
         out.pending = None if state.pending is None else _pending_tuple(state.pending, st)
         if state.pending is not None and type(state.pending[0]) is InvictusRoll:
             out.pending_invictus = _invictus_tuple(state.pending[0])
+        if state.pending is not None and type(state.pending[0]) is NewWorldRoll:
+            out.pending_new_world = _new_world_tuple(state.pending[0])
         out.decider = -1 if state.decider is None else SIDES.index(state.decider)
         out.system_state = [
             (st.system_keys.index(k[0]), int(k[1]), int(v)) for k, v in state.system_state.items()
@@ -382,7 +429,7 @@ def python_view(state: Any) -> dict[str, Any]:
                 "modifiers": [(m.source, m.value) for m in roll.modifiers],
                 "tn": roll.tn,
                 "dice": tuple(roll.dice),
-                "rolled_result": roll.rolled_result,
+                "rolled_result": _rolled_result(roll),
                 "result": roll.result,
                 "spends": list(roll.spends),
                 "momentum_spent": roll.momentum_spent,
@@ -395,6 +442,9 @@ def python_view(state: Any) -> dict[str, Any]:
         }
         if type(roll) is InvictusRoll:
             pending["roll"]["invictus"] = _invictus_view(_invictus_tuple(roll))
+        if type(roll) is NewWorldRoll:
+            pending["roll"]["dice"] = tuple(roll.dice)
+            pending["roll"]["new_world"] = _new_world_view(_new_world_tuple(roll))
     return {
         "models": models,
         "momentum": dict(state.momentum),
@@ -453,6 +503,34 @@ def _invictus_view(values: tuple) -> dict[str, Any]:
     out["rolled_band"] = INVICTUS_BANDS[out["rolled_band"]]
     if out["melee"] is not None:
         out["melee"] = [tuple(m) for m in out["melee"]]
+    return out
+
+
+_NEW_WORLD_KEYS = (
+    "bonus",
+    "difficulty",
+    "rolled",
+    "target_chooses",
+    "helpers_available",
+    "helpers",
+    "helper_models",
+    "luck_held",
+    "luck_spent",
+    "melee",
+    "defender_luck_held",
+    "defender_luck_spent",
+    "rolled_total",
+    "margin",
+)
+
+
+def _new_world_view(values: tuple) -> dict[str, Any]:
+    """A New World roll's own fields (``pending_new_world``) as plain values."""
+    out = dict(zip(_NEW_WORLD_KEYS, values, strict=True))
+    out["helper_models"] = tuple(out["helper_models"])
+    if out["melee"] is not None:
+        dice, bonus, mods = out["melee"]
+        out["melee"] = (tuple(dice), bonus, [tuple(m) for m in mods])
     return out
 
 
@@ -536,6 +614,15 @@ def native_view(native_state: Any) -> dict[str, Any]:
             "model": model,
             "context": context,
         }
+        new_world = native_state.pending_new_world
+        if new_world is not None:
+            # A New World roll: no dice before the roll; its margin is its own.
+            view = _new_world_view(new_world)
+            pending["roll"].update(
+                dice=tuple(dice) if view["rolled"] else (),
+                margin=view["margin"],
+                new_world=view,
+            )
         if invictus is not None:
             # An Invictus roll: its pool and raises; its margin is its band's tier.
             view = _invictus_view(invictus)
@@ -623,6 +710,12 @@ def from_native(native_state: Any, like: Any) -> Any:
     pending = view["pending"]
     if pending is None:
         state.pending = None
+    elif "new_world" in pending["roll"]:
+        state.pending = (
+            _new_world_roll(pending["roll"], like),
+            pending["model"],
+            dict(pending["context"]),
+        )
     elif "invictus" in pending["roll"]:
         state.pending = (
             _invictus_roll(pending["roll"], like),
@@ -683,6 +776,37 @@ def _invictus_roll(roll: Mapping[str, Any], like: Any) -> InvictusRoll:
         rolled_band=inv["rolled_band"],
         melee=None if inv["melee"] is None else tuple(Modifier(s, v) for s, v in inv["melee"]),
         settings=settings_for(like.rules),
+    )
+
+
+def _new_world_roll(roll: Mapping[str, Any], like: Any) -> NewWorldRoll:
+    """The Python NewWorldRoll of a native pending roll's view."""
+    nw = roll["new_world"]
+    melee = nw["melee"]
+    return NewWorldRoll(
+        kind=roll["kind"],
+        attribute=roll["attribute"],
+        attribute_value=roll["attribute_value"],
+        modifiers=tuple(Modifier(source, value) for source, value in roll["modifiers"]),
+        tn=roll["tn"],
+        bonus=nw["bonus"],
+        difficulty=nw["difficulty"],
+        dice=tuple(roll["dice"]),
+        helpers_available=nw["helpers_available"],
+        helpers=nw["helpers"],
+        helper_models=tuple(nw["helper_models"]),
+        luck_held=nw["luck_held"],
+        luck_spent=nw["luck_spent"],
+        spends=tuple(roll["spends"]),
+        rolled=nw["rolled"],
+        chooser="target" if nw["target_chooses"] else "actor",
+        melee=None
+        if melee is None
+        else (tuple(melee[0]), melee[1], tuple(Modifier(s, v) for s, v in melee[2])),
+        defender_luck_held=nw["defender_luck_held"],
+        defender_luck_spent=nw["defender_luck_spent"],
+        rolled_total=nw["rolled_total"],
+        settings=new_world_settings(like.rules),
     )
 
 

@@ -19,9 +19,10 @@ The stream argument ``rng`` may be
   are removed from the list, as the stand-in itself does.
 
 What the core does not have yet is named by :func:`native_resolution` (the other resolution
-systems: New World, The Riddle of Steel). Invictus's dice engine is in the core
-(:class:`riven_env.native.invictus.NativeInvictusResolution`) and the native game loop plays
-it, so it is in :data:`NATIVE_SYSTEMS`.
+systems: The Riddle of Steel). Invictus's and New World's dice engines are in the core
+(:class:`riven_env.native.invictus.NativeInvictusResolution`,
+:class:`riven_env.native.new_world.NativeNewWorldResolution`) and the native game loop plays
+them, so they are in :data:`NATIVE_SYSTEMS`.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ __all__ = [
     "strain_max",
 ]
 
-NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus")
+NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus", "new-world")
 """Resolution systems (``meta.resolution``) whose dice engine the core has (the core's own
 ``ported_systems()``, cpp/riven/rules/resolution.hpp; a test keeps the two equal)."""
 
@@ -235,6 +236,9 @@ def native_rules(rules: RulesConfig) -> Any:
     if rules.has("invictus"):
         _native_invictus(config.invictus, rules)
         config.has_invictus = True
+    if rules.has("new_world"):
+        _native_new_world(config.new_world, rules)
+        config.has_new_world = True
     try:
         config.prepare()
     except ValueError as error:
@@ -279,6 +283,41 @@ def _native_invictus(native: Any, rules: RulesConfig) -> None:
         setattr(native, kind, move)
     native.melee = [str(s.melee[band]) for band in INVICTUS_BANDS]
     native.oracle_lifts_to = str(s.oracle_lifts_to)
+
+
+def _native_new_world(native: Any, rules: RulesConfig) -> None:
+    """Fill the core's ``NewWorldRules`` from the parsed ``[new_world]`` table (every key)."""
+    from riven_env.rules.systems.new_world import settings_for
+
+    s = settings_for(rules)
+    for key in (
+        "dice",
+        "roll_limit",
+        "characteristic_offset",
+        "rank_default",
+        "difficulty_offset",
+        "critical_margin",
+        "partial_within",
+        "passive_base",
+        "wound_margin",
+        "melee_critical_margin",
+        "helpers_max",
+        "helper_bonus",
+        "shared_risk_margin",
+        "shared_risk_strain",
+        "luck_default",
+        "luck_per_point",
+        "oracle_sure",
+        "oracle_luck_max",
+    ):
+        setattr(native, key, int(getattr(s, key)))
+    for key in ("snake_eyes_fails", "defender_strikes_back"):
+        setattr(native, key, bool(getattr(s, key)))
+    for key in ("shot_characteristic", "melee_characteristic"):
+        setattr(native, key, str(getattr(s, key)))
+    for key in ("rank_by_keyword", "cover_modifier", "luck_by_keyword"):
+        setattr(native, key, _named_ints(getattr(s, key)))
+    native.helper_kinds = [str(kind) for kind in s.helper_kinds]
 
 
 def _named_ints(table: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -1103,4 +1142,8 @@ def native_resolution(rules: RulesConfig) -> NativeRivenResolution:
         from riven_env.native.invictus import NativeInvictusResolution
 
         return NativeInvictusResolution(rules)
+    if name == "new-world":
+        from riven_env.native.new_world import NativeNewWorldResolution
+
+        return NativeNewWorldResolution(rules)
     return NativeRivenResolution(rules)

@@ -511,8 +511,9 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
     float* pend = g + gcol_pending_;
     pend[0] = state.model_side(static_cast<std::size_t>(p.model)) == side ? 1.0F : 0.0F;
     pend[1 + static_cast<std::size_t>(p.roll.result)] = 1.0F;
-    // An Invictus roll's margin is its band's tier (InvictusRoll.margin) and its spends its raises.
-    const int margin = p.invictus ? static_cast<int>(p.roll.result) : p.roll.margin();
+    // An Invictus roll's margin is its band's tier (InvictusRoll.margin) and its spends its raises;
+    // a New World roll's margin is its own (NewWorldRoll.margin, kept in its part).
+    const int margin = p.invictus ? static_cast<int>(p.roll.result) : p.new_world ? p.nw.margin : p.roll.margin();
     const int spends = p.invictus ? p.inv.raise_count : p.roll.spend_count;
     pend[5] = f32(margin / sc.test_margin);
     pend[6] = f32(static_cast<double>(spends) / spec_.max_spends);

@@ -54,10 +54,11 @@ void ForwardModel::prepare(const GameStatic& statics) {
   if (!rules || !table || !planner) {
     throw std::invalid_argument("ForwardModel: rules, table and planner are required");
   }
-  if (rules->system != rules::System::Riven && rules->system != rules::System::Invictus) {
+  if (rules->system != rules::System::Riven && rules->system != rules::System::Invictus &&
+      rules->system != rules::System::NewWorld) {
     throw rules::NotPorted("meta.resolution = '" + rules->system_name +
-                           "': the native game loop has RIVEN's and Invictus's engines only (the system is still "
-                           "Python)");
+                           "': the native game loop has RIVEN's, Invictus's and New World's engines only (the system "
+                           "is still Python)");
   }
   if (actions.size() != statics.actions.size()) {
     throw std::invalid_argument("ForwardModel: " + std::to_string(actions.size()) + " action specs for " +
@@ -110,6 +111,20 @@ void ForwardModel::prepare(const GameStatic& statics) {
       raise_option[kMaxPoolDice + k] =
           find_name(statics.options, std::string(rules::invictus::kLuck) + std::to_string(k));
     }
+  }
+  new_world.reset();
+  help_option.fill(-1);
+  luck_option = -1;
+  if (rules->system == rules::System::NewWorld) {
+    new_world.emplace(rules);
+    if (rules->new_world.helpers_max > static_cast<int>(kMaxHelpers)) {
+      throw std::invalid_argument("new_world.helpers.max: more than the native state's " +
+                                  std::to_string(kMaxHelpers) + " helpers");
+    }
+    for (std::size_t k = 0; k <= kMaxHelpers; ++k) {
+      help_option[k] = find_name(statics.options, std::string(rules::new_world::kHelp) + std::to_string(k));
+    }
+    luck_option = find_name(statics.options, std::string(rules::new_world::kLuck));
   }
   if (!most_points(victory, statics)) {
     throw std::invalid_argument(

@@ -87,9 +87,14 @@ struct ForwardModel {
   // (`favour:I` at I, `luck:I` at kMaxPoolDice + I; -1 when the vocabulary lacks it).
   std::optional<rules::invictus::InvictusSystem> invictus;
   std::array<int, 2 * kMaxPoolDice> raise_option{};
+  // New World (meta.resolution = "new-world"): its engine, the option id of `help:K` at K and
+  // of `luck` (-1 when the vocabulary lacks it).
+  std::optional<rules::new_world::NewWorldSystem> new_world;
+  std::array<int, kMaxHelpers + 1> help_option{};
+  int luck_option = -1;
 
   /// Check the model against the game's static part and derive the lookups. Throws
-  /// rules::NotPorted for a resolution system the core lacks (it has RIVEN and Invictus), std::invalid_argument for an
+  /// rules::NotPorted for a resolution system the core lacks (it has RIVEN, Invictus and New World), std::invalid_argument for an
   /// action the loop has no handler for or a vocabulary that does not fit.
   void prepare(const GameStatic& statics);
 

@@ -82,6 +82,29 @@ JsonValue detail_json(const rules::invictus::Result& result) {
   return out;
 }
 
+/// A New World roll's `detail` (NewWorldResolution._detail), with a melee's `spends` after it.
+JsonValue detail_json(const rules::new_world::Result& result) {
+  const rules::new_world::Detail& d = result.detail;
+  JsonValue out = JsonValue::object();
+  out.set("system", S(rules::new_world::kName))
+      .set("bonus", I(d.bonus))
+      .set("helpers", I(d.helpers))
+      .set("helper_bonus", I(d.helper_bonus))
+      .set("luck_spent", I(d.luck_spent))
+      .set("rolled_total", I(d.rolled_total))
+      .set("snake_eyes", B(d.snake_eyes));
+  if (result.is_melee) {
+    out.set("defender_bonus", I(d.defender_bonus))
+        .set("defender_luck_spent", I(d.defender_luck_spent))
+        .set("defender_snake_eyes", B(d.defender_snake_eyes))
+        .set("margin", I(d.margin))
+        .set("spends", names_json(result.spends));
+  } else {
+    out.set("difficulty", I(d.difficulty)).set("success", B(d.success)).set("margin", I(d.margin));
+  }
+  return out;
+}
+
 bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -135,7 +158,7 @@ class Loop {
   // ---------------------------------------------------------------- effects.py
   int change_momentum(int side, int delta, std::string_view reason);
   void change_resource(std::size_t i, const std::string& name, int delta, const std::string& reason);
-  void apply_aftermath(std::size_t i, int j, const std::vector<rules::invictus::Aftermath>& aftermath);
+  void apply_aftermath(std::size_t i, int j, const std::vector<rules::Aftermath>& aftermath);
   void change_strain(std::size_t i, int delta, const std::string& reason);
   bool gain_condition(std::size_t i, const std::string& name, const std::string& reason);
   void lose_condition(std::size_t i, const std::string& name, const std::string& reason);
@@ -188,6 +211,11 @@ class Loop {
   void apply_invictus_melee(std::size_t i, std::size_t j, const rules::invictus::Result& result);
   const rules::invictus::InvictusSystem* invictus() const { return fm_.invictus ? &*fm_.invictus : nullptr; }
   rules::invictus::RollFacts roll_facts(std::size_t i) const;
+  const rules::new_world::NewWorldSystem* new_world() const { return fm_.new_world ? &*fm_.new_world : nullptr; }
+  rules::new_world::Fighter fighter(std::size_t i) const;
+  rules::new_world::RollFacts new_world_facts(std::size_t i, int other, const PendingContext& context) const;
+  void apply_new_world_melee(std::size_t i, std::size_t j, const rules::new_world::Result& result);
+  void finish_new_world(const Pending& pending);
   std::vector<rules::Modifier> melee_modifiers(std::size_t i, bool attacking);
   void start_test(std::size_t i, const std::string& kind, const std::string& attribute, int tn,
                   const std::vector<rules::Modifier>& modifiers, const PendingContext& context, int opponent = -1);
@@ -246,8 +274,8 @@ void Loop::change_resource(std::size_t i, const std::string& name, int delta, co
       .set("reason", S(reason));
 }
 
-void Loop::apply_aftermath(std::size_t i, int j, const std::vector<rules::invictus::Aftermath>& aftermath) {
-  for (const rules::invictus::Aftermath& entry : aftermath) {
+void Loop::apply_aftermath(std::size_t i, int j, const std::vector<rules::Aftermath>& aftermath) {
+  for (const rules::Aftermath& entry : aftermath) {
     if (s_.over) return;
     int k = -1;
     if (entry.who.starts_with("model:")) {
@@ -1008,6 +1036,21 @@ void Loop::fight(std::size_t i, std::size_t j) {
     open_choices();
     return;
   }
+  if (const auto* engine = new_world()) {
+    // A pending roll: both sides' 2d6, Luck in the spend phase (the attacker's, then the
+    // defender's).
+    const rules::new_world::Side attacker{fighter(i), a_mods, luck_of(s_, i).value_or(0)};
+    const rules::new_world::Side defender{fighter(j), d_mods, luck_of(s_, j).value_or(0)};
+    const rules::new_world::NewWorldRoll roll = engine->start_melee(attacker, defender, s_.rng);
+    Pending pending;
+    set_new_world_roll(pending, roll, rules_.new_world);
+    pending.model = static_cast<std::int32_t>(i);
+    pending.context.action = static_cast<std::int16_t>(fm_.id(ActionKind::Melee));
+    pending.context.target = static_cast<std::int16_t>(j);
+    s_.pending = pending;
+    open_choices();
+    return;
+  }
   const rules::MeleeResult result =
       rules::resolve_melee(system_, profile_of(s_, i).might, profile_of(s_, j).might, a_mods, d_mods, s_.rng);
   apply_melee(i, j, result);
@@ -1053,6 +1096,32 @@ void Loop::apply_invictus_melee(std::size_t i, std::size_t j, const rules::invic
   if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, static_cast<int>(j), result.aftermath);
 }
 
+void Loop::apply_new_world_melee(std::size_t i, std::size_t j, const rules::new_world::Result& result) {
+  // NewWorldResolution._melee_result: both sides' 2d6; a striking defender may win.
+  auto who = [&](rules::Winner w) {
+    if (w == rules::Winner::None) return JsonValue::null();
+    return S(id(w == rules::Winner::Attacker ? i : j));
+  };
+  const rules::Winner loser = result.winner == rules::Winner::None ? rules::Winner::None
+                              : result.winner == rules::Winner::Attacker ? rules::Winner::Defender
+                                                                         : rules::Winner::Attacker;
+  emit("melee")
+      .set("attacker", S(id(i)))
+      .set("defender", S(id(j)))
+      .set("attacker_dice", ints_json(result.dice))
+      .set("defender_dice", ints_json(result.defender_dice))
+      .set("attacker_total", I(result.total))
+      .set("defender_total", I(result.defender_total))
+      .set("attacker_modifiers", mods_json(result.modifiers))
+      .set("defender_modifiers", mods_json(result.defender_modifiers))
+      .set("outcome", S(rules::melee_outcome_name(result.outcome)))
+      .set("winner", who(result.winner))
+      .set("loser", who(loser))
+      .set("detail", detail_json(result));
+  melee_outcome(i, j, result.winner, result.outcome, result.wounds, result.recoil_distance, result.condition);
+  if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, static_cast<int>(j), result.aftermath);
+}
+
 void Loop::melee_outcome(std::size_t i, std::size_t j, rules::Winner winner_side, rules::MeleeOutcome outcome,
                          int wounds, double recoil_distance, const std::string& condition) {
   if (winner_side == rules::Winner::None) return;
@@ -1080,6 +1149,33 @@ rules::invictus::RollFacts Loop::roll_facts(std::size_t i) const {
   facts.wounds_left = model.wounds;
   facts.wounds_max = model.wounds_max != 0 ? model.wounds_max : profile_of(s_, i).wounds;
   facts.final_round = s_.round >= s_.statics->round_limit;
+  facts.luck = luck_of(s_, i).value_or(0);
+  return facts;
+}
+
+rules::new_world::Fighter Loop::fighter(std::size_t i) const {
+  const Profile& p = profile_of(s_, i);
+  return rules::new_world::Fighter{p.might, p.agility, p.wit, p.resolve, p.mettle, p.keywords};
+}
+
+rules::new_world::RollFacts Loop::new_world_facts(std::size_t i, int other, const PendingContext& context) const {
+  // actions.py roll_context: what New World reads of it. The helpers: the roller's active,
+  // unengaged friends within distances.rally_range, nearest first (ties by index).
+  rules::new_world::RollFacts facts;
+  facts.profile = fighter(i);
+  if (other >= 0) facts.opponent = fighter(at(other));
+  if (!context.cover.view().empty()) facts.cover = std::string(context.cover.view());
+  const double reach = rules_.distance("rally_range");
+  std::vector<std::pair<double, int>> near;
+  for (const int j : side_models(s_, side_of(i))) {
+    if (at(j) == i || !s_.models[at(j)].is_active() || is_engaged(fm_, s_, at(j))) continue;
+    near.emplace_back(distance(s_, i, at(j)), j);
+  }
+  std::sort(near.begin(), near.end());
+  for (const auto& [d, j] : near) {
+    if (d <= reach) facts.helper_models.push_back(j);
+  }
+  facts.helpers = static_cast<int>(facts.helper_models.size());
   facts.luck = luck_of(s_, i).value_or(0);
   return facts;
 }
@@ -1118,6 +1214,17 @@ void Loop::start_test(std::size_t i, const std::string& kind, const std::string&
     open_choices();
     return;
   }
+  if (const auto* engine = new_world()) {
+    const rules::new_world::NewWorldRoll roll =
+        engine->roll_test(kind, attribute, value, tn, modifiers, new_world_facts(i, opponent, context), s_.rng);
+    Pending pending;
+    set_new_world_roll(pending, roll, rules_.new_world);
+    pending.model = static_cast<std::int32_t>(i);
+    pending.context = context;
+    s_.pending = pending;
+    open_choices();
+    return;
+  }
   const rules::TestRoll roll = rules::roll_test(system_, kind, attribute, value, tn, modifiers, s_.rng);
   Pending pending;
   pending.roll = from_rules_roll(roll);
@@ -1144,6 +1251,22 @@ void Loop::apply_spend_decision(const Decision& decision) {
       if (!spend_option_ids(fm_, s_).empty()) return;
     }
     finish_test();  // Invictus's rolls have one chooser: accepting closes the roll
+    return;
+  }
+  if (s_.pending->new_world) {
+    // actions.py apply_spend_decision: apply (an allocation rolls the dice) and offer what is
+    // still possible, or accept: a melee's attacker hands the choice to the defender.
+    const rules::new_world::NewWorldSystem& engine = *new_world();
+    if (decision.option != fm_.accept_option) {
+      const rules::new_world::NewWorldRoll next = engine.apply_spend(
+          to_new_world_roll(*s_.pending), s_.statics->options[at(decision.option)], s_.rng);
+      set_new_world_roll(*s_.pending, next, rules_.new_world);
+      if (!spend_option_ids(fm_, s_).empty()) return;
+    } else if (const auto handed = engine.accept(to_new_world_roll(*s_.pending))) {
+      set_new_world_roll(*s_.pending, *handed, rules_.new_world);
+      if (!spend_option_ids(fm_, s_).empty()) return;
+    }
+    finish_test();
     return;
   }
   if (decision.option != fm_.accept_option) {
@@ -1201,12 +1324,35 @@ void Loop::finish_invictus(const Pending& pending) {
   if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, context.target, result.aftermath);
 }
 
+void Loop::finish_new_world(const Pending& pending) {
+  const auto i = at(pending.model);
+  const rules::new_world::Result result = new_world()->finalise(to_new_world_roll(pending));
+  const PendingContext& context = pending.context;
+  const ActionKind action = fm_.action_kinds[at(context.action)];
+  if (action == ActionKind::Melee) {
+    apply_new_world_melee(i, at(context.target), result);
+    return;
+  }
+  JsonValue& event = roll_event(action, i, context, result, ints_json(result.dice));
+  if (!result.spends.empty()) {
+    event.set("rolled_result", S(rules::band_name(result.rolled_result))).set("spends", names_json(result.spends));
+  }
+  event.set("detail", detail_json(result));
+  if (result.momentum_gained != 0) change_momentum(side_of(i), result.momentum_gained, "critical");
+  resolve(context, i, result.result);
+  if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, context.target, result.aftermath);
+}
+
 void Loop::finish_test() {
   const Pending pending = *s_.pending;
   s_.pending.reset();
   s_.phase = Phase::Action;
   if (pending.invictus) {
     finish_invictus(pending);
+    return;
+  }
+  if (pending.new_world) {
+    finish_new_world(pending);
     return;
   }
   const auto i = at(pending.model);

@@ -235,9 +235,9 @@ std::vector<int> charge_targets(const ForwardModel& fm, const GameState& state, 
 }
 
 int chooser_of(const GameState& state) {
-  // RIVEN's rolls are always chosen on by the roller (the other systems may hand the choice to
-  // the target: they are not ported).
+  // The roller chooses, but for a New World melee handed to its defender (chooser "target").
   if (!state.pending) throw std::invalid_argument("chooser_of: no pending roll");
+  if (state.pending->new_world && state.pending->nw.target_chooses) return state.pending->context.target;
   return state.pending->model;
 }
 
@@ -471,6 +471,87 @@ void set_invictus_roll(Pending& pending, const rules::invictus::InvictusRoll& ro
   pending.inv = inv;
 }
 
+rules::new_world::NewWorldRoll to_new_world_roll(const Pending& pending) {
+  if (!pending.new_world) throw std::invalid_argument("to_new_world_roll: the pending roll is not a New World one");
+  const TestRoll& roll = pending.roll;
+  const NewWorldPart& nw = pending.nw;
+  rules::new_world::NewWorldRoll out;
+  copy_roll_head(roll, out);
+  out.bonus = nw.bonus;
+  out.difficulty = nw.difficulty;
+  if (nw.rolled) out.dice = {roll.dice[0], roll.dice[1]};
+  out.helpers_available = nw.helpers_available;
+  out.helpers = nw.helpers;
+  out.helper_models.assign(nw.helper_models.begin(), nw.helper_models.begin() + nw.helper_count);
+  out.luck_held = nw.luck_held;
+  out.luck_spent = nw.luck_spent;
+  for (std::size_t k = 0; k < roll.spend_count; ++k) out.spends.emplace_back(roll.spends[k].view());
+  out.rolled = nw.rolled;
+  out.chooser = nw.target_chooses ? rules::new_world::Chooser::Target : rules::new_world::Chooser::Actor;
+  out.is_melee = nw.is_melee;
+  if (nw.is_melee) {
+    out.melee_dice = {nw.melee_dice[0], nw.melee_dice[1]};
+    out.melee_bonus = nw.melee_bonus;
+    for (std::size_t k = 0; k < nw.melee_count; ++k) {
+      out.melee_modifiers.push_back({std::string(nw.melee[k].source.view()), nw.melee[k].value});
+    }
+  }
+  out.defender_luck_held = nw.defender_luck_held;
+  out.defender_luck_spent = nw.defender_luck_spent;
+  out.rolled_total = nw.rolled_total;
+  return out;
+}
+
+void set_new_world_roll(Pending& pending, const rules::new_world::NewWorldRoll& roll,
+                        const rules::NewWorldRules& settings) {
+  const bool two = roll.dice.size() == 2 && (!roll.is_melee || roll.melee_dice.size() == 2);
+  if ((roll.rolled && !two) || (!roll.rolled && !roll.dice.empty()) || roll.helper_models.size() > kMaxHelpers ||
+      roll.spends.size() > kMaxSpends || roll.helpers_available > static_cast<int>(kMaxHelpers)) {
+    throw std::invalid_argument("New World pending roll: not 2d6 (or dice before the roll), or more helpers or "
+                                "spends than the native state holds");
+  }
+  TestRoll& out = pending.roll;
+  out = TestRoll{};
+  out.kind = InlineName(roll.kind);
+  out.attribute = InlineName(roll.attribute);
+  out.attribute_value = roll.attribute_value;
+  set_modifiers(out.modifiers, out.modifier_count, roll.modifiers);
+  out.tn = roll.tn;
+  if (roll.rolled) out.dice = {roll.dice[0], roll.dice[1]};
+  rules::new_world::NewWorldRoll unlucky = roll;
+  unlucky.luck_spent = 0;
+  out.rolled_result = static_cast<Band>(rules::new_world::result(unlucky, settings));
+  out.result = static_cast<Band>(rules::new_world::result(roll, settings));
+  out.spend_count = static_cast<std::uint8_t>(roll.spends.size());
+  for (std::size_t k = 0; k < roll.spends.size(); ++k) out.spends[k] = InlineName(roll.spends[k]);
+  NewWorldPart nw;
+  nw.bonus = roll.bonus;
+  nw.difficulty = roll.difficulty;
+  nw.rolled = roll.rolled;
+  nw.target_chooses = roll.chooser == rules::new_world::Chooser::Target;
+  nw.is_melee = roll.is_melee;
+  nw.helpers_available = static_cast<std::int8_t>(roll.helpers_available);
+  nw.helpers = static_cast<std::int8_t>(roll.helpers);
+  nw.helper_count = static_cast<std::uint8_t>(roll.helper_models.size());
+  for (std::size_t k = 0; k < roll.helper_models.size(); ++k) {
+    nw.helper_models[k] = static_cast<std::int16_t>(roll.helper_models[k]);
+  }
+  nw.luck_held = roll.luck_held;
+  nw.luck_spent = roll.luck_spent;
+  if (roll.is_melee) {
+    nw.melee_dice = {static_cast<std::int8_t>(roll.melee_dice[0]), static_cast<std::int8_t>(roll.melee_dice[1])};
+    nw.melee_bonus = roll.melee_bonus;
+    set_modifiers(nw.melee, nw.melee_count, roll.melee_modifiers);
+  }
+  nw.defender_luck_held = roll.defender_luck_held;
+  nw.defender_luck_spent = roll.defender_luck_spent;
+  nw.rolled_total = roll.rolled_total;
+  nw.margin = rules::new_world::margin(roll, settings);
+  pending.invictus = false;
+  pending.new_world = true;
+  pending.nw = nw;
+}
+
 std::optional<int> luck_of(const GameState& state, std::size_t i) {
   const int r = find_name(state.statics->resources, rules::invictus::kLuckResource);
   const Model& m = state.models[i];
@@ -492,18 +573,37 @@ std::vector<int> spend_option_ids(const ForwardModel& fm, const GameState& state
     }
     return out;
   }
+  if (fm.new_world && state.pending && state.pending->new_world) {
+    for (const std::string& option : fm.new_world->spend_options(to_new_world_roll(*state.pending))) {
+      int id = -1;
+      if (option == rules::new_world::kLuck) {
+        id = fm.luck_option;
+      } else {
+        for (std::size_t k = 0; k < fm.help_option.size(); ++k) {
+          if (option == std::string(rules::new_world::kHelp) + std::to_string(k)) id = fm.help_option[k];
+        }
+      }
+      if (id < 0) throw std::invalid_argument("spend option '" + option + "' is not in the game's vocabulary");
+      out.push_back(id);
+    }
+    return out;
+  }
   for (const rules::Spend s : spend_options(fm, state)) out.push_back(fm.spend_option[static_cast<std::size_t>(s)]);
   return out;
 }
 
 std::vector<Decision> spend_decisions(const ForwardModel& fm, const GameState& state) {
   std::vector<Decision> out;
+  // actions.py spend_decisions: before the dice are rolled the options are allocations, with
+  // no accept.
+  const bool allocating = state.pending && state.pending->new_world && !state.pending->nw.rolled;
   for (const int option : spend_option_ids(fm, state)) {
     Decision d;
-    d.kind = kSpend;
+    d.kind = allocating ? kAllocate : kSpend;
     d.option = i16(option);
     out.push_back(d);
   }
+  if (allocating) return out;
   Decision accept;
   accept.kind = kSpend;
   accept.option = i16(fm.accept_option);

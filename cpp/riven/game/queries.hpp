@@ -93,6 +93,12 @@ void set_invictus_roll(Pending& pending, const rules::invictus::InvictusRoll& ro
                        const rules::InvictusRules& settings);
 /// The InvictusPart of a roll (its own fields; kind, attribute, modifiers and tn are TestRoll's).
 InvictusPart invictus_part(const rules::invictus::InvictusRoll& roll);
+/// A New World pending roll as its engine holds it (Pending::new_world), and back (`set`
+/// writes the roll into `pending`, its RIVEN bands read with `settings`). Throws
+/// std::invalid_argument when the roll passes a limit of the native state.
+rules::new_world::NewWorldRoll to_new_world_roll(const Pending& pending);
+void set_new_world_roll(Pending& pending, const rules::new_world::NewWorldRoll& roll,
+                        const rules::NewWorldRules& settings);
 /// The Luck the chooser holds now (resources.get("luck")), nullopt when it holds no such resource.
 std::optional<int> luck_of(const GameState& state, std::size_t i);
 /// actions.py _spend_options as option ids (GameStatic::options), in the system's order.

@@ -121,7 +121,9 @@ int GameState::current_side() const {
     return decider;
   }
   if (pending.has_value() && phase == Phase::Spend) {
-    return model_side(static_cast<std::size_t>(pending->model));
+    // actions.py chooser_of: a New World melee's defender chooses on its own Luck.
+    const bool target = pending->new_world && pending->nw.target_chooses;
+    return model_side(static_cast<std::size_t>(target ? pending->context.target : pending->model));
   }
   return side;
 }
@@ -166,6 +168,14 @@ void GameState::validate() const {
                   inv.factor_count <= kMaxDangerFactors && inv.raise_count <= kMaxRaises &&
                   inv.melee_count <= kMaxModifiers && inv.rolled_band <= 3,
               "game state: Invictus pending roll lists too much");
+    }
+    if (pending->new_world) {
+      const NewWorldPart& nw = pending->nw;
+      require(!pending->invictus && nw.helper_count <= kMaxHelpers && nw.melee_count <= kMaxModifiers &&
+                  nw.helpers_available >= 0 && nw.helpers >= 0 && nw.helpers <= nw.helpers_available,
+              "game state: New World pending roll lists too much");
+      require(!nw.target_chooses || pending->context.target >= 0,
+              "game state: a New World roll the target chooses on needs a target");
     }
   }
   for (const SystemEntry& entry : system_state) {

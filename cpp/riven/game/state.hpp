@@ -42,6 +42,8 @@ inline constexpr std::size_t kMaxPoolDice = 10;      // invictus.pool.max_dice a
 inline constexpr std::size_t kMaxDangerDice = 3;     // invictus.danger.max_dice at most
 inline constexpr std::size_t kMaxDangerFactors = 5;  // invictus.py FACTORS
 inline constexpr std::size_t kMaxRaises = 64;        // each raise lifts a die below 6: 10 dice x 5 at most
+// A New World pending roll's helpers (new_world.helpers.max is 2 at most: new_world.py).
+inline constexpr std::size_t kMaxHelpers = 2;
 
 enum class Status : std::uint8_t { Active = 0, Down = 1, Out = 2, Fled = 3, Extracted = 4 };
 enum class Phase : std::uint8_t { Activate = 0, Action = 1, Spend = 2, Choice = 3, Over = 4 };
@@ -244,14 +246,42 @@ struct InvictusPart {
   static constexpr std::uint8_t kLuckRaise = 0x80;  // a raise's bit: Luck (else the Favourable raise)
 };
 
+/// What a New World pending roll (new_world.py NewWorldRoll) holds beyond TestRoll's kind,
+/// attribute, attribute_value, modifiers, tn, dice (the roller's 2d6; zeros while unrolled) and
+/// spends (`help:K`, `luck`, `defender:luck`), whose `result` and `rolled_result` are the bands
+/// of the roll as it stands and as rolled.
+struct NewWorldPart {
+  std::int32_t bonus = 0;
+  std::int32_t difficulty = 0;
+  bool rolled = true;
+  bool target_chooses = false;  // chooser "target": a melee's defender decides
+  bool is_melee = false;
+  std::int8_t helpers_available = 0;
+  std::int8_t helpers = 0;
+  std::uint8_t helper_count = 0;
+  std::array<std::int16_t, kMaxHelpers> helper_models{};  // nearest first
+  std::int32_t luck_held = 0;
+  std::int32_t luck_spent = 0;
+  std::array<std::int8_t, 2> melee_dice{};  // the defender's 2d6 (is_melee)
+  std::int32_t melee_bonus = 0;
+  std::uint8_t melee_count = 0;
+  std::array<Modifier, kMaxModifiers> melee{};  // the defender's modifiers (is_melee)
+  std::int32_t defender_luck_held = 0;
+  std::int32_t defender_luck_spent = 0;
+  std::int32_t rolled_total = 0;
+  std::int32_t margin = 0;  // NewWorldRoll.margin as it stands (the observation reads it)
+};
+
 /// GameState.pending: the roll, the rolling model and the context; `invictus` when the roll
-/// is an Invictus one (its own part in `inv`).
+/// is an Invictus one (its own part in `inv`), `new_world` when a New World one (`nw`).
 struct Pending {
   TestRoll roll;
   std::int32_t model = -1;
   PendingContext context;
   bool invictus = false;
   InvictusPart inv;
+  bool new_world = false;
+  NewWorldPart nw;
 };
 
 /// One entry of GameState.system_state: (key name, model) -> value.

@@ -903,22 +903,20 @@ Choice action(const OracleGame& o, Board& board, std::span<const Decision> legal
   return c;
 }
 
-/// Invictus's choice on its pending roll (OracleAgent._spend: the system's oracle_choice decides,
-/// on the listed options, with the chooser's Luck now).
-Choice invictus_spend(const OracleGame& o, Board& board, std::span<const Decision> legal) {
-  const GameState& st = board.state();
-  if (!st.pending || !st.pending->invictus) return unsupported("no Invictus pending roll in the spend phase");
-  const auto chooser = static_cast<size_t>(game::chooser_of(st));
-  const int profile_index = o.model_profile[chooser];
-  if (profile_index < 0) return unsupported("the model's Oracle profile is not in the data");
-  const std::vector<std::string>& names = st.info().options;
+/// The options listed on a pending roll, by name (the system's oracle_choice reads them).
+std::vector<std::string> listed_options(const GameState& st, std::span<const Decision> legal) {
   std::vector<std::string> options;
   for (const Decision& d : legal) {
-    if (d.option >= 0) options.push_back(names[static_cast<size_t>(d.option)]);
+    if (d.option >= 0) options.push_back(st.info().options[static_cast<size_t>(d.option)]);
   }
-  const rules::invictus::OracleChoice choice =
-      rules::invictus::oracle_choice(game::to_invictus_roll(*st.pending), options, st.info().model_ids[chooser],
-                                     game::luck_of(st, chooser).value_or(0), board.rules().invictus);
+  return options;
+}
+
+/// A system's own choice as the Oracle's (OracleAgent._spend): the listed decision with that
+/// option (legal[0] when none), explained by the system's rule and words.
+Choice system_choice(std::span<const Decision> legal, const GameState& st, size_t chooser, int profile_index,
+                     const rules::OracleChoice& choice) {
+  const std::vector<std::string>& names = st.info().options;
   Choice c;
   c.branch = Branch::System;
   c.index = 0;  // next((d for d in legal if d.option == choice.option), legal[0])
@@ -936,9 +934,38 @@ Choice invictus_spend(const OracleGame& o, Board& board, std::span<const Decisio
   return c;
 }
 
+/// Invictus's choice on its pending roll (OracleAgent._spend: the system's oracle_choice decides,
+/// on the listed options, with the chooser's Luck now).
+Choice invictus_spend(const OracleGame& o, Board& board, std::span<const Decision> legal) {
+  const GameState& st = board.state();
+  if (!st.pending || !st.pending->invictus) return unsupported("no Invictus pending roll in the spend phase");
+  const auto chooser = static_cast<size_t>(game::chooser_of(st));
+  const int profile_index = o.model_profile[chooser];
+  if (profile_index < 0) return unsupported("the model's Oracle profile is not in the data");
+  const rules::OracleChoice choice = rules::invictus::oracle_choice(
+      game::to_invictus_roll(*st.pending), listed_options(st, legal), st.info().model_ids[chooser],
+      game::luck_of(st, chooser).value_or(0), board.rules().invictus);
+  return system_choice(legal, st, chooser, profile_index, choice);
+}
+
+/// New World's choice on its pending roll (OracleAgent._spend: the system's oracle_choice decides,
+/// on the listed options: helpers before the roll, Luck after it, the defender's too).
+Choice new_world_spend(const OracleGame& o, Board& board, std::span<const Decision> legal) {
+  const GameState& st = board.state();
+  if (!st.pending || !st.pending->new_world) return unsupported("no New World pending roll in the spend phase");
+  const auto chooser = static_cast<size_t>(game::chooser_of(st));
+  const int profile_index = o.model_profile[chooser];
+  if (profile_index < 0) return unsupported("the model's Oracle profile is not in the data");
+  const rules::OracleChoice choice =
+      rules::new_world::oracle_choice(game::to_new_world_roll(*st.pending), listed_options(st, legal),
+                                      st.info().model_ids[chooser], board.rules().new_world);
+  return system_choice(legal, st, chooser, profile_index, choice);
+}
+
 Choice spend(const OracleGame& o, Board& board, std::span<const Decision> legal) {
   const GameState& st = board.state();
   if (board.rules().system == rules::System::Invictus) return invictus_spend(o, board, legal);
+  if (board.rules().system == rules::System::NewWorld) return new_world_spend(o, board, legal);
   if (board.rules().system != rules::System::Riven) return unsupported("another resolution system's spends");
   if (!st.pending) return unsupported("no pending roll in the spend phase");
   const game::TestRoll& roll = st.pending->roll;

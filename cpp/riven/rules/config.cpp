@@ -63,6 +63,27 @@ void RulesConfig::prepare() {
       }
     }
   }
+  if (system == System::NewWorld && !has_new_world) {
+    throw std::invalid_argument("meta.resolution = 'new-world': the native rules carry no [new_world] table");
+  }
+  if (has_new_world) {
+    // The snake-eyes rule and the Oracle's 36-roll count read exactly two dice (new_world.py
+    // allows dice = 2 only).
+    if (new_world.dice != 2) {
+      throw std::invalid_argument("new_world.roll.dice = " + std::to_string(new_world.dice) + ": expected 2");
+    }
+    for (const std::string* name : {&new_world.shot_characteristic, &new_world.melee_characteristic}) {
+      if (*name != "might" && *name != "agility" && *name != "wit" && *name != "resolve") {
+        throw std::invalid_argument("new_world characteristic '" + *name +
+                                    "' (passive.shot_characteristic / melee.characteristic): expected might, "
+                                    "agility, wit or resolve");
+      }
+    }
+    if (new_world.luck_per_point < 1 || new_world.melee_critical_margin < new_world.wound_margin) {
+      throw std::invalid_argument(
+          "new_world: expected luck.per_point >= 1 and melee.critical_margin >= melee.wound_margin");
+    }
+  }
   momentum.gain_critical = required(momentum.gain, "critical", "momentum.gain");
   momentum.gain_melee_critical = required(momentum.gain, "melee_critical", "momentum.gain");
   momentum.gain_objective = required(momentum.gain, "objective", "momentum.gain");

@@ -224,6 +224,39 @@ struct InvictusRules {
   int oracle_reserve = 0;
 };
 
+/// The `[new_world]` section (riven_env/rules/systems/new_world.py NewWorldSettings), filled by
+/// riven_env/native/rules.py when meta.resolution = "new-world" (has_new_world); field names are
+/// NewWorldSettings's: `new_world.roll.dice` is `dice`, `new_world.melee.critical_margin`
+/// `melee_critical_margin`, `new_world.helpers.bonus_each` `helper_bonus`.
+struct NewWorldRules {
+  int dice = 2;
+  bool snake_eyes_fails = true;
+  int roll_limit = 9;
+  int characteristic_offset = 0;
+  int rank_default = 0;
+  std::vector<NamedInt> rank_by_keyword;  // new_world.rank.KEYWORD, data order
+  int difficulty_offset = 0;
+  int critical_margin = 1;
+  int partial_within = 0;
+  int passive_base = 0;
+  std::string shot_characteristic = "agility";
+  std::vector<NamedInt> cover_modifier;  // new_world.passive.cover_modifier: none, soft, hard
+  std::string melee_characteristic = "might";
+  int wound_margin = 1;
+  int melee_critical_margin = 1;
+  bool defender_strikes_back = false;
+  int helpers_max = 0;
+  int helper_bonus = 0;
+  std::vector<std::string> helper_kinds;  // new_world.helpers.kinds
+  int shared_risk_margin = 1;
+  int shared_risk_strain = 0;
+  int luck_default = 0;
+  std::vector<NamedInt> luck_by_keyword;  // new_world.luck.KEYWORD, data order
+  int luck_per_point = 1;
+  int oracle_sure = 0;      // new_world.oracle.helpers_unless_sure
+  int oracle_luck_max = 0;  // new_world.oracle.luck_max_per_roll
+};
+
 struct RulesConfig {
   std::string source;       // the TOML file, for messages
   std::string fingerprint;  // the Python RulesConfig's fingerprint (the cache key)
@@ -245,6 +278,8 @@ struct RulesConfig {
   std::vector<std::pair<std::string, double>> distances;  // distances.* plain values, data order
   bool has_invictus = false;  // the [invictus] table was given (meta.resolution = "invictus")
   InvictusRules invictus;
+  bool has_new_world = false;  // the [new_world] table was given (meta.resolution = "new-world")
+  NewWorldRules new_world;
   bool prepared = false;
 
   /// Derive the hot-path lookups and check the invariants the core relies on.

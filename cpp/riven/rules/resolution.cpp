@@ -2,7 +2,7 @@
 
 namespace riven::rules {
 
-std::vector<std::string> ported_systems() { return {"riven", "invictus"}; }
+std::vector<std::string> ported_systems() { return {"riven", "invictus", "new-world"}; }
 
 ResolutionSystem make_resolution(std::shared_ptr<const RulesConfig> rules) {
   if (!rules) throw std::invalid_argument("make_resolution: no rules");
@@ -13,11 +13,12 @@ ResolutionSystem make_resolution(std::shared_ptr<const RulesConfig> rules) {
     case System::Invictus:
       return invictus::InvictusSystem(std::move(rules));
     case System::NewWorld:
+      return new_world::NewWorldSystem(std::move(rules));
     case System::RiddleOfSteel:
       break;
   }
   throw NotPorted("resolution system '" + rules->system_name +
-                  "' (meta.resolution) is not in the native core yet; native systems: riven, invictus");
+                  "' (meta.resolution) is not in the native core yet; native systems: riven, invictus, new-world");
 }
 
 }  // namespace riven::rules

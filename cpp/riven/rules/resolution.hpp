@@ -8,9 +8,11 @@
 // Complication Oracle and shot table, which the functions below give for both; its own tests,
 // shots and melee (a pool, Danger Dice, raises) are InvictusSystem's methods, which the game
 // loop calls on the alternative it holds (std::get_if), so the 2d6 functions below (roll_test,
-// apply_spend, spend_options, finalise, resolve_melee) refuse it with NotPorted. New World and
-// The Riddle of Steel are still Python (riven_env/rules/systems/): make_resolution refuses them
-// with NotPorted, so a caller falls back to the Python engine.
+// apply_spend, spend_options, finalise, resolve_melee) refuse it with NotPorted. New World
+// (riven/rules/systems/new_world.hpp) is behind the seam the same way: RIVEN's shared rolls
+// through the functions below, its 2d6 + characteristic + rank rolls, helpers and Luck as its
+// engine's methods. The Riddle of Steel is still Python (riven_env/rules/systems/):
+// make_resolution refuses it with NotPorted, so a caller falls back to the Python engine.
 #pragma once
 
 #include <memory>
@@ -28,6 +30,7 @@
 #include "riven/rules/riven_rolls.hpp"
 #include "riven/rules/shooting.hpp"
 #include "riven/rules/systems/invictus.hpp"
+#include "riven/rules/systems/new_world.hpp"
 #include "riven/rules/tests_2d6.hpp"
 
 namespace riven::rules {
@@ -67,7 +70,7 @@ class RivenSystem : public RivenRolls {
 };
 
 /// Every system the core has; a new one is one more alternative (and one more name below).
-using ResolutionSystem = std::variant<RivenSystem, invictus::InvictusSystem>;
+using ResolutionSystem = std::variant<RivenSystem, invictus::InvictusSystem, new_world::NewWorldSystem>;
 
 /// The RIVEN engine of `system` for a 2d6 roll (throws NotPorted on another system: its own
 /// rolls are its engine's methods).

@@ -135,4 +135,23 @@ struct StrainChange {
   bool operator==(const StrainChange&) const = default;
 };
 
+/// One effect of a closed roll of another system that the game loop applies after its result
+/// (results.py Aftermath): shared by Invictus and New World.
+struct Aftermath {
+  std::string who;  // "actor" | "target" | "model:N"
+  std::string effect;
+  int amount = 0;
+  std::string name;
+  std::string reason;
+  bool operator==(const Aftermath&) const = default;
+};
+
+/// The Oracle's explainable choice on another system's pending roll (resolution.py OracleChoice).
+struct OracleChoice {
+  std::string option;
+  std::string rule;
+  std::string text;
+  bool operator==(const OracleChoice&) const = default;
+};
+
 }  // namespace riven::rules

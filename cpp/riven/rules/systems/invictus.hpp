@@ -50,15 +50,9 @@ IBand band_from_name(std::string_view name);
 inline Band riven_band(IBand band) { return static_cast<Band>(band); }
 inline int tier(IBand band) { return static_cast<int>(band); }
 
-/// One effect of a closed roll the game loop applies after its result (results.py Aftermath).
-struct Aftermath {
-  std::string who;  // "actor" | "target" | "model:N"
-  std::string effect;
-  int amount = 0;
-  std::string name;
-  std::string reason;
-  bool operator==(const Aftermath&) const = default;
-};
+// The aftermath and the Oracle's choice are the records every system shares (results.hpp).
+using rules::Aftermath;
+using rules::OracleChoice;
 
 /// What Invictus reads of a roll's RollContext (riven_env/rules/resolution.py).
 struct RollFacts {
@@ -147,14 +141,6 @@ struct Result {
   std::vector<Aftermath> aftermath;
   Detail detail;
   bool operator==(const Result&) const = default;
-};
-
-/// The Oracle's explainable choice on a pending roll (resolution.py OracleChoice).
-struct OracleChoice {
-  std::string option;
-  std::string rule;
-  std::string text;
-  bool operator==(const OracleChoice&) const = default;
 };
 
 // ------------------------------------------------------------------ pure reading
