@@ -8,6 +8,7 @@ that real play reaches: spends pending, models Down and Out, Conditions held, ga
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,73 @@ GREEDY_MISSIONS = ("duel-1v1", "skirmish-5v5")
 def missions() -> list[str]:
     """Every bundled mission's name."""
     return [info.name for info in list_bundled()]
+
+
+def agents(blue: str, red: str, seed: int) -> dict[str, Any]:
+    """The two agents of a seeded game, each on its own stream (runner.agent_seeds)."""
+    from riven_agents.registry import make_agent
+
+    seeds = agent_seeds(seed)
+    return {
+        side: make_agent(spec, side, seeds[side]) for side, spec in (("blue", blue), ("red", red))
+    }
+
+
+def system_lockstep(
+    system: str, mission: str, blue: str, red: str, seed: int
+) -> tuple[int, list[str], int]:
+    """One game under resolution ``system`` on both engines at once, the Python agents choosing
+    from the Python list: the legal decisions, the side, the events and the state (field by
+    field) agree after every decision.
+
+    Returns:
+        ``(decisions, native event lines, spend points)``.
+    """
+    from riven_env.game.events import dumps_event
+    from riven_env.native.game import native_view, python_view
+    from riven_env.native.loop import NativeGameState
+
+    python = new_game(mission, seed, overrides={"resolution": system}, engine="python")
+    assert python.resolution.name == system
+    native = NativeGameState.from_python(python)
+    lines = [dumps_event(e) for e in native.drain_events()]
+    players = agents(blue, red, seed)
+    steps = spend_points = 0
+    while not python.is_terminal:
+        legal = python.legal_decisions()
+        assert native.legal_decisions() == legal, (mission, seed, steps, python.phase)
+        assert native.current_side == python.current_side
+        spend_points += python.phase == "spend"
+        decision = players[python.current_side].act(python, legal)
+        expected = [dumps_event(e) for e in python.apply(decision)]
+        got = [dumps_event(e) for e in native.apply(decision)]
+        assert got == expected, (mission, seed, steps, str(decision))
+        assert native_view(native.native) == python_view(python), (mission, seed, steps)
+        lines += got
+        steps += 1
+    assert native.is_terminal and native.result == python.result
+    return steps, lines, spend_points
+
+
+def system_log(system: str, mission: str, blue: str, red: str, seed: int, engine: str) -> list[str]:
+    """The JSON lines of one whole game under resolution ``system`` on ``engine`` (``play``)."""
+    state = new_game(mission, seed, overrides={"resolution": system}, engine=engine)
+    assert type(state).__name__ == ("NativeGameState" if engine == "native" else "GameState")
+    return [json.dumps(e, sort_keys=False) for e in play(state, agents(blue, red, seed))]
+
+
+def seam_log(
+    system: str, core_resolution: Any, mission: str, blue: str, red: str, seed: int
+) -> list[str]:
+    """The JSON lines of one game on the Python loop under resolution ``system``, with the
+    core's dice engine behind the seam when ``core_resolution`` (its class) is given."""
+    state = new_game(mission, seed, engine="python", overrides={"resolution": system})
+    python_resolution = type(state.resolution)
+    if core_resolution is not None:
+        state.resolution = core_resolution(state.rules)
+    events = play(state, agents(blue, red, seed))
+    assert type(state.resolution) is (core_resolution or python_resolution)
+    return [json.dumps(e, sort_keys=False) for e in events]
 
 
 @functools.lru_cache(maxsize=64)

@@ -10,20 +10,17 @@ is applied by the core. Seeded games on every bundled mission are played by both
   Invictus roll included) agree after every decision;
 * whole, by ``play`` (the Oracle and random agents, decided in the core): the event logs, as
   JSON dumps, are identical;
-* as environments: the batched native environment and the single Gymnasium environment on the
-  core give the Python environment's observations, masks and rewards.
+* as environments (tests/test_native_system_envs.py): the batched native environment and the
+  single Gymnasium environment on the core give the Python environment's observations, masks
+  and rewards.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import numpy as np
 import pytest
 
-from riven_env.game.events import dumps_event
-from riven_env.game.runner import agent_seeds, play
 from riven_env.game.setup import new_game
 from riven_env.native import available
 
@@ -31,52 +28,26 @@ pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 
 if available():
     from riven_env.native.game import from_native, native_view, python_view, to_native
-    from riven_env.native.loop import NativeGameState
 
-from native_games import batch_lockstep, missions  # noqa: E402
+from native_games import agents, missions, system_lockstep, system_log  # noqa: E402
 
-OVERRIDES = {"resolution": "invictus"}
+SYSTEM = "invictus"
+OVERRIDES = {"resolution": SYSTEM}
 PAIRINGS = (("random", "random"), ("oracle", "oracle"), ("oracle", "random"))
 SEEDS = range(4)
 
 
 def _agents(blue: str, red: str, seed: int) -> dict[str, Any]:
-    from riven_agents.registry import make_agent
-
-    seeds = agent_seeds(seed)
-    return {
-        side: make_agent(spec, side, seeds[side]) for side, spec in (("blue", blue), ("red", red))
-    }
+    return agents(blue, red, seed)
 
 
 def lockstep(mission: str, blue: str, red: str, seed: int) -> tuple[int, list[str], int]:
     """One Invictus game on both engines at once: (decisions, native event lines, spend points)."""
-    python = new_game(mission, seed, overrides=OVERRIDES, engine="python")
-    assert python.resolution.name == "invictus"
-    native = NativeGameState.from_python(python)
-    lines = [dumps_event(e) for e in native.drain_events()]
-    agents = _agents(blue, red, seed)
-    steps = spend_points = 0
-    while not python.is_terminal:
-        legal = python.legal_decisions()
-        assert native.legal_decisions() == legal, (mission, seed, steps, python.phase)
-        assert native.current_side == python.current_side
-        spend_points += python.phase == "spend"
-        decision = agents[python.current_side].act(python, legal)
-        expected = [dumps_event(e) for e in python.apply(decision)]
-        got = [dumps_event(e) for e in native.apply(decision)]
-        assert got == expected, (mission, seed, steps, str(decision))
-        assert native_view(native.native) == python_view(python), (mission, seed, steps)
-        lines += got
-        steps += 1
-    assert native.is_terminal and native.result == python.result
-    return steps, lines, spend_points
+    return system_lockstep(SYSTEM, mission, blue, red, seed)
 
 
 def _log(mission: str, blue: str, red: str, seed: int, engine: str) -> list[str]:
-    state = new_game(mission, seed, overrides=OVERRIDES, engine=engine)
-    assert type(state).__name__ == ("NativeGameState" if engine == "native" else "GameState")
-    return [json.dumps(e, sort_keys=False) for e in play(state, _agents(blue, red, seed))]
+    return system_log(SYSTEM, mission, blue, red, seed, engine)
 
 
 @pytest.mark.parametrize("mission", missions())
@@ -140,91 +111,3 @@ def test_an_invictus_pending_roll_crosses_the_seam() -> None:
         legal = python.legal_decisions()
         python.apply(agents[python.current_side].act(python, legal))
     assert seen == 6
-
-
-def test_auto_plays_invictus_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    from riven_env.game.engines import ENGINE_VARIABLE, pick_engine
-
-    monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
-    assert isinstance(new_game("duel-1v1", 3, overrides=OVERRIDES), NativeGameState)
-    assert pick_engine("auto", ["duel-1v1"], overrides=OVERRIDES) == "native"
-
-
-@pytest.mark.parametrize(
-    ("scenario", "opponent", "learner_side", "steps"),
-    [
-        ("duel-1v1", "random", "random", 160),
-        ("skirmish-5v5", "oracle", "blue", 120),
-        ("duel-1v1", "oracle", "red", 160),
-        ("ranged-vs-melee", "random", "blue", 200),
-        ("hold-the-line", "random", "red", 160),
-    ],
-)
-def test_the_batched_env_plays_invictus_as_the_python_envs(
-    scenario: str, opponent: str, learner_side: str, steps: int
-) -> None:
-    from riven_env.envs.gym_env import RivenSkirmishEnv
-    from riven_env.envs.vector import RivenVectorEnv
-
-    n, seed = 3, 5
-    batch = RivenVectorEnv(
-        n,
-        scenario,
-        opponent,
-        engine="native",
-        learner_side=learner_side,
-        rules_overrides=OVERRIDES,
-    )
-    assert batch.backend == "batched"
-    envs = [
-        RivenSkirmishEnv(
-            scenario,
-            opponent,
-            learner_side=learner_side,
-            obs_mode="flat",
-            rules_overrides=OVERRIDES,
-            engine="python",
-        )
-        for _ in range(n)
-    ]
-    batch_lockstep(batch, envs, seed, steps)
-    batch.close()
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Observations equal: arrays, or dicts of arrays (the entity and dict modes)."""
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
-    return np.array_equal(a, b)
-
-
-@pytest.mark.parametrize("obs_mode", ["flat", "entity"])
-@pytest.mark.parametrize("opponent", ["random", "oracle"])
-def test_the_gymnasium_env_on_the_core_observes_invictus_as_python(
-    opponent: str, obs_mode: str
-) -> None:
-    from riven_env.envs.gym_env import RivenSkirmishEnv
-
-    def make(engine: str) -> RivenSkirmishEnv:
-        return RivenSkirmishEnv(
-            "ranged-vs-melee", opponent, obs_mode=obs_mode, rules_overrides=OVERRIDES, engine=engine
-        )
-
-    native, python = make("native"), make("python")
-    a, _ = native.reset(seed=4)
-    b, _ = python.reset(seed=4)
-    assert isinstance(native.state, NativeGameState)
-    rng = np.random.default_rng(4)
-    pending = 0
-    for _ in range(300):
-        assert _same(a, b)
-        assert np.array_equal(native.action_masks(), python.action_masks())
-        pending += python.state.phase == "spend"
-        action = int(rng.choice(np.flatnonzero(python.action_masks())))
-        a, ra, ta, ua, _ = native.step(action)
-        b, rb, tb, ub, _ = python.step(action)
-        assert (ra, ta, ua) == (rb, tb, ub)
-        if tb or ub:
-            a, _ = native.reset()
-            b, _ = python.reset()
-    assert pending > 0  # the learner observed its pending Invictus rolls (the spend phase)

@@ -10,39 +10,24 @@ Oracle.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from riven_env.game.runner import agent_seeds, play
-from riven_env.game.setup import new_game
 from riven_env.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 
+from native_games import seam_log  # noqa: E402
+
 MISSIONS = ("duel-1v1", "skirmish-5v5", "hold-the-line")
 PAIRINGS = (("random", "random"), ("oracle", "oracle"))
 SEEDS = range(6)
-OVERRIDES = {"resolution": "new-world"}
+SYSTEM = "new-world"
 
 
 def _log(mission: str, blue: str, red: str, seed: int, *, core: bool) -> list[str]:
-    from riven_agents.registry import make_agent
-
     from riven_env.native.new_world import NativeNewWorldResolution
 
-    state = new_game(mission, seed, engine="python", overrides=OVERRIDES)
-    if core:
-        state.resolution = NativeNewWorldResolution(state.rules)
-    seeds = agent_seeds(seed)
-    agents = {
-        side: make_agent(spec, side, seeds[side]) for side, spec in (("blue", blue), ("red", red))
-    }
-    events = play(state, agents)
-    assert type(state.resolution).__name__ == (
-        "NativeNewWorldResolution" if core else "NewWorldResolution"
-    )
-    return [json.dumps(e, sort_keys=False) for e in events]
+    return seam_log(SYSTEM, NativeNewWorldResolution if core else None, mission, blue, red, seed)
 
 
 @pytest.mark.parametrize("mission", MISSIONS)
