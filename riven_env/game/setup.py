@@ -16,7 +16,9 @@ from riven_env.rules import RulesConfig, bundled_rules, load_rules
 from riven_env.table import Bases
 
 
-def _scenario(scenario: Any, rules: RulesConfig) -> Any:
+def resolve_scenario(scenario: Any, rules: RulesConfig) -> Any:
+    """The loaded Scenario of ``scenario`` (a bundled name or a path, loaded once per process
+    and file version, or a Scenario, as it is)."""
     if isinstance(scenario, str | Path):
         path = Path(scenario)
         stamp = path.stat().st_mtime_ns if path.is_file() else None
@@ -92,6 +94,16 @@ def new_game(
             name a resolution system the core has not ported.
     """
     engine = resolve_engine(engine)
+    if engine != "python":
+        from riven_env.native import available
+
+        if engine == "native" or available():
+            # The mission's start is built once and copied (riven_env/native/start.py).
+            from riven_env.native.start import native_new_game
+
+            game = native_new_game(scenario, seed, rules=rules, overrides=overrides, engine=engine)
+            if game is not None:
+                return game
     state = prepare_game(scenario, seed, rules=rules, overrides=overrides)
     state.start()
     if engine == "python":
@@ -122,8 +134,22 @@ def prepare_game(
     """:func:`new_game` up to ``GameState.start``: the models placed, the first side rolled,
     ``game_start`` emitted (the batched native environment starts its games from here)."""
     rules = resolve_rules(rules, overrides)
-    scenario = _scenario(scenario, rules)
+    scenario = resolve_scenario(scenario, rules)
     rng = np.random.default_rng(seed)
+    return prepared_game(scenario, rules, rng, roll_first_side(scenario, rng), seed)
+
+
+def roll_first_side(scenario: Any, rng: np.random.Generator) -> str:
+    """The side that plays first: the scenario's, or rolled on the game's stream (one draw)."""
+    first = scenario.first_side
+    return SIDES[int(rng.integers(0, 2))] if first == "roll" else first
+
+
+def prepared_game(
+    scenario: Any, rules: RulesConfig, rng: np.random.Generator, first: str, seed: Any
+) -> GameState:
+    """:func:`prepare_game` of a loaded scenario and rules, its first side already chosen on
+    ``rng`` (``seed`` is what ``game_start`` records)."""
     entries = scenario.models()
     bases = Bases.from_lists(
         [m.position for m in entries], [m.profile.base_diameter for m in entries]
@@ -139,9 +165,6 @@ def prepare_game(
         )
         for k, m in enumerate(entries)
     ]
-    first = scenario.first_side
-    if first == "roll":
-        first = SIDES[int(rng.integers(0, 2))]
     state = GameState(
         scenario=scenario,
         rules=rules,
