@@ -28,6 +28,7 @@ them, so they are in :data:`NATIVE_SYSTEMS`.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -1138,12 +1139,15 @@ def native_resolution(rules: RulesConfig) -> NativeRivenResolution:
             f"resolution system {name!r} (meta.resolution) is not in the native core yet; "
             f"native systems: {', '.join(NATIVE_SYSTEMS)} (use the Python engine for {name!r})"
         )
-    if name == "invictus":
-        from riven_env.native.invictus import NativeInvictusResolution
-
-        return NativeInvictusResolution(rules)
-    if name == "new-world":
-        from riven_env.native.new_world import NativeNewWorldResolution
-
-        return NativeNewWorldResolution(rules)
+    if name in _SYSTEM_CLASSES:
+        module, cls = _SYSTEM_CLASSES[name]
+        return getattr(importlib.import_module(module), cls)(rules)
     return NativeRivenResolution(rules)
+
+
+_SYSTEM_CLASSES: dict[str, tuple[str, str]] = {
+    "invictus": ("riven_env.native.invictus", "NativeInvictusResolution"),
+    "new-world": ("riven_env.native.new_world", "NativeNewWorldResolution"),
+}
+"""Each ported system's wrapper (a :class:`~riven_env.native.system_base.NativeSystemResolution`),
+imported when first asked for: RIVEN's is :class:`NativeRivenResolution`."""
