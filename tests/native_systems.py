@@ -27,7 +27,7 @@ KINDS = ("rally", "disengage", "interact", "shot", "resist", "stabilise")
 ATTRIBUTES = ("might", "agility", "wit", "resolve")
 
 
-def _class(path: str) -> type:
+def load_class(path: str) -> type:
     module, _, name = path.partition(":")
     return getattr(importlib.import_module(module), name)
 
@@ -59,7 +59,7 @@ class System:
     def engines(self, variant: str) -> tuple[Any, Any]:
         """The Python and the core's resolution under ``variant``."""
         rules = self.rules(variant)
-        return _class(self.python)(rules), _class(self.native)(rules)
+        return load_class(self.python)(rules), load_class(self.native)(rules)
 
 
 def outcome(function: Callable[[], Any]) -> tuple[str, Any]:
