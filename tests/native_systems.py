@@ -50,11 +50,19 @@ class System:
     """Overrides of the table the sweeps run under, by name (``bundled``: none)."""
     keys: int
     """How many keys the bundled table has."""
-    native_value: Callable[[Any, str], Any]
-    """The native struct's value of ``TABLE.KEY`` (the key without the table)."""
+    renamed: Mapping[str, str]
+    """The keys (without the table) that the native struct names otherwise: its field's name."""
+    nested: Callable[[Any, str], Any]
+    """The native struct's value of any other key (a field of the same name, or nested)."""
 
     def rules(self, variant: str) -> RulesConfig:
         return load_rules(overrides={"resolution": self.name, **self.variants[variant]})
+
+    def native_value(self, native: Any, key: str) -> Any:
+        """The native struct's value of ``TABLE.KEY`` (``key`` without the table)."""
+        if key in self.renamed:
+            return getattr(native, self.renamed[key])
+        return self.nested(native, key)
 
     def engines(self, variant: str) -> tuple[Any, Any]:
         """The Python and the core's resolution under ``variant``."""
@@ -106,6 +114,56 @@ def roll_test_on_both(pair: Pair, draw: np.random.Generator, context: Callable[.
     return pair.same("roll_test", kind, attribute, value, tn, mods, context=found), found
 
 
+def setup_agrees(engines: tuple[Any, Any], profiles: list[Any]) -> None:
+    """Both engines' starting wounds and resources of each profile, and their vocabularies."""
+    python, native = engines
+    for profile in profiles:
+        assert native.starting_wounds(profile) == python.starting_wounds(profile)
+        assert native.starting_resources(profile) == python.starting_resources(profile)
+    assert native.choice_vocabulary() == python.choice_vocabulary()
+
+
+def same_options(
+    engines: tuple[Any, Any],
+    roll_p: Any,
+    roll_n: Any,
+    view: Any,
+    resources: Mapping[str, int] | None = None,
+) -> list[str]:
+    """Both engines' options for their pending roll and the Oracle's choice among them agree;
+    returns the options."""
+    python, native = engines
+    options = python.spend_options(roll_p, momentum=0, strain=0, strain_max=0, resources=resources)
+    assert (
+        native.spend_options(roll_n, momentum=0, strain=0, strain_max=0, resources=resources)
+        == options
+    )
+    assert native.oracle_choice(roll_n, options, view) == python.oracle_choice(
+        roll_p, options, view
+    )
+    return list(options)
+
+
+def pick_option(
+    draw: np.random.Generator, options: list[str], bad: Callable[[], tuple[str, ...]]
+) -> str:
+    """One of ``options``, or now and then one of ``bad()`` (options the rules refuse)."""
+    if draw.random() < 0.1:
+        refused = bad()
+        return refused[int(draw.integers(0, len(refused)))]
+    return options[int(draw.integers(0, len(options)))]
+
+
+def same_close(engines: tuple[Any, Any], roll_p: Any, roll_n: Any) -> None:
+    """Both engines close their roll alike: the result, its aftermath and its detail (the order
+    of the detail's keys too)."""
+    python, native = engines
+    result_p, result_n = python.finalise(roll_p), native.finalise(roll_n)
+    assert result_n == result_p
+    assert result_n.aftermath == result_p.aftermath
+    assert list(result_n.detail.items()) == list(result_p.detail.items())
+
+
 # ---------------------------------------------------------------- Invictus
 
 _INVICTUS_RENAMED = {
@@ -124,9 +182,7 @@ _INVICTUS_RENAMED = {
 
 
 def _native_invictus_value(native: Any, key: str) -> Any:
-    """The native struct's value for ``invictus.KEY``."""
-    if key in _INVICTUS_RENAMED:
-        return getattr(native, _INVICTUS_RENAMED[key])
+    """The native struct's value for ``invictus.KEY`` (not renamed)."""
     table, _, name = key.partition(".")
     if table == "moves":
         kind, field = name.split(".")
@@ -187,7 +243,8 @@ INVICTUS = System(
         },
     },
     keys=34,  # every key of invictus.toml
-    native_value=_native_invictus_value,
+    renamed=_INVICTUS_RENAMED,
+    nested=_native_invictus_value,
 )
 
 
@@ -211,9 +268,7 @@ _NEW_WORLD_RENAMED = {
 
 
 def _native_new_world_value(native: Any, key: str) -> Any:
-    """The native struct's value for ``new_world.KEY``."""
-    if key in _NEW_WORLD_RENAMED:
-        return getattr(native, _NEW_WORLD_RENAMED[key])
+    """The native struct's value for ``new_world.KEY`` (not renamed)."""
     table, _, name = key.partition(".")
     if table == "rank":
         return dict(native.rank_by_keyword)[name]
@@ -279,7 +334,8 @@ NEW_WORLD = System(
         },
     },
     keys=32,  # every key of new-world.toml
-    native_value=_native_new_world_value,
+    renamed=_NEW_WORLD_RENAMED,
+    nested=_native_new_world_value,
 )
 
 SYSTEMS: dict[str, System] = {s.name: s for s in (INVICTUS, NEW_WORLD)}

@@ -24,7 +24,17 @@ from riven_env.rules.resolution import ChoiceView, Combatant, RollContext
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 
-from native_systems import ATTRIBUTES, INVICTUS, Pair, modifiers, roll_test_on_both  # noqa: E402
+from native_systems import (  # noqa: E402
+    ATTRIBUTES,
+    INVICTUS,
+    Pair,
+    modifiers,
+    pick_option,
+    roll_test_on_both,
+    same_close,
+    same_options,
+    setup_agrees,
+)
 
 CONDITIONS = ("exposed", "prone", "pinned", "dazed", "shaken", "aiming")
 VARIANTS = INVICTUS.variants
@@ -62,49 +72,34 @@ def _play_out(roll_p: Any, draw: np.random.Generator, pair: Pair, luck: int | No
     """Random spends (some illegal) on both engines until accept; the Oracle's view each step.
 
     Returns how many spends were applied."""
-    python, native = pair.engines
+    native = pair.engines[1]
     roll_n = roll_p
     spends = 0
     view = ChoiceView(model="m0", resources={} if luck is None else {"luck": luck})
     resources = view.resources or None
     while True:
         assert roll_n == roll_p and roll_n.band == roll_p.band and roll_n.total == roll_p.total
-        options = python.spend_options(
-            roll_p, momentum=0, strain=0, strain_max=0, resources=resources
-        )
-        assert (
-            native.spend_options(roll_n, momentum=0, strain=0, strain_max=0, resources=resources)
-            == options
-        )
-        assert native.oracle_choice(roll_n, options, view) == python.oracle_choice(
-            roll_p, options, view
-        )
+        options = same_options(pair.engines, roll_p, roll_n, view, resources)
         if not options or draw.random() < 0.25:
             break
-        if draw.random() < 0.1:
-            bad = ("favour:9", "luck:x", "boost", f"favour:{int(draw.integers(0, 6))}")
-            option = bad[int(draw.integers(0, len(bad)))]
-        else:
-            option = options[int(draw.integers(0, len(options)))]
+        option = pick_option(
+            draw,
+            options,
+            lambda: ("favour:9", "luck:x", "boost", f"favour:{int(draw.integers(0, 6))}"),
+        )
         got_p = pair.same("apply_spend", roll_p, option)
         if isinstance(got_p, str):  # an illegal option: the same error, the roll unchanged
             continue
         roll_p, roll_n = got_p, native.apply_spend(roll_n, option, None)
         spends += 1
-    result_p, result_n = python.finalise(roll_p), native.finalise(roll_n)
-    assert result_n == result_p
-    assert result_n.aftermath == result_p.aftermath and result_n.detail == result_p.detail
+    same_close(pair.engines, roll_p, roll_n)
     return spends
 
 
 def test_setup_and_vocabulary_agree(engines: tuple[Any, Any]) -> None:
     python, native = engines
     draw = np.random.default_rng(3)
-    for _ in range(20):
-        profile = _profile(draw)
-        assert native.starting_wounds(profile) == python.starting_wounds(profile)
-        assert native.starting_resources(profile) == python.starting_resources(profile)
-    assert native.choice_vocabulary() == python.choice_vocabulary()
+    setup_agrees(engines, [_profile(draw) for _ in range(20)])
     assert native.accept(None) is None and python.accept(None) is None
 
 

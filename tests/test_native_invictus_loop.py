@@ -12,8 +12,6 @@ Invictus roll crosses the seam.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from riven_env.game.setup import new_game
@@ -31,20 +29,11 @@ OVERRIDES = {"resolution": SYSTEM}
 SEEDS = range(4)
 
 
-def _agents(blue: str, red: str, seed: int) -> dict[str, Any]:
-    return agents(blue, red, seed)
-
-
-def lockstep(mission: str, blue: str, red: str, seed: int) -> tuple[int, list[str], int]:
-    """One Invictus game on both engines at once: (decisions, native event lines, spend points)."""
-    return system_lockstep(SYSTEM, mission, blue, red, seed)
-
-
 def test_native_games_raise_dice_and_close_melee_rolls() -> None:
     lines: list[str] = []
     spend_points = 0
     for seed in SEEDS:
-        _, found, spends = lockstep("skirmish-5v5", "oracle", "oracle", seed)
+        _, found, spends = system_lockstep(SYSTEM, "skirmish-5v5", "oracle", "oracle", seed)
         lines += found
         spend_points += spends
     text = "\n".join(lines)
@@ -59,7 +48,7 @@ def test_the_oracle_decides_invictus_spends_in_the_core() -> None:
 
     for mission, seed in (("skirmish-5v5", 1), ("hold-the-line", 2)):
         state = new_game(mission, seed, overrides=OVERRIDES, engine="native")
-        events, decisions = play_in_core(state, _agents("oracle", "oracle", seed))
+        events, decisions = play_in_core(state, agents("oracle", "oracle", seed))
         assert state.is_terminal and decisions > 0  # one core call: no point left to Python
         rules = {e["rule"] for e in events if e["type"] == "oracle_decision"}
         assert "invictus:favour_best" in rules
@@ -67,7 +56,7 @@ def test_the_oracle_decides_invictus_spends_in_the_core() -> None:
 
 def test_an_invictus_pending_roll_crosses_the_seam() -> None:
     python = new_game("skirmish-5v5", 1, overrides=OVERRIDES, engine="python")
-    agents = _agents("oracle", "oracle", 1)
+    players = agents("oracle", "oracle", 1)
     seen = 0
     while not python.is_terminal and seen < 6:
         if python.phase == "spend":
@@ -79,5 +68,5 @@ def test_an_invictus_pending_roll_crosses_the_seam() -> None:
             assert back.pending == python.pending
             assert back.legal_decisions() == python.legal_decisions()
         legal = python.legal_decisions()
-        python.apply(agents[python.current_side].act(python, legal))
+        python.apply(players[python.current_side].act(python, legal))
     assert seen == 6

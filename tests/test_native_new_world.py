@@ -27,7 +27,17 @@ from riven_env.rules.systems.new_world import melee_outcome, settings_for
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 
-from native_systems import ATTRIBUTES, NEW_WORLD, Pair, modifiers, roll_test_on_both  # noqa: E402
+from native_systems import (  # noqa: E402
+    ATTRIBUTES,
+    NEW_WORLD,
+    Pair,
+    modifiers,
+    pick_option,
+    roll_test_on_both,
+    same_close,
+    same_options,
+    setup_agrees,
+)
 
 KEYWORDS = ("leader", "hero", "elite", "minion", "beast", "ranged")
 COVERS = (None, "none", "soft", "hard")
@@ -78,11 +88,7 @@ def _play_out(roll_p: Any, draw: np.random.Generator, pair: Pair) -> int:
             roll_p.total,
             roll_p.margin,
         )
-        options = python.spend_options(roll_p, momentum=0, strain=0, strain_max=0)
-        assert native.spend_options(roll_n, momentum=0, strain=0, strain_max=0) == options
-        assert native.oracle_choice(roll_n, options, view) == python.oracle_choice(
-            roll_p, options, view
-        )
+        options = same_options(pair.engines, roll_p, roll_n, view)
         if not options or (roll_p.rolled and draw.random() < 0.3):
             handed_p, handed_n = python.accept(roll_p), native.accept(roll_n)
             assert handed_n == handed_p
@@ -90,32 +96,24 @@ def _play_out(roll_p: Any, draw: np.random.Generator, pair: Pair) -> int:
                 break
             roll_p, roll_n = handed_p, handed_n
             continue
-        if draw.random() < 0.1:
-            bad = ("help:9", "luck:0", "boost", "help:", f"help:{int(draw.integers(0, 3))}")
-            option = bad[int(draw.integers(0, len(bad)))]
-        else:
-            option = options[int(draw.integers(0, len(options)))]
+        option = pick_option(
+            draw,
+            options,
+            lambda: ("help:9", "luck:0", "boost", "help:", f"help:{int(draw.integers(0, 3))}"),
+        )
         got_p = pair.same("apply_spend", roll_p, option)
         if isinstance(got_p, str):  # an illegal option: the same error, the roll unchanged
             continue
         # The native roll goes on from the native engine's own record (the same, checked above).
         roll_p, roll_n = got_p, got_p
         applied += 1
-    result_p, result_n = python.finalise(roll_p), native.finalise(roll_n)
-    assert result_n == result_p
-    assert result_n.aftermath == result_p.aftermath
-    assert list(result_n.detail.items()) == list(result_p.detail.items())  # the order too
+    same_close(pair.engines, roll_p, roll_n)
     return applied
 
 
 def test_setup_and_vocabulary_agree(engines: tuple[Any, Any]) -> None:
-    python, native = engines
     draw = np.random.default_rng(3)
-    for _ in range(50):
-        profile = _profile(draw)
-        assert native.starting_resources(profile) == python.starting_resources(profile)
-        assert native.starting_wounds(profile) == python.starting_wounds(profile)
-    assert native.choice_vocabulary() == python.choice_vocabulary()
+    setup_agrees(engines, [_profile(draw) for _ in range(50)])
 
 
 def test_tests_allocations_and_luck_agree(engines: tuple[Any, Any]) -> None:

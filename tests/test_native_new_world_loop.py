@@ -13,8 +13,6 @@ the Oracle decides its choices in the core, and a pending New World roll crosses
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from riven_env.game.setup import new_game
@@ -32,15 +30,6 @@ OVERRIDES = {"resolution": SYSTEM}
 SEEDS = range(4)
 
 
-def _agents(blue: str, red: str, seed: int) -> dict[str, Any]:
-    return agents(blue, red, seed)
-
-
-def lockstep(mission: str, blue: str, red: str, seed: int) -> tuple[int, list[str], int]:
-    """One New World game on both engines at once: (decisions, native event lines, spend points)."""
-    return system_lockstep(SYSTEM, mission, blue, red, seed)
-
-
 def test_native_games_call_helpers_and_spend_both_sides_luck() -> None:
     lines: list[str] = []
     spend_points = 0
@@ -50,7 +39,7 @@ def test_native_games_call_helpers_and_spend_both_sides_luck() -> None:
         ("skirmish-5v5", "oracle", "oracle"),
     ):
         for seed in SEEDS:
-            _, found, spends = lockstep(mission, blue, red, seed)
+            _, found, spends = system_lockstep(SYSTEM, mission, blue, red, seed)
             lines += found
             spend_points += spends
     text = "\n".join(lines)
@@ -67,7 +56,7 @@ def test_the_oracle_decides_new_world_choices_in_the_core() -> None:
     rules: set[str] = set()
     for mission, seed in (("skirmish-5v5", 1), ("hold-the-line", 2), ("duel-1v1", 0)):
         state = new_game(mission, seed, overrides=OVERRIDES, engine="native")
-        events, decisions = play_in_core(state, _agents("oracle", "oracle", seed))
+        events, decisions = play_in_core(state, agents("oracle", "oracle", seed))
         assert state.is_terminal and decisions > 0  # one core call: no point left to Python
         rules |= {e["rule"] for e in events if e["type"] == "oracle_decision"}
     assert "new-world:luck_turns_it" in rules or "new-world:accept" in rules
@@ -77,7 +66,7 @@ def test_a_new_world_pending_roll_crosses_the_seam() -> None:
     seen = unrolled = 0
     for seed in SEEDS:
         python = new_game("hold-the-line", seed, overrides=OVERRIDES, engine="python")
-        agents = _agents("random", "random", seed)
+        players = agents("random", "random", seed)
         while not python.is_terminal:
             if python.phase == "spend":
                 seen += 1
@@ -90,5 +79,5 @@ def test_a_new_world_pending_roll_crosses_the_seam() -> None:
                 assert back.legal_decisions() == python.legal_decisions()
                 assert back.current_side == python.current_side
             legal = python.legal_decisions()
-            python.apply(agents[python.current_side].act(python, legal))
+            python.apply(players[python.current_side].act(python, legal))
     assert seen > 3 and unrolled > 0

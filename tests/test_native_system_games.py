@@ -12,9 +12,9 @@ Seeded games on the bundled missions, under each system (``resolution``):
   ``NativeSystemResolution``): every roll, choice, Oracle choice, aftermath and ``detail`` of
   the core leaves the same event log, byte for byte.
 
-What each system's games must reach (its choices, its melee, its aftermath, the Oracle's rules)
-is tested in tests/test_native_<system>_loop.py and tests/test_native_<system>_games.py; the
-environments in tests/test_native_system_envs.py.
+The seam's games reach each system's choices (SEAM_REACH); what the native loop's games must
+reach (its choices, its melee, its aftermath, the Oracle's rules) is tested in
+tests/test_native_<system>_loop.py; the environments in tests/test_native_system_envs.py.
 """
 
 from __future__ import annotations
@@ -33,6 +33,13 @@ LOOP_SEEDS = range(4)
 SEAM_MISSIONS = ("duel-1v1", "skirmish-5v5", "hold-the-line")
 SEAM_PAIRINGS = (("random", "random"), ("oracle", "oracle"))
 SEAM_SEEDS = {"invictus": range(8), "new-world": range(6)}
+# Where the seam's games reach each system's choices, and what they must show there: Invictus's
+# Favour and Danger Dice; New World's helpers called and Luck spent by attackers and by
+# defenders (hold-the-line's rallies and objectives are where helpers stand by).
+SEAM_REACH = {
+    "invictus": ("skirmish-5v5", (("oracle", "oracle"),), ('"favour:', '"danger_dice": [')),
+    "new-world": ("hold-the-line", SEAM_PAIRINGS, ('"help:', '"defender:luck"', '"luck spent"')),
+}
 
 
 def _rolls(system: str, lines: list[str]) -> int:
@@ -79,3 +86,16 @@ def test_core_dice_behind_the_python_loop_leave_the_same_logs(
         rolls += _rolls(system, python)
     if blue == "oracle":
         assert rolls > 0  # the Oracle rolls the system's tests, shots and melee in every mission
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS))
+def test_the_seams_games_reach_the_systems_choices(system: str) -> None:
+    mission, pairings, wanted = SEAM_REACH[system]
+    core = load_class(SYSTEMS[system].native)
+    lines: list[str] = []
+    for blue, red in pairings:
+        for seed in SEAM_SEEDS[system]:
+            lines += seam_log(system, core, mission, blue, red, seed)
+    text = "\n".join(lines)
+    for part in wanted:
+        assert part in text, (system, part)
