@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from riven_env.native.rules import _modifiers, _mods
-from riven_env.native.system_base import NativeSystemResolution
+from riven_env.native.system_base import NativeSystemResolution, head_fields, head_values
 from riven_env.rules.resolution import ChoiceView, Combatant, RollContext
 from riven_env.rules.results import Modifier
 from riven_env.rules.systems.invictus import (
@@ -91,11 +91,6 @@ class NativeInvictusResolution(NativeSystemResolution):
     # -------------------------------------------------------------- the roll across the seam
     def _roll(self, values: tuple[Any, ...]) -> InvictusRoll:
         (
-            kind,
-            attribute,
-            value,
-            mods,
-            tn,
             pool,
             dice,
             rolled,
@@ -111,13 +106,9 @@ class NativeInvictusResolution(NativeSystemResolution):
             spends,
             rolled_band,
             melee,
-        ) = values
+        ) = values[5:]
         return InvictusRoll(
-            kind=kind,
-            attribute=attribute,
-            attribute_value=value,
-            modifiers=_modifiers(mods),
-            tn=tn,
+            **head_fields(values),
             pool=pool,
             dice=tuple(dice),
             rolled_dice=tuple(rolled),
@@ -139,11 +130,7 @@ class NativeInvictusResolution(NativeSystemResolution):
     @staticmethod
     def _values(roll: InvictusRoll) -> tuple[Any, ...]:
         return (
-            roll.kind,
-            roll.attribute,
-            int(roll.attribute_value),
-            _mods(roll.modifiers),
-            int(roll.tn),
+            *head_values(roll),
             int(roll.pool),
             *invictus_roll_fields(roll),
             roll.rolled_band,

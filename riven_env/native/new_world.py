@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from riven_env.native.rules import _modifiers, _mods
-from riven_env.native.system_base import NativeSystemResolution
+from riven_env.native.system_base import NativeSystemResolution, head_fields, head_values
 from riven_env.rules.profiles import ModelProfile
 from riven_env.rules.resolution import Combatant, RollContext
 from riven_env.rules.results import Modifier
@@ -73,11 +73,6 @@ class NativeNewWorldResolution(NativeSystemResolution):
     # -------------------------------------------------------------- the roll across the seam
     def _roll(self, values: tuple[Any, ...]) -> NewWorldRoll:
         (
-            kind,
-            attribute,
-            value,
-            mods,
-            tn,
             bonus,
             difficulty,
             dice,
@@ -93,13 +88,9 @@ class NativeNewWorldResolution(NativeSystemResolution):
             defender_luck_held,
             defender_luck_spent,
             rolled_total,
-        ) = values
+        ) = values[5:]
         return NewWorldRoll(
-            kind=kind,
-            attribute=attribute,
-            attribute_value=value,
-            modifiers=_modifiers(mods),
-            tn=tn,
+            **head_fields(values),
             bonus=bonus,
             difficulty=difficulty,
             dice=tuple(dice),
@@ -125,11 +116,7 @@ class NativeNewWorldResolution(NativeSystemResolution):
             dice, bonus, mods = roll.melee
             melee = ([int(d) for d in dice], int(bonus), _mods(mods))
         return (
-            roll.kind,
-            roll.attribute,
-            int(roll.attribute_value),
-            _mods(roll.modifiers),
-            int(roll.tn),
+            *head_values(roll),
             int(roll.bonus),
             int(roll.difficulty),
             [int(d) for d in roll.dice],
