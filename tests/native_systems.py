@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pytest
 
 from riven_env.errors import RivenError
 from riven_env.rules import load_rules
@@ -68,6 +69,16 @@ class System:
         """The Python and the core's resolution under ``variant``."""
         rules = self.rules(variant)
         return load_class(self.python)(rules), load_class(self.native)(rules)
+
+
+def engines_fixture(system: System) -> Any:
+    """A fixture ``engines``: ``system``'s Python and core resolutions, once per variant."""
+
+    @pytest.fixture(params=list(system.variants))
+    def engines(request: pytest.FixtureRequest) -> tuple[Any, Any]:
+        return system.engines(request.param)
+
+    return engines
 
 
 def outcome(function: Callable[[], Any]) -> tuple[str, Any]:

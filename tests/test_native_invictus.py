@@ -28,6 +28,7 @@ from native_systems import (  # noqa: E402
     ATTRIBUTES,
     INVICTUS,
     Pair,
+    engines_fixture,
     modifiers,
     pick_option,
     roll_test_on_both,
@@ -37,12 +38,7 @@ from native_systems import (  # noqa: E402
 )
 
 CONDITIONS = ("exposed", "prone", "pinned", "dazed", "shaken", "aiming")
-VARIANTS = INVICTUS.variants
-
-
-@pytest.fixture(params=list(VARIANTS))
-def engines(request: pytest.FixtureRequest) -> tuple[Any, Any]:
-    return INVICTUS.engines(request.param)
+engines = engines_fixture(INVICTUS)
 
 
 def _profile(draw: np.random.Generator) -> ModelProfile:

@@ -31,6 +31,7 @@ from native_systems import (  # noqa: E402
     ATTRIBUTES,
     NEW_WORLD,
     Pair,
+    engines_fixture,
     modifiers,
     pick_option,
     roll_test_on_both,
@@ -41,12 +42,7 @@ from native_systems import (  # noqa: E402
 
 KEYWORDS = ("leader", "hero", "elite", "minion", "beast", "ranged")
 COVERS = (None, "none", "soft", "hard")
-VARIANTS = NEW_WORLD.variants
-
-
-@pytest.fixture(params=list(VARIANTS))
-def engines(request: pytest.FixtureRequest) -> tuple[Any, Any]:
-    return NEW_WORLD.engines(request.param)
+engines = engines_fixture(NEW_WORLD)
 
 
 def _profile(draw: np.random.Generator) -> ModelProfile:

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from riven_env.native.rules import _modifiers, _mods
-from riven_env.native.system_base import NativeSystemResolution, head_fields, head_values
+from riven_env.native.rules import _head_fields, _head_values, _modifiers, _mods
+from riven_env.native.system_base import NativeSystemResolution
 from riven_env.rules.resolution import ChoiceView, Combatant, RollContext
 from riven_env.rules.results import Modifier
 from riven_env.rules.systems.invictus import (
@@ -108,7 +108,7 @@ class NativeInvictusResolution(NativeSystemResolution):
             melee,
         ) = values[5:]
         return InvictusRoll(
-            **head_fields(values),
+            **_head_fields(values),
             pool=pool,
             dice=tuple(dice),
             rolled_dice=tuple(rolled),
@@ -130,7 +130,7 @@ class NativeInvictusResolution(NativeSystemResolution):
     @staticmethod
     def _values(roll: InvictusRoll) -> tuple[Any, ...]:
         return (
-            *head_values(roll),
+            *_head_values(roll),
             int(roll.pool),
             *invictus_roll_fields(roll),
             roll.rolled_band,

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from riven_env.native.rules import _modifiers, _mods
-from riven_env.native.system_base import NativeSystemResolution, head_fields, head_values
+from riven_env.native.rules import _head_fields, _head_values, _modifiers, _mods
+from riven_env.native.system_base import NativeSystemResolution
 from riven_env.rules.profiles import ModelProfile
 from riven_env.rules.resolution import Combatant, RollContext
 from riven_env.rules.results import Modifier
@@ -90,7 +90,7 @@ class NativeNewWorldResolution(NativeSystemResolution):
             rolled_total,
         ) = values[5:]
         return NewWorldRoll(
-            **head_fields(values),
+            **_head_fields(values),
             bonus=bonus,
             difficulty=difficulty,
             dice=tuple(dice),
@@ -116,7 +116,7 @@ class NativeNewWorldResolution(NativeSystemResolution):
             dice, bonus, mods = roll.melee
             melee = ([int(d) for d in dice], int(bonus), _mods(mods))
         return (
-            *head_values(roll),
+            *_head_values(roll),
             int(roll.bonus),
             int(roll.difficulty),
             [int(d) for d in roll.dice],

@@ -469,6 +469,31 @@ def _modifiers(pairs: Sequence[tuple[str, int]]) -> tuple[Modifier, ...]:
     return tuple(Modifier(source, value) for source, value in pairs)
 
 
+def _head_fields(values: Sequence[Any]) -> dict[str, Any]:
+    """The fields every pending roll starts with (``kind``, ``attribute``, ``attribute_value``,
+    ``modifiers``, ``tn``) from the head of the core's roll tuple (RIVEN's and each ported
+    system's)."""
+    kind, attribute, value, mods, tn = values[:5]
+    return {
+        "kind": kind,
+        "attribute": attribute,
+        "attribute_value": value,
+        "modifiers": _modifiers(mods),
+        "tn": tn,
+    }
+
+
+def _head_values(roll: Any) -> tuple[Any, ...]:
+    """The head of the core's roll tuple (see :func:`_head_fields`) of a pending roll."""
+    return (
+        roll.kind,
+        roll.attribute,
+        int(roll.attribute_value),
+        _mods(roll.modifiers),
+        int(roll.tn),
+    )
+
+
 def _conditions(conditions: Iterable[str]) -> list[str]:
     return [str(c) for c in conditions]
 
@@ -538,11 +563,7 @@ def _roll(values: tuple[Any, ...], modifiers: tuple[Modifier, ...] | None = None
 
 def _roll_tuple(roll: TestRoll) -> tuple[Any, ...]:
     return (
-        roll.kind,
-        roll.attribute,
-        int(roll.attribute_value),
-        _mods(roll.modifiers),
-        int(roll.tn),
+        *_head_values(roll),
         (int(roll.dice[0]), int(roll.dice[1])),
         roll.rolled_result,
         roll.result,

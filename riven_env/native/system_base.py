@@ -23,7 +23,6 @@ from riven_env.native.rules import (
     NativeRivenResolution,
     _call,
     _core,
-    _modifiers,
     _mods,
     _stream,
     native_rules,
@@ -32,31 +31,7 @@ from riven_env.rules.config import RulesConfig
 from riven_env.rules.resolution import ChoiceView, Combatant, OracleChoice, RollContext
 from riven_env.rules.results import Aftermath, MeleeResult, Modifier, TestResult
 
-__all__ = ["NativeSystemResolution", "head_fields", "head_values"]
-
-
-def head_fields(values: Sequence[Any]) -> dict[str, Any]:
-    """The fields every system's pending roll starts with (``kind``, ``attribute``,
-    ``attribute_value``, ``modifiers``, ``tn``) from the head of the core's roll tuple."""
-    kind, attribute, value, mods, tn = values[:5]
-    return {
-        "kind": kind,
-        "attribute": attribute,
-        "attribute_value": value,
-        "modifiers": _modifiers(mods),
-        "tn": tn,
-    }
-
-
-def head_values(roll: Any) -> tuple[Any, ...]:
-    """The head of the core's roll tuple (see :func:`head_fields`) of a pending roll."""
-    return (
-        roll.kind,
-        roll.attribute,
-        int(roll.attribute_value),
-        _mods(roll.modifiers),
-        int(roll.tn),
-    )
+__all__ = ["NativeSystemResolution"]
 
 
 class NativeSystemResolution(NativeRivenResolution):
