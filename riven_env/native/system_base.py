@@ -19,14 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from riven_env.errors import IllegalActionError
-from riven_env.native.rules import (
-    NativeRivenResolution,
-    _call,
-    _core,
-    _mods,
-    _stream,
-    native_rules,
-)
+from riven_env.native.rules import NativeRivenResolution, _call, _core, _mods, _stream, native_rules
 from riven_env.rules.config import RulesConfig
 from riven_env.rules.resolution import ChoiceView, Combatant, OracleChoice, RollContext
 from riven_env.rules.results import Aftermath, MeleeResult, Modifier, TestResult
