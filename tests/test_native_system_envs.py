@@ -20,9 +20,10 @@ if available():
     from riven_env.native.loop import NativeGameState
 
 from native_games import batch_lockstep  # noqa: E402
+from native_systems import SYSTEMS as PORTED  # noqa: E402
 
 # Every system but RIVEN's own that the native loop plays (RIVEN's: tests/test_native_batch.py).
-SYSTEMS = ("invictus", "new-world")
+SYSTEMS = tuple(PORTED)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
