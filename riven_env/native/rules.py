@@ -239,6 +239,9 @@ def native_rules(rules: RulesConfig) -> Any:
     if rules.has("new_world"):
         _native_new_world(config.new_world, rules)
         config.has_new_world = True
+    if rules.has("riddle_of_steel"):
+        _native_riddle_of_steel(native, config.riddle_of_steel, rules)
+        config.has_riddle_of_steel = True
     try:
         config.prepare()
     except ValueError as error:
@@ -318,6 +321,136 @@ def _native_new_world(native: Any, rules: RulesConfig) -> None:
     for key in ("rank_by_keyword", "cover_modifier", "luck_by_keyword"):
         setattr(native, key, _named_ints(getattr(s, key)))
     native.helper_kinds = [str(kind) for kind in s.helper_kinds]
+
+
+def _native_riddle_of_steel(native: Any, target: Any, rules: RulesConfig) -> None:
+    """Fill the core's ``RiddleOfSteelRules`` from the validated ``[riddle_of_steel]`` data
+    (:class:`~riven_env.rules.systems.ros_data.RosData`: every key, tables in data order)."""
+    from riven_env.rules.systems.ros_data import ros_data_for
+
+    d = ros_data_for(rules)
+    for key in (
+        "faces",
+        "stack_on",
+        "max_stacks",
+        "fumble_ones",
+        "min_tn",
+        "proficiency_base",
+        "proficiency_min",
+        "feint_min",
+        "test_modifier_dice",
+        "test_min_dice",
+        "shot_atn",
+        "exchanges",
+        "modifier_dice",
+        "feint_cost",
+        "feint_die_cost_near",
+        "feint_die_cost_far",
+        "counter_fail_extra_successes",
+        "stand_steal_cost",
+        "knockdown_tn_per_margin",
+        "max_wound_level",
+    ):
+        setattr(target, key, int(getattr(d, key)))
+    for key in ("duck_weave_pool_loss", "fumble_pool_loss"):
+        setattr(target, key, float(getattr(d, key)))
+    for key in ("counter_bonus", "knockdown_condition", "bleeding_condition", "default_stance"):
+        setattr(target, key, str(getattr(d, key)))
+    target.attributes = [
+        _filled(native.RosAttributeSpec(), name=name, from_=source, offset=int(offset))
+        for name, source, offset in d.attributes
+    ]
+    target.test_attribute_for = [(str(k), str(v)) for k, v in d.test_attribute_for.items()]
+    target.tn_for_riven_tn = [(int(k), int(v)) for k, v in d.tn_for_riven_tn]
+    target.bands = [(str(band), int(least)) for band, least in d.bands]
+    target.cover_tn = _named_ints(d.cover_tn)
+    target.ignore_modifier_sources = [str(p) for p in d.ignore_modifier_sources]
+    target.attacks = [
+        _filled(
+            native.RosAttack(), name=a.name, extra=a.extra, bonus_dice=a.bonus_dice, damage=a.damage
+        )
+        for a in d.attacks.values()
+    ]
+    target.defences = [
+        _filled(
+            native.RosDefence(),
+            name=x.name,
+            source=x.dtn if isinstance(x.dtn, str) else "number",
+            dtn=0 if isinstance(x.dtn, str) else int(x.dtn),
+            cost=x.cost,
+            needs_shield=x.needs_shield,
+        )
+        for x in d.defences.values()
+    ]
+    target.zones = [
+        _filled(
+            native.RosZone(),
+            zone=zone,
+            name=d.zone_names[zone],
+            near=[z for z in d.zones if z in d.zone_near[zone]],
+        )
+        for zone in d.zones
+    ]
+    target.weapons = [
+        _filled(native.RosWeapon(), name=w.name, atn=w.atn, dtn=w.dtn, dr=w.dr, shield=w.shield)
+        for w in d.weapons.values()
+    ]
+    target.weapon_traits = [
+        _filled(
+            native.RosWeaponTrait(),
+            name=str(trait),
+            dr=int(entry.get("dr", 0)),
+            sets_shield="shield" in entry,
+            shield=str(entry.get("shield", "")),
+        )
+        for trait, entry in d.weapon_traits.items()
+    ]
+    target.shields = [
+        _filled(
+            native.RosShield(),
+            name=x.name,
+            dtn=x.dtn,
+            passive_av=x.passive_av,
+            zones=[z for z in d.zones if z in x.zones],
+        )
+        for x in d.shields.values()
+    ]
+    target.damage = [
+        _filled(
+            native.RosDamageRow(),
+            zone=str(row),
+            levels=[
+                _filled(
+                    native.RosWound(),
+                    shock=cell.shock,
+                    pain=cell.pain,
+                    bl=cell.bl,
+                    wounds=cell.wounds,
+                    effect=cell.effect,
+                    text=cell.text,
+                )
+                for _, cell in sorted(cells.items())
+            ],
+        )
+        for row, cells in d.damage.items()
+    ]
+    target.stances_by_profile = [(str(k), str(v)) for k, v in d.stances_by_profile.items()]
+    target.stances = [
+        _filled(
+            native.RosStance(),
+            name=x.name,
+            first_attack_share=float(x.first_attack_share),
+            defence_share=float(x.defence_share),
+        )
+        for x in d.stances.values()
+    ]
+
+
+def _filled(target: Any, **fields: Any) -> Any:
+    """``target`` with ``fields`` set (the core's plain data structs have no keyword init)."""
+    for key, value in fields.items():
+        setattr(target, key, value)
+    return target
 
 
 def _named_ints(table: Mapping[str, Any]) -> list[tuple[str, int]]:
