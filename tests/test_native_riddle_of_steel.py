@@ -434,3 +434,22 @@ def test_every_riddle_of_steel_key_reaches_the_native_struct(variant: str) -> No
     for field in expected.__dataclass_fields__:
         assert getattr(got, field) == getattr(expected, field), field
     assert got == expected
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_option_vocabulary_is_the_cores(variant: str) -> None:
+    """The native game's ``choose`` vocabulary (riven_env/native/game.py) is the core's list,
+    and it names every option a Combat Round offers in the sweeps above."""
+    from riven_env.native.riddle_of_steel import MOST_DICE, option_vocabulary
+
+    python, native = _pair(variant)
+    vocabulary = option_vocabulary(python.data)
+    assert list(native._system.option_vocabulary()) == vocabulary
+    assert len(vocabulary) == len(set(vocabulary)) and str(MOST_DICE) in vocabulary
+
+
+def _pair(variant: str) -> tuple[Any, Any]:
+    from riven_env.native.riddle_of_steel import NativeRiddleOfSteelResolution
+
+    rules = _rules(variant)
+    return ros.RiddleOfSteelResolution(rules), NativeRiddleOfSteelResolution(rules)

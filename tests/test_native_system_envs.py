@@ -1,7 +1,8 @@
 """The batched and single environments on the core play every ported dice engine
-(``resolution`` Invictus and New World) as the Python environments do, and ``auto`` plays them
-on the core. (Each system's own loop tests: tests/test_native_invictus_loop.py,
-tests/test_native_new_world_loop.py.)
+(``resolution`` Invictus and New World) as the Python environments do, and ``auto`` plays every
+system on the core (The Riddle of Steel's choice phase included, which the environments refuse
+on either engine). (Each system's own loop tests: tests/test_native_invictus_loop.py,
+tests/test_native_new_world_loop.py, tests/test_native_riddle_of_steel_loop.py.)
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ if available():
 
 from native_games import batch_lockstep  # noqa: E402
 
-# Every system but RIVEN's own that the native loop plays (RIVEN's: tests/test_native_batch.py).
+# Every system but RIVEN's own that the environments play (RIVEN's: tests/test_native_batch.py).
 SYSTEMS = ("invictus", "new-world")
+# Every system but RIVEN's own that the native loop plays: those, and The Riddle of Steel, whose
+# melee is the choice phase (the environments refuse it).
+LOOP_SYSTEMS = (*SYSTEMS, "riddle-of-steel")
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", LOOP_SYSTEMS)
 def test_auto_plays_the_system_on_the_core(system: str, monkeypatch: pytest.MonkeyPatch) -> None:
     overrides = {"resolution": system}
     from riven_env.game.engines import ENGINE_VARIABLE, pick_engine
@@ -75,6 +79,16 @@ def test_the_batched_env_plays_the_system_as_the_python_envs(
     ]
     batch_lockstep(batch, envs, seed, steps)
     batch.close()
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_the_environments_refuse_the_choice_phase_on_either_engine(engine: str) -> None:
+    from riven_env.envs.gym_env import EnvArgumentError, RivenSkirmishEnv
+
+    with pytest.raises(EnvArgumentError, match="riddle-of-steel"):
+        RivenSkirmishEnv(
+            "duel-1v1", "random", rules_overrides={"resolution": "riddle-of-steel"}, engine=engine
+        )
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -28,6 +28,7 @@
 #include "riven/rules/pcg64.hpp"
 #include "riven/rules/results.hpp"
 #include "riven/rules/systems/riddle_of_steel.hpp"
+#include "riddle_of_steel_tuples.hpp"
 
 namespace nb = nanobind;
 
@@ -39,17 +40,9 @@ using namespace riven::rules;
 namespace ros = riven::rules::riddle_of_steel;
 
 using Mods = std::vector<std::pair<std::string, int>>;
-using WeaponTuple = std::tuple<std::string, int, int, int, std::string>;
-using ShieldTuple = std::tuple<std::string, int, int, std::vector<std::string>>;
-using FighterTuple =
-    std::tuple<int, std::string, int, int, int, int, int, WeaponTuple, std::optional<ShieldTuple>, int>;
+using namespace riven::bindings::ros_tuples;
 using ProfileTuple =
     std::tuple<int, int, int, int, int, std::optional<std::string>, std::vector<std::string>>;
-using EffectTuple = std::tuple<std::string, int, int, std::string>;
-using SessionTuple =
-    std::tuple<std::pair<FighterTuple, FighterTuple>, std::pair<int, int>, int, int, int, std::string, std::string,
-               std::string, int, std::string, int, std::string, std::pair<int, int>, std::optional<int>, bool,
-               std::vector<EffectTuple>, std::string>;
 using Faces = std::vector<std::vector<int>>;
 
 std::vector<Modifier> mods_in(const Mods& mods) {
@@ -93,56 +86,6 @@ ros::Profile profile_in(const ProfileTuple& t) {
   ros::Profile p;
   std::tie(p.might, p.agility, p.wit, p.resolve, p.mettle, p.melee, p.melee_traits) = t;
   return p;
-}
-
-SessionTuple session_out(const ros::MeleeSession& s) {
-  std::vector<EffectTuple> effects;
-  effects.reserve(s.effects.size());
-  for (const ros::Effect& e : s.effects) {
-    effects.emplace_back(std::string(ros::effect_name(e.kind)), e.index, e.amount, e.condition);
-  }
-  return {{fighter_out(s.fighters[0]), fighter_out(s.fighters[1])},
-          {s.pools[0], s.pools[1]},
-          s.exchanges,
-          s.exchange,
-          s.attacker,
-          std::string(ros::step_name(s.step)),
-          s.manoeuvre,
-          s.zone,
-          s.attack_dice,
-          s.defence,
-          s.defence_dice,
-          s.feint,
-          {s.bonus[0], s.bonus[1]},
-          s.last_attacker,
-          s.pending_steal,
-          effects,
-          s.end_reason};
-}
-ros::MeleeSession session_in(const SessionTuple& t) {
-  ros::MeleeSession s;
-  const auto& [fighters, pools, exchanges, exchange, attacker, step, manoeuvre, zone, attack_dice, defence,
-               defence_dice, feint, bonus, last_attacker, pending_steal, effects, end_reason] = t;
-  s.fighters = {fighter_in(fighters.first), fighter_in(fighters.second)};
-  s.pools = {pools.first, pools.second};
-  s.exchanges = exchanges;
-  s.exchange = exchange;
-  s.attacker = attacker;
-  s.step = ros::step_from_name(step);
-  s.manoeuvre = manoeuvre;
-  s.zone = zone;
-  s.attack_dice = attack_dice;
-  s.defence = defence;
-  s.defence_dice = defence_dice;
-  s.feint = feint;
-  s.bonus = {bonus.first, bonus.second};
-  s.last_attacker = last_attacker;
-  s.pending_steal = pending_steal;
-  for (const auto& [kind, index, amount, condition] : effects) {
-    s.effects.push_back(ros::Effect{ros::effect_from_name(kind), index, amount, condition});
-  }
-  s.end_reason = end_reason;
-  return s;
 }
 
 nb::dict by_fighter_out(const ros::ByFighter& values) {
@@ -289,6 +232,10 @@ void bind_system(nb::module_& m) {
          [](System* self, const RulesConfig& rules) { new (self) System(std::make_shared<const RulesConfig>(rules)); },
          nb::arg("rules"))
       .def("shot_tn", &System::shot_tn)
+      .def(
+          "option_vocabulary",
+          [](const System& self, int most) { return ros::option_vocabulary(self.settings(), most); },
+          nb::arg("most") = ros::kMostDice)
       .def("make_fighter",
            [](const System& self, int index, const std::string& id, const ProfileTuple& profile, int wounds, int pain,
               const Mods& mods) {
@@ -436,6 +383,61 @@ void bind_data(nb::module_& m) {
 }
 
 }  // namespace
+
+namespace ros_tuples {
+
+SessionTuple session_out(const rules::riddle_of_steel::MeleeSession& s) {
+  std::vector<EffectTuple> effects;
+  effects.reserve(s.effects.size());
+  for (const rules::riddle_of_steel::Effect& e : s.effects) {
+    effects.emplace_back(std::string(rules::riddle_of_steel::effect_name(e.kind)), e.index, e.amount, e.condition);
+  }
+  return {{fighter_out(s.fighters[0]), fighter_out(s.fighters[1])},
+          {s.pools[0], s.pools[1]},
+          s.exchanges,
+          s.exchange,
+          s.attacker,
+          std::string(rules::riddle_of_steel::step_name(s.step)),
+          s.manoeuvre,
+          s.zone,
+          s.attack_dice,
+          s.defence,
+          s.defence_dice,
+          s.feint,
+          {s.bonus[0], s.bonus[1]},
+          s.last_attacker,
+          s.pending_steal,
+          effects,
+          s.end_reason};
+}
+rules::riddle_of_steel::MeleeSession session_in(const SessionTuple& t) {
+  rules::riddle_of_steel::MeleeSession s;
+  const auto& [fighters, pools, exchanges, exchange, attacker, step, manoeuvre, zone, attack_dice, defence,
+               defence_dice, feint, bonus, last_attacker, pending_steal, effects, end_reason] = t;
+  s.fighters = {fighter_in(fighters.first), fighter_in(fighters.second)};
+  s.pools = {pools.first, pools.second};
+  s.exchanges = exchanges;
+  s.exchange = exchange;
+  s.attacker = attacker;
+  s.step = rules::riddle_of_steel::step_from_name(step);
+  s.manoeuvre = manoeuvre;
+  s.zone = zone;
+  s.attack_dice = attack_dice;
+  s.defence = defence;
+  s.defence_dice = defence_dice;
+  s.feint = feint;
+  s.bonus = {bonus.first, bonus.second};
+  s.last_attacker = last_attacker;
+  s.pending_steal = pending_steal;
+  for (const auto& [kind, index, amount, condition] : effects) {
+    s.effects.push_back(
+        rules::riddle_of_steel::Effect{rules::riddle_of_steel::effect_from_name(kind), index, amount, condition});
+  }
+  s.end_reason = end_reason;
+  return s;
+}
+
+}  // namespace ros_tuples
 
 void bind_riddle_of_steel(nb::module_& module) {
   bind_data(module);

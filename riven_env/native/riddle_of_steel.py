@@ -32,7 +32,19 @@ from riven_env.rules.systems.riddle_of_steel import (
 from riven_env.rules.systems.ros_data import RosData, RosShield, RosWeapon, ros_data_for
 from riven_env.rules.systems.ros_dice import PoolRoll
 
-__all__ = ["NativeRiddleOfSteelResolution", "profile_values"]
+__all__ = [
+    "MOST_DICE",
+    "NativeRiddleOfSteelResolution",
+    "fighter_of",
+    "fighter_values",
+    "option_vocabulary",
+    "profile_values",
+    "session_of",
+    "session_values",
+]
+
+MOST_DICE = 64
+"""The largest dice count (and Feint's added dice) the native game's option vocabulary names."""
 
 
 def _modifiers(pairs: Sequence[tuple[str, int]]) -> tuple[Modifier, ...]:
@@ -57,6 +69,146 @@ def profile_values(profile: ModelProfile) -> tuple[Any, ...]:
     )
 
 
+def fighter_of(values: Sequence[Any]) -> Fighter:
+    """The Python :class:`Fighter` of the core's fighter tuple."""
+    index, id_, pool, brawn, presence, resistance, prof, weapon, shield, wounds = values
+    name, atn, dtn, dr, shield_name = weapon
+    return Fighter(
+        index=index,
+        id=id_,
+        pool=pool,
+        brawn=brawn,
+        presence=presence,
+        resistance=resistance,
+        proficiency=prof,
+        weapon=RosWeapon(name, atn, dtn, dr, shield_name),
+        shield=None
+        if shield is None
+        else RosShield(shield[0], shield[1], shield[2], frozenset(shield[3])),
+        wounds=wounds,
+    )
+
+
+def fighter_values(fighter: Fighter, zones: Sequence[str]) -> tuple[Any, ...]:
+    """The core's fighter tuple of a Python :class:`Fighter` (a shield's zones in ``zones``'
+    order, the data's; the core reads membership only)."""
+    w, shield = fighter.weapon, fighter.shield
+    return (
+        int(fighter.index),
+        str(fighter.id),
+        int(fighter.pool),
+        int(fighter.brawn),
+        int(fighter.presence),
+        int(fighter.resistance),
+        int(fighter.proficiency),
+        (str(w.name), int(w.atn), int(w.dtn), int(w.dr), str(w.shield)),
+        None
+        if shield is None
+        else (
+            str(shield.name),
+            int(shield.dtn),
+            int(shield.passive_av),
+            [z for z in zones if z in shield.zones],
+        ),
+        int(fighter.wounds),
+    )
+
+
+def session_values(session: MeleeSession, zones: Sequence[str]) -> tuple[Any, ...]:
+    """The core's session tuple of a Python :class:`MeleeSession` (its fields but the events)."""
+    effects = []
+    for effect in session.effects:
+        kind, index = effect[0], int(effect[1])
+        if kind in ("pain", "wound"):
+            effects.append((kind, index, int(effect[2]), ""))
+        elif kind == "condition":
+            effects.append((kind, index, 0, str(effect[2])))
+        else:
+            effects.append((kind, index, 0, ""))
+    return (
+        (fighter_values(session.fighters[0], zones), fighter_values(session.fighters[1], zones)),
+        (int(session.pools[0]), int(session.pools[1])),
+        int(session.exchanges),
+        int(session.exchange),
+        int(session.attacker),
+        str(session.step),
+        str(session.manoeuvre),
+        str(session.zone),
+        int(session.attack_dice),
+        str(session.defence),
+        int(session.defence_dice),
+        str(session.feint),
+        (int(session.bonus[0]), int(session.bonus[1])),
+        None if session.last_attacker is None else int(session.last_attacker),
+        bool(session.pending_steal),
+        effects,
+        str(session.end_reason),
+    )
+
+
+def session_of(values: Sequence[Any], events: tuple[Any, ...] = ()) -> MeleeSession:
+    """The Python :class:`MeleeSession` of the core's session tuple, holding ``events``."""
+    (
+        fighters,
+        pools,
+        exchanges,
+        exchange,
+        attacker,
+        step,
+        manoeuvre,
+        zone,
+        attack_dice,
+        defence,
+        defence_dice,
+        feint,
+        bonus,
+        last_attacker,
+        pending_steal,
+        effects,
+        end_reason,
+    ) = values
+    found: list[tuple[Any, ...]] = []
+    for kind, index, amount, condition in effects:
+        if kind in ("pain", "wound"):
+            found.append((kind, index, amount))
+        elif kind == "condition":
+            found.append((kind, index, condition))
+        else:
+            found.append((kind, index))
+    return MeleeSession(
+        fighters=(fighter_of(fighters[0]), fighter_of(fighters[1])),
+        pools=(pools[0], pools[1]),
+        exchanges=exchanges,
+        exchange=exchange,
+        attacker=attacker,
+        step=step,
+        manoeuvre=manoeuvre,
+        zone=zone,
+        attack_dice=attack_dice,
+        defence=defence,
+        defence_dice=defence_dice,
+        feint=feint,
+        bonus=(bonus[0], bonus[1]),
+        last_attacker=last_attacker,
+        pending_steal=pending_steal,
+        effects=tuple(found),
+        new_events=events,
+        end_reason=end_reason,
+    )
+
+
+def option_vocabulary(data: RosData, most: int = MOST_DICE) -> list[str]:
+    """Every option a Combat Round may offer (the native game's ``choose`` vocabulary): each
+    attack at each zone, dice counts ``0..most``, ``none``, each defence, each zone's Feint with
+    ``0..most`` added dice, ``steal`` and ``keep``."""
+    out = [f"{a}:{z}" for a in data.attacks for z in data.zones]
+    out += [str(k) for k in range(most + 1)]
+    out += ["none", *data.defences]
+    out += [f"{z}:{e}" for z in data.zones for e in range(most + 1)]
+    out += ["steal", "keep"]
+    return list(dict.fromkeys(out))
+
+
 class NativeRiddleOfSteelResolution(NativeRivenResolution):
     """The Riddle of Steel's dice for tests, shots and melee on the core; RIVEN's for the rest."""
 
@@ -72,128 +224,13 @@ class NativeRiddleOfSteelResolution(NativeRivenResolution):
     def __repr__(self) -> str:
         return f"NativeRiddleOfSteelResolution(data={self.data.source!r})"
 
-    # -------------------------------------------------------------- records across the seam
-    def _fighter(self, values: Sequence[Any]) -> Fighter:
-        index, id_, pool, brawn, presence, resistance, prof, weapon, shield, wounds = values
-        name, atn, dtn, dr, shield_name = weapon
-        return Fighter(
-            index=index,
-            id=id_,
-            pool=pool,
-            brawn=brawn,
-            presence=presence,
-            resistance=resistance,
-            proficiency=prof,
-            weapon=RosWeapon(name, atn, dtn, dr, shield_name),
-            shield=None
-            if shield is None
-            else RosShield(shield[0], shield[1], shield[2], frozenset(shield[3])),
-            wounds=wounds,
-        )
-
-    def _fighter_values(self, fighter: Fighter) -> tuple[Any, ...]:
-        w, shield = fighter.weapon, fighter.shield
-        return (
-            int(fighter.index),
-            str(fighter.id),
-            int(fighter.pool),
-            int(fighter.brawn),
-            int(fighter.presence),
-            int(fighter.resistance),
-            int(fighter.proficiency),
-            (str(w.name), int(w.atn), int(w.dtn), int(w.dr), str(w.shield)),
-            None
-            if shield is None
-            else (
-                str(shield.name),
-                int(shield.dtn),
-                int(shield.passive_av),
-                # In the data's zone order (the core reads membership only).
-                [z for z in self.data.zones if z in shield.zones],
-            ),
-            int(fighter.wounds),
-        )
-
     def _session_values(self, session: MeleeSession) -> tuple[Any, ...]:
-        effects = []
-        for effect in session.effects:
-            kind, index = effect[0], int(effect[1])
-            if kind in ("pain", "wound"):
-                effects.append((kind, index, int(effect[2]), ""))
-            elif kind == "condition":
-                effects.append((kind, index, 0, str(effect[2])))
-            else:
-                effects.append((kind, index, 0, ""))
-        return (
-            (self._fighter_values(session.fighters[0]), self._fighter_values(session.fighters[1])),
-            (int(session.pools[0]), int(session.pools[1])),
-            int(session.exchanges),
-            int(session.exchange),
-            int(session.attacker),
-            str(session.step),
-            str(session.manoeuvre),
-            str(session.zone),
-            int(session.attack_dice),
-            str(session.defence),
-            int(session.defence_dice),
-            str(session.feint),
-            (int(session.bonus[0]), int(session.bonus[1])),
-            None if session.last_attacker is None else int(session.last_attacker),
-            bool(session.pending_steal),
-            effects,
-            str(session.end_reason),
-        )
+        return session_values(session, self.data.zones)
 
     def _session(self, answer: tuple[Any, Any], held: tuple[Any, ...] = ()) -> MeleeSession:
         """The Python session of the core's ``(session, events)``, after the events ``held``."""
         values, events = answer
-        (
-            fighters,
-            pools,
-            exchanges,
-            exchange,
-            attacker,
-            step,
-            manoeuvre,
-            zone,
-            attack_dice,
-            defence,
-            defence_dice,
-            feint,
-            bonus,
-            last_attacker,
-            pending_steal,
-            effects,
-            end_reason,
-        ) = values
-        found: list[tuple[Any, ...]] = []
-        for kind, index, amount, condition in effects:
-            if kind in ("pain", "wound"):
-                found.append((kind, index, amount))
-            elif kind == "condition":
-                found.append((kind, index, condition))
-            else:
-                found.append((kind, index))
-        return MeleeSession(
-            fighters=(self._fighter(fighters[0]), self._fighter(fighters[1])),
-            pools=(pools[0], pools[1]),
-            exchanges=exchanges,
-            exchange=exchange,
-            attacker=attacker,
-            step=step,
-            manoeuvre=manoeuvre,
-            zone=zone,
-            attack_dice=attack_dice,
-            defence=defence,
-            defence_dice=defence_dice,
-            feint=feint,
-            bonus=(bonus[0], bonus[1]),
-            last_attacker=last_attacker,
-            pending_steal=pending_steal,
-            effects=tuple(found),
-            new_events=(*held, *((str(t), fields) for t, fields in events)),
-            end_reason=end_reason,
-        )
+        return session_of(values, (*held, *((str(t), fields) for t, fields in events)))
 
     @staticmethod
     def _test_roll(values: Sequence[Any]) -> RosTestRoll:
@@ -339,15 +376,15 @@ class NativeRiddleOfSteelResolution(NativeRivenResolution):
             int(pain),
             _mods(modifiers),
         )
-        return self._fighter(values)
+        return fighter_of(values)
 
     def open_session(self, attacker: Fighter, defender: Fighter, rng: Any) -> MeleeSession:
         """See :func:`~riven_env.rules.systems.riddle_of_steel.open_session`."""
         with _stream(rng) as stream:
             answer = _call(
                 self._system.open_session,
-                self._fighter_values(attacker),
-                self._fighter_values(defender),
+                fighter_values(attacker, self.data.zones),
+                fighter_values(defender, self.data.zones),
                 stream,
             )
         return self._session(answer)

@@ -18,11 +18,12 @@ The stream argument ``rng`` may be
 - a scripted stand-in with a ``faces`` list (the rule tests' ``ScriptedRng``): the faces drawn
   are removed from the list, as the stand-in itself does.
 
-What the core does not have yet is named by :func:`native_resolution` (the other resolution
-systems: The Riddle of Steel). Invictus's and New World's dice engines are in the core
+Every bundled resolution system's dice engine is in the core
 (:class:`riven_env.native.invictus.NativeInvictusResolution`,
-:class:`riven_env.native.new_world.NativeNewWorldResolution`) and the native game loop plays
-them, so they are in :data:`NATIVE_SYSTEMS`.
+:class:`riven_env.native.new_world.NativeNewWorldResolution`,
+:class:`riven_env.native.riddle_of_steel.NativeRiddleOfSteelResolution`) and the native game
+loop plays them, so they are in :data:`NATIVE_SYSTEMS`; :func:`native_resolution` names a
+system registered in Python only that the core does not have.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ __all__ = [
     "strain_max",
 ]
 
-NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus", "new-world")
+NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus", "new-world", "riddle-of-steel")
 """Resolution systems (``meta.resolution``) whose dice engine the core has (the core's own
 ``ported_systems()``, cpp/riven/rules/resolution.hpp; a test keeps the two equal)."""
 
@@ -1279,4 +1280,8 @@ def native_resolution(rules: RulesConfig) -> NativeRivenResolution:
         from riven_env.native.new_world import NativeNewWorldResolution
 
         return NativeNewWorldResolution(rules)
+    if name == "riddle-of-steel":
+        from riven_env.native.riddle_of_steel import NativeRiddleOfSteelResolution
+
+        return NativeRiddleOfSteelResolution(rules)
     return NativeRivenResolution(rules)

@@ -178,6 +178,13 @@ void GameState::validate() const {
               "game state: a New World roll the target chooses on needs a target");
     }
   }
+  require(phase != Phase::Choice || (choice.has_value() && !pending.has_value()),
+          "game state: the choice phase needs its melee session (and no pending roll)");
+  if (choice.has_value()) {
+    require(model_index(choice->model) && choice->model >= 0 && model_index(choice->target) && choice->target >= 0,
+            "game state: the choice melee's models out of range");
+    require(choice->session.new_events.empty(), "game state: the choice melee holds unwritten events");
+  }
   for (const SystemEntry& entry : system_state) {
     require(entry.key >= 0 && static_cast<std::size_t>(entry.key) < statics->system_keys.size() && entry.model >= 0 &&
                 static_cast<std::size_t>(entry.model) < n,

@@ -11,10 +11,9 @@
 // apply_spend, spend_options, finalise, resolve_melee) refuse it with NotPorted. New World
 // (riven/rules/systems/new_world.hpp) is behind the seam the same way: RIVEN's shared rolls
 // through the functions below, its 2d6 + characteristic + rank rolls, helpers and Luck as its
-// engine's methods. The Riddle of Steel's engine (riven/rules/systems/riddle_of_steel.hpp: d10
-// pools, the Combat Round as a session of choices) is an alternative too, but the native game
-// loop does not play it yet: make_resolution refuses it with NotPorted, so a caller falls back
-// to the Python engine.
+// engine's methods. The Riddle of Steel (riven/rules/systems/riddle_of_steel.hpp) is the last
+// alternative: RIVEN's shared rolls through the functions below, its d10 tests and its Combat
+// Round (a session of choices the game loop's choice phase asks for) as its engine's methods.
 #pragma once
 
 #include <memory>

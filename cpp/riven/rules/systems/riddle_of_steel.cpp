@@ -422,6 +422,25 @@ std::vector<std::string> choice_options(const MeleeSession& session, const Riddl
   return out;
 }
 
+std::vector<std::string> option_vocabulary(const RiddleOfSteelRules& s, int most) {
+  std::vector<std::string> out;
+  const auto add = [&](std::string option) {
+    if (std::find(out.begin(), out.end(), option) == out.end()) out.push_back(std::move(option));
+  };
+  for (const RosAttack& a : s.attacks) {
+    for (const RosZone& z : s.zones) add(a.name + ":" + z.zone);
+  }
+  for (int k = 0; k <= most; ++k) add(std::to_string(k));
+  add(std::string(kNoDefence));
+  for (const RosDefence& d : s.defences) add(d.name);
+  for (const RosZone& z : s.zones) {
+    for (int e = 0; e <= most; ++e) add(z.zone + ":" + std::to_string(e));
+  }
+  add(std::string(kSteal));
+  add(std::string(kKeep));
+  return out;
+}
+
 // ------------------------------------------------------------------ the Oracle's rules
 namespace {
 
@@ -631,12 +650,16 @@ int RiddleOfSteelSystem::shot_tn(const std::string& cover) const {
                        allowed);
 }
 
-const std::string& RiddleOfSteelSystem::stance_for(const std::optional<std::string>& oracle_profile) const {
+const std::string& stance_for(const std::optional<std::string>& oracle_profile, const RiddleOfSteelRules& s) {
   const std::string profile = oracle_profile.value_or("");
-  for (const auto& [name, stance] : settings().stances_by_profile) {
+  for (const auto& [name, stance] : s.stances_by_profile) {
     if (name == profile) return stance;
   }
-  return settings().default_stance;
+  return s.default_stance;
+}
+
+const std::string& RiddleOfSteelSystem::stance_for(const std::optional<std::string>& oracle_profile) const {
+  return riddle_of_steel::stance_for(oracle_profile, settings());
 }
 
 OracleChoice RiddleOfSteelSystem::oracle_session_choice(const MeleeSession& session,

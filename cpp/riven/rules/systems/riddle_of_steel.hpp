@@ -39,6 +39,8 @@ inline constexpr std::string_view kNoDefence = "none";
 inline constexpr std::string_view kNoFeint = "none";
 inline constexpr std::string_view kSteal = "steal";
 inline constexpr std::string_view kKeep = "keep";
+/// The game's per-model state RoS keeps between melees: Pain (choices.py pain_of).
+inline constexpr std::string_view kPainKey = "pain";
 // The manoeuvres a rule names (ros_data.py requires the defences; the Oracle's attack rule
 // tries the attacks by name and skips any the data lacks).
 inline constexpr std::string_view kDodgeBreak = "dodge_break";
@@ -289,6 +291,14 @@ struct MeleeSession {
   bool operator==(const MeleeSession&) const = default;
 };
 
+/// The largest dice count (and Feint's added dice) a game's option vocabulary names by default.
+inline constexpr int kMostDice = 64;
+/// Every option a Combat Round may offer (a native game's `choose` vocabulary): each attack at
+/// each zone, dice counts 0..most, none, each defence, each zone's Feint with 0..most added
+/// dice, steal and keep; each once, in that order (riven_env/native/riddle_of_steel.py
+/// option_vocabulary gives the same list).
+std::vector<std::string> option_vocabulary(const RiddleOfSteelRules& s, int most = kMostDice);
+
 /// The options legal at the session's step (empty once done).
 std::vector<std::string> choice_options(const MeleeSession& session, const RiddleOfSteelRules& s);
 /// The defence's DTN (the weapon's or the shield's when the data says so).
@@ -305,6 +315,8 @@ MeleeSession apply_step(MeleeSession session, const std::string& option, Rng& rn
 /// name; an unknown one reads as the default stance).
 OracleChoice oracle_choice(const MeleeSession& session, const std::vector<std::string>& legal,
                            const std::string& stance_name, const RiddleOfSteelRules& s);
+/// The stance an Oracle profile plays (stances_by_profile, else default_stance).
+const std::string& stance_for(const std::optional<std::string>& oracle_profile, const RiddleOfSteelRules& s);
 
 // ------------------------------------------------------------------ tests
 /// A RIVEN test rolled as an RoS Attribute Test (riddle_of_steel.py RosTestRoll / RosTestResult:
