@@ -6,9 +6,11 @@
 // game must reach its end with a non-empty menu at every decision point, keep a valid state,
 // number its events without a gap, and replay byte for byte from a copy. The same soak runs
 // under Invictus (invictus_soak: pending pools raised in the spend phase, the aftermath, the
-// Oracle's Invictus choices) and under New World (new_world_soak: helpers and Luck, the
-// defender's Luck, the shared risk); their equality with the Python engine is
-// tests/test_native_invictus_loop.py's and tests/test_native_new_world_loop.py's.
+// Oracle's Invictus choices), under New World (new_world_soak: helpers and Luck, the defender's
+// Luck, the shared risk) and under The Riddle of Steel (riddle_of_steel_soak: d10 tests and
+// shots, the Combat Round's choice phase, Pain, the Oracle's RoS rules); their equality with the
+// Python engine is tests/test_native_invictus_loop.py's, tests/test_native_new_world_loop.py's
+// and tests/test_native_riddle_of_steel_loop.py's.
 //
 // Routes come from the core's own planner (riven::game::NativePlanner on cpp/riven/table/routing),
 // as in a native game: the table's static visibility graph for the bases' radius (the four
@@ -453,6 +455,62 @@ void new_world_soak() {
   }
 }
 
+/// The loop under The Riddle of Steel (meta.resolution = "riddle-of-steel"): tests and shots
+/// are d10 pools closed at once, and a melee is a Combat Round of `choose` decisions by both
+/// sides in the choice phase (the defender chooses its defence in the attacker's turn), whose
+/// effects (Pain kept between melees, wounds, Down, Out, Conditions) land at the round's end.
+/// Random and Oracle-decided games on the fixture must end, keep a valid state (the session
+/// only in the choice phase), replay byte for byte from a copy and reach the system's parts.
+void riddle_of_steel_soak() {
+  const riven::rules::RulesConfig rules = riven::testing::riddle_of_steel_v01();
+  auto statics = std::make_shared<GameStatic>(*skirmish(rules));
+  statics->options = riven::rules::riddle_of_steel::option_vocabulary(rules.riddle_of_steel);
+  statics->options.push_back("accept");
+  statics->system_keys = {"pain"};
+  statics->validate();
+  const std::shared_ptr<const GameStatic> st = statics;
+  const ForwardModel fm = forward_model(st, &rules);
+  RIVEN_CHECK(fm.riddle_of_steel.has_value());
+  const riven::oracle::OracleGame o = oracle_game(fm, *st);
+  auto start = [&](std::uint64_t seed) {
+    GameState state = opening(st, seed);
+    riven::game::EventLog log;
+    riven::game::start(fm, state, log);
+    return state;
+  };
+  const std::vector<std::string> wanted{"\"system\":\"riddle-of-steel\"", "\"type\":\"ros_round\"",
+                                        "\"type\":\"ros_exchange\"",        "\"outcome\":\"hit\"",
+                                        "\"type\":\"ros_pain\"",            "\"type\":\"ros_round_end\"",
+                                        "\"type\":\"shot\"",                "\"rule\":\"ros:attack:",
+                                        "\"kind\":\"choose\""};
+  std::vector<bool> seen(wanted.size(), false);
+  std::int64_t decisions = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    GameState state = start(seed);
+    GameState copy = state;
+    std::string lines;
+    if (seed % 2 == 0) {
+      riven::rules::Pcg64 chooser(riven::rules::Pcg64State{seed * 7717 + 9, 2 * seed + 1, false, 0});
+      riven::rules::Pcg64 chooser_copy = chooser;
+      riven::game::EventLog log;
+      int steps = 0;
+      lines = play(fm, state, chooser, log, steps);
+      int replay_steps = 0;
+      RIVEN_CHECK(play(fm, copy, chooser_copy, log, replay_steps) == lines);
+    } else {
+      lines = oracle_game_lines(fm, state, o, seed, seed % 3 == 0, decisions);
+      RIVEN_CHECK(oracle_game_lines(fm, copy, o, seed, seed % 3 == 0, decisions) == lines);
+    }
+    RIVEN_CHECK(!state.pending.has_value() && !state.choice.has_value());
+    for (std::size_t k = 0; k < wanted.size(); ++k) seen[k] = seen[k] || lines.find(wanted[k]) != std::string::npos;
+  }
+  RIVEN_CHECK(decisions > 15 * 2 * 20);
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    if (!seen[k]) std::cerr << "never seen in the Riddle of Steel soak: " << wanted[k] << "\n";
+    RIVEN_CHECK(seen[k]);
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -513,5 +571,6 @@ int main() {
   rollout_soak(fm, st);
   invictus_soak();
   new_world_soak();
+  riddle_of_steel_soak();
   return RIVEN_TEST_RESULT();
 }
