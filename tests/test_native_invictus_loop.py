@@ -3,21 +3,14 @@
 Invictus's pending roll (its pool, Danger Dice, Favourable raise and Luck) lives in the native
 state (``Pending::invictus``), its spends are decided in the loop's spend phase, its melee is a
 pending roll closed by the attacker's raises, and its aftermath (Luck, the Narrator's moves)
-is applied by the core. Seeded games on every bundled mission are played by both engines:
-
-* in lockstep (the Python agents choosing from the Python list): the legal decisions, the
-  events (``dumps_event``) and the state field by field (``native_view == python_view``, the
-  Invictus roll included) agree after every decision;
-* whole, by ``play`` (the Oracle and random agents, decided in the core): the event logs, as
-  JSON dumps, are identical;
-* as environments (tests/test_native_system_envs.py): the batched native environment and the
-  single Gymnasium environment on the core give the Python environment's observations, masks
-  and rewards.
+is applied by the core. Seeded games on every bundled mission are played by both engines, in
+lockstep and whole, for every ported system (tests/test_native_system_games.py), and as
+environments (tests/test_native_system_envs.py). Here: the games reach Invictus's parts (both
+raises, its melee, its aftermath), the Oracle decides its spends in the core, and a pending
+Invictus roll crosses the seam.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
@@ -29,52 +22,18 @@ pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 if available():
     from riven_env.native.game import from_native, native_view, python_view, to_native
 
-from native_games import agents, missions, system_lockstep, system_log  # noqa: E402
+from native_games import agents, system_lockstep  # noqa: E402
 
 SYSTEM = "invictus"
 OVERRIDES = {"resolution": SYSTEM}
-PAIRINGS = (("random", "random"), ("oracle", "oracle"), ("oracle", "random"))
 SEEDS = range(4)
-
-
-def _agents(blue: str, red: str, seed: int) -> dict[str, Any]:
-    return agents(blue, red, seed)
-
-
-def lockstep(mission: str, blue: str, red: str, seed: int) -> tuple[int, list[str], int]:
-    """One Invictus game on both engines at once: (decisions, native event lines, spend points)."""
-    return system_lockstep(SYSTEM, mission, blue, red, seed)
-
-
-def _log(mission: str, blue: str, red: str, seed: int, engine: str) -> list[str]:
-    return system_log(SYSTEM, mission, blue, red, seed, engine)
-
-
-@pytest.mark.parametrize("mission", missions())
-def test_invictus_games_match_the_python_engine_step_by_step(mission: str) -> None:
-    for blue, red, seed in (("random", "random", 1), ("oracle", "oracle", 0)):
-        steps, _, _ = lockstep(mission, blue, red, seed)
-        assert steps > 0
-
-
-@pytest.mark.parametrize("mission", missions())
-@pytest.mark.parametrize(("blue", "red"), PAIRINGS)
-def test_invictus_event_logs_are_identical(mission: str, blue: str, red: str) -> None:
-    rolls = 0
-    for seed in SEEDS:
-        python = _log(mission, blue, red, seed, "python")
-        native = _log(mission, blue, red, seed, "native")
-        assert native == python, (mission, blue, red, seed)
-        rolls += sum('"system": "invictus"' in line for line in python)
-    if blue == "oracle":
-        assert rolls > 0  # the Oracle rolls Invictus tests, shots or melee in every mission
 
 
 def test_native_games_raise_dice_and_close_melee_rolls() -> None:
     lines: list[str] = []
     spend_points = 0
     for seed in SEEDS:
-        _, found, spends = lockstep("skirmish-5v5", "oracle", "oracle", seed)
+        _, found, spends = system_lockstep(SYSTEM, "skirmish-5v5", "oracle", "oracle", seed)
         lines += found
         spend_points += spends
     text = "\n".join(lines)
@@ -89,7 +48,7 @@ def test_the_oracle_decides_invictus_spends_in_the_core() -> None:
 
     for mission, seed in (("skirmish-5v5", 1), ("hold-the-line", 2)):
         state = new_game(mission, seed, overrides=OVERRIDES, engine="native")
-        events, decisions = play_in_core(state, _agents("oracle", "oracle", seed))
+        events, decisions = play_in_core(state, agents("oracle", "oracle", seed))
         assert state.is_terminal and decisions > 0  # one core call: no point left to Python
         rules = {e["rule"] for e in events if e["type"] == "oracle_decision"}
         assert "invictus:favour_best" in rules
@@ -97,7 +56,7 @@ def test_the_oracle_decides_invictus_spends_in_the_core() -> None:
 
 def test_an_invictus_pending_roll_crosses_the_seam() -> None:
     python = new_game("skirmish-5v5", 1, overrides=OVERRIDES, engine="python")
-    agents = _agents("oracle", "oracle", 1)
+    players = agents("oracle", "oracle", 1)
     seen = 0
     while not python.is_terminal and seen < 6:
         if python.phase == "spend":
@@ -109,5 +68,5 @@ def test_an_invictus_pending_roll_crosses_the_seam() -> None:
             assert back.pending == python.pending
             assert back.legal_decisions() == python.legal_decisions()
         legal = python.legal_decisions()
-        python.apply(agents[python.current_side].act(python, legal))
+        python.apply(players[python.current_side].act(python, legal))
     assert seen == 6

@@ -5,21 +5,13 @@ spent by each side, a melee's defender dice) lives in the native state (``Pendin
 helpers are allocated before the roll (``allocate help:K``), Luck is spent after it (``spend
 luck``), a melee's attacker hands the choice to the defender, whose side decides; the aftermath
 (Luck spent, the helpers' shared risk) is applied by the core. Seeded games on every bundled
-mission are played by both engines:
-
-* in lockstep (the Python agents choosing from the Python list): the legal decisions, the
-  current side, the events (``dumps_event``) and the state field by field (``native_view ==
-  python_view``, the New World roll included) agree after every decision;
-* whole, by ``play`` (the Oracle and random agents, decided in the core): the event logs, as
-  JSON dumps, are identical;
-* as environments (tests/test_native_system_envs.py): the batched native environment and the
-  single Gymnasium environment on the core give the Python environment's observations, masks
-  and rewards.
+mission are played by both engines, in lockstep and whole, for every ported system
+(tests/test_native_system_games.py), and as environments (tests/test_native_system_envs.py).
+Here: the games reach New World's parts (helpers, both sides' Luck, its melee, its aftermath),
+the Oracle decides its choices in the core, and a pending New World roll crosses the seam.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
@@ -31,45 +23,11 @@ pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 if available():
     from riven_env.native.game import from_native, native_view, python_view, to_native
 
-from native_games import agents, missions, system_lockstep, system_log  # noqa: E402
+from native_games import agents, system_lockstep  # noqa: E402
 
 SYSTEM = "new-world"
 OVERRIDES = {"resolution": SYSTEM}
-PAIRINGS = (("random", "random"), ("oracle", "oracle"), ("oracle", "random"))
 SEEDS = range(4)
-
-
-def _agents(blue: str, red: str, seed: int) -> dict[str, Any]:
-    return agents(blue, red, seed)
-
-
-def lockstep(mission: str, blue: str, red: str, seed: int) -> tuple[int, list[str], int]:
-    """One New World game on both engines at once: (decisions, native event lines, spend points)."""
-    return system_lockstep(SYSTEM, mission, blue, red, seed)
-
-
-def _log(mission: str, blue: str, red: str, seed: int, engine: str) -> list[str]:
-    return system_log(SYSTEM, mission, blue, red, seed, engine)
-
-
-@pytest.mark.parametrize("mission", missions())
-def test_new_world_games_match_the_python_engine_step_by_step(mission: str) -> None:
-    for blue, red, seed in (("random", "random", 1), ("oracle", "oracle", 0)):
-        steps, _, _ = lockstep(mission, blue, red, seed)
-        assert steps > 0
-
-
-@pytest.mark.parametrize("mission", missions())
-@pytest.mark.parametrize(("blue", "red"), PAIRINGS)
-def test_new_world_event_logs_are_identical(mission: str, blue: str, red: str) -> None:
-    rolls = 0
-    for seed in SEEDS:
-        python = _log(mission, blue, red, seed, "python")
-        native = _log(mission, blue, red, seed, "native")
-        assert native == python, (mission, blue, red, seed)
-        rolls += sum('"system": "new-world"' in line for line in python)
-    if blue == "oracle":
-        assert rolls > 0  # the Oracle rolls New World tests, shots or melee in every mission
 
 
 def test_native_games_call_helpers_and_spend_both_sides_luck() -> None:
@@ -81,7 +39,7 @@ def test_native_games_call_helpers_and_spend_both_sides_luck() -> None:
         ("skirmish-5v5", "oracle", "oracle"),
     ):
         for seed in SEEDS:
-            _, found, spends = lockstep(mission, blue, red, seed)
+            _, found, spends = system_lockstep(SYSTEM, mission, blue, red, seed)
             lines += found
             spend_points += spends
     text = "\n".join(lines)
@@ -98,7 +56,7 @@ def test_the_oracle_decides_new_world_choices_in_the_core() -> None:
     rules: set[str] = set()
     for mission, seed in (("skirmish-5v5", 1), ("hold-the-line", 2), ("duel-1v1", 0)):
         state = new_game(mission, seed, overrides=OVERRIDES, engine="native")
-        events, decisions = play_in_core(state, _agents("oracle", "oracle", seed))
+        events, decisions = play_in_core(state, agents("oracle", "oracle", seed))
         assert state.is_terminal and decisions > 0  # one core call: no point left to Python
         rules |= {e["rule"] for e in events if e["type"] == "oracle_decision"}
     assert "new-world:luck_turns_it" in rules or "new-world:accept" in rules
@@ -108,7 +66,7 @@ def test_a_new_world_pending_roll_crosses_the_seam() -> None:
     seen = unrolled = 0
     for seed in SEEDS:
         python = new_game("hold-the-line", seed, overrides=OVERRIDES, engine="python")
-        agents = _agents("random", "random", seed)
+        players = agents("random", "random", seed)
         while not python.is_terminal:
             if python.phase == "spend":
                 seen += 1
@@ -121,5 +79,5 @@ def test_a_new_world_pending_roll_crosses_the_seam() -> None:
                 assert back.legal_decisions() == python.legal_decisions()
                 assert back.current_side == python.current_side
             legal = python.legal_decisions()
-            python.apply(agents[python.current_side].act(python, legal))
+            python.apply(players[python.current_side].act(python, legal))
     assert seen > 3 and unrolled > 0

@@ -21,9 +21,10 @@ if available():
     from riven_env.native.loop import NativeGameState
 
 from native_games import batch_lockstep  # noqa: E402
+from native_systems import SYSTEMS as PORTED  # noqa: E402
 
 # Every system but RIVEN's own that the environments play (RIVEN's: tests/test_native_batch.py).
-SYSTEMS = ("invictus", "new-world")
+SYSTEMS = tuple(PORTED)
 # Every system but RIVEN's own that the native loop plays: those, and The Riddle of Steel, whose
 # melee is the choice phase (the environments refuse it).
 LOOP_SYSTEMS = (*SYSTEMS, "riddle-of-steel")

@@ -146,13 +146,31 @@ nb::tuple result_out(const TestResult& r) {
                         r.strain_taken, r.momentum_gained);
 }
 
+nb::object winner_out(Winner winner) {
+  return winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(winner)));
+}
+
 nb::tuple melee_out(const MeleeResult& r) {
-  nb::object winner = r.winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(r.winner)));
+  nb::object winner = winner_out(r.winner);
   return nb::make_tuple(nb::make_tuple(r.attacker_dice[0], r.attacker_dice[1]),
                         nb::make_tuple(r.defender_dice[0], r.defender_dice[1]), mods_out(r.attacker_modifiers),
                         mods_out(r.defender_modifiers), r.attacker_total, r.defender_total,
                         std::string(melee_outcome_name(r.outcome)), winner, r.wounds, r.dazed, r.recoil_distance,
                         r.condition);
+}
+
+// Another system's closed roll (SystemResult): its aftermath, and a test's fields (kind, attribute,
+// attribute_value, modifiers, tn, dice, total, result, rolled_result, spends, then the system's).
+nb::list aftermath_out(const std::vector<Aftermath>& aftermath) {
+  nb::list out;
+  for (const auto& a : aftermath) out.append(nb::make_tuple(a.who, a.effect, a.amount, a.name, a.reason));
+  return out;
+}
+
+template <class... Extra>
+nb::tuple system_test_out(const SystemResult& r, const Extra&... extra) {
+  return nb::make_tuple(r.kind, r.attribute, r.attribute_value, mods_out(r.modifiers), r.tn, r.dice, r.total,
+                        std::string(band_name(r.result)), std::string(band_name(r.rolled_result)), r.spends, extra...);
 }
 
 nb::tuple effect_out(const ShotEffect& e) {
@@ -310,8 +328,7 @@ invictus::InvictusRoll invictus_roll_in(const InvictusRollTuple& t) {
 // MeleeResult's (attacker_dice, attacker_modifiers, defender_modifiers, attacker_total, outcome,
 // winner, wounds, dazed, recoil_distance, condition, spends); detail as its dict's values in order.
 nb::tuple invictus_result_out(const invictus::Result& r) {
-  nb::list aftermath;
-  for (const auto& a : r.aftermath) aftermath.append(nb::make_tuple(a.who, a.effect, a.amount, a.name, a.reason));
+  nb::list aftermath = aftermath_out(r.aftermath);
   const invictus::Detail& d = r.detail;
   nb::object move = d.move.empty() ? nb::none() : nb::cast(d.move);
   nb::object move_die = d.move_die == 0 ? nb::none() : nb::cast(d.move_die);
@@ -321,13 +338,12 @@ nb::tuple invictus_result_out(const invictus::Result& r) {
                                     move, move_die, d.luck_spent, d.critical_health);
   nb::tuple fields;
   if (r.is_melee) {
-    nb::object winner = r.winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(r.winner)));
+    nb::object winner = winner_out(r.winner);
     fields = nb::make_tuple(r.dice, mods_out(r.modifiers), mods_out(r.defender_modifiers), r.total,
                             std::string(melee_outcome_name(r.outcome)), winner, r.wounds, r.dazed, r.recoil_distance,
                             r.condition, r.spends);
   } else {
-    fields = nb::make_tuple(r.kind, r.attribute, r.attribute_value, mods_out(r.modifiers), r.tn, r.dice, r.total,
-                            std::string(band_name(r.result)), std::string(band_name(r.rolled_result)), r.spends);
+    fields = system_test_out(r);
   }
   return nb::make_tuple(aftermath, detail, fields);
 }
@@ -464,8 +480,7 @@ new_world::NewWorldRoll nw_roll_in(const NewWorldRollTuple& t) {
 // defender_dice, attacker_modifiers, defender_modifiers, attacker_total, defender_total,
 // outcome, winner, wounds, dazed, recoil_distance, condition, spends).
 nb::tuple nw_result_out(const new_world::Result& r) {
-  nb::list aftermath;
-  for (const auto& a : r.aftermath) aftermath.append(nb::make_tuple(a.who, a.effect, a.amount, a.name, a.reason));
+  nb::list aftermath = aftermath_out(r.aftermath);
   const new_world::Detail& d = r.detail;
   nb::tuple detail = d.is_melee ? nb::make_tuple(d.bonus, d.helpers, d.helper_bonus, d.luck_spent, d.rolled_total,
                                                  d.snake_eyes, d.defender_bonus, d.defender_luck_spent,
@@ -474,14 +489,12 @@ nb::tuple nw_result_out(const new_world::Result& r) {
                                                  d.snake_eyes, d.difficulty, d.success, d.margin);
   nb::tuple fields;
   if (r.is_melee) {
-    nb::object winner = r.winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(r.winner)));
+    nb::object winner = winner_out(r.winner);
     fields = nb::make_tuple(r.dice, r.defender_dice, mods_out(r.modifiers), mods_out(r.defender_modifiers), r.total,
                             r.defender_total, std::string(melee_outcome_name(r.outcome)), winner, r.wounds, r.dazed,
                             r.recoil_distance, r.condition, r.spends);
   } else {
-    fields = nb::make_tuple(r.kind, r.attribute, r.attribute_value, mods_out(r.modifiers), r.tn, r.dice, r.total,
-                            std::string(band_name(r.result)), std::string(band_name(r.rolled_result)), r.spends,
-                            r.momentum_gained);
+    fields = system_test_out(r, r.momentum_gained);
   }
   return nb::make_tuple(aftermath, detail, fields);
 }
@@ -544,7 +557,7 @@ void bind_new_world(nb::module_& m) {
   m.def("new_world_melee_outcome", [](const std::vector<int>& a_dice, int a_total, const std::vector<int>& d_dice,
                                       int d_total, const RulesConfig& rules) {
     const new_world::MeleeReading r = new_world::melee_outcome(a_dice, a_total, d_dice, d_total, rules.new_world);
-    nb::object winner = r.winner == Winner::None ? nb::none() : nb::cast(std::string(winner_name(r.winner)));
+    nb::object winner = winner_out(r.winner);
     return nb::make_tuple(std::string(melee_outcome_name(r.outcome)), winner, r.margin);
   });
   m.def("new_world_band_of", [](const std::vector<int>& dice, int total, int difficulty, const RulesConfig& rules) {

@@ -23,6 +23,7 @@
 #include <iostream>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -334,155 +335,36 @@ void rollout_soak(const ForwardModel& fm, const std::shared_ptr<const GameStatic
   RIVEN_CHECK(refused);
 }
 
-/// The loop under Invictus (meta.resolution = "invictus"): each test, shot and melee is a
-/// pending pool that the spend phase raises (`favour:I`, `luck:I`) before it closes, with its
-/// aftermath (Luck, the Narrator's moves). Random and Oracle-decided games on the fixture must
-/// end, keep a valid state (the Invictus part within its limits, only while a roll is pending),
-/// replay byte for byte from a copy and reach every part of the system.
-void invictus_soak() {
-  const riven::rules::RulesConfig rules = riven::testing::invictus_v01();
+/// A ported system's loop, soaked: each test, shot and melee is a pending roll that the spend
+/// phase changes (`options`, the system's choices, then "accept") before it closes, with its
+/// aftermath. Random and Oracle-decided games on the fixture, each model's track and Luck set up
+/// by `set_up(engine, model, profile)` as setup.py does, must end, keep a valid state (no roll left
+/// pending, no Combat Round left open), replay byte for byte from a copy and reach every `wanted`
+/// part of the system. `system_keys` names the per-model state the system keeps (RoS's Pain).
+template <class Engine, class SetUp>
+void system_soak(const char* label, const riven::rules::RulesConfig& rules,
+                 const std::optional<Engine> ForwardModel::*engine, std::vector<std::string> options,
+                 const std::vector<std::string>& wanted, SetUp set_up, std::vector<std::string> system_keys = {}) {
   auto statics = std::make_shared<GameStatic>(*skirmish(rules));
-  statics->options.clear();
-  for (const std::string prefix : {"favour:", "luck:"}) {
-    for (int k = 0; k < rules.invictus.max_dice; ++k) statics->options.push_back(prefix + std::to_string(k));
-  }
+  statics->options = std::move(options);
   statics->options.push_back("accept");
   statics->resources = {"luck"};
+  statics->system_keys = std::move(system_keys);
   statics->validate();
   const std::shared_ptr<const GameStatic> st = statics;
   const ForwardModel fm = forward_model(st, &rules);
-  RIVEN_CHECK(fm.invictus.has_value());
+  RIVEN_CHECK((fm.*engine).has_value());
   const riven::oracle::OracleGame o = oracle_game(fm, *st);
   auto start = [&](std::uint64_t seed) {
     GameState state = opening(st, seed);
-    for (std::size_t i = 0; i < state.models.size(); ++i) {  // setup.py: the system's track and Luck
-      const int wounds = fm.invictus->starting_wounds(st->profiles[static_cast<std::size_t>(st->model_profile[i])].wounds);
-      state.models[i].wounds = state.models[i].wounds_max = wounds;
+    for (std::size_t i = 0; i < state.models.size(); ++i) {
       state.models[i].resource_mask = 1;
-      state.models[i].resources[0] = fm.invictus->starting_luck();
+      set_up(*(fm.*engine), state.models[i], st->profiles[static_cast<std::size_t>(st->model_profile[i])]);
     }
     riven::game::EventLog log;
     riven::game::start(fm, state, log);
     return state;
   };
-  const std::vector<std::string> wanted{"\"system\":\"invictus\"", "\"spends\":[\"favour:", "\"type\":\"resource\"",
-                                        "\"defender_dice\":[]",      "\"type\":\"shot\"",       "\"rule\":\"invictus:"};
-  std::vector<bool> seen(wanted.size(), false);
-  std::int64_t decisions = 0;
-  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-    GameState state = start(seed);
-    GameState copy = state;
-    std::string lines;
-    if (seed % 2 == 0) {
-      riven::rules::Pcg64 chooser(riven::rules::Pcg64State{seed * 7717 + 9, 2 * seed + 1, false, 0});
-      riven::rules::Pcg64 chooser_copy = chooser;
-      riven::game::EventLog log;
-      int steps = 0;
-      lines = play(fm, state, chooser, log, steps);
-      int replay_steps = 0;
-      RIVEN_CHECK(play(fm, copy, chooser_copy, log, replay_steps) == lines);
-    } else {
-      lines = oracle_game_lines(fm, state, o, seed, seed % 3 == 0, decisions);
-      RIVEN_CHECK(oracle_game_lines(fm, copy, o, seed, seed % 3 == 0, decisions) == lines);
-    }
-    RIVEN_CHECK(!state.pending.has_value());
-    for (std::size_t k = 0; k < wanted.size(); ++k) seen[k] = seen[k] || lines.find(wanted[k]) != std::string::npos;
-  }
-  RIVEN_CHECK(decisions > 15 * 2 * 20);
-  for (std::size_t k = 0; k < wanted.size(); ++k) {
-    if (!seen[k]) std::cerr << "never seen in the Invictus soak: " << wanted[k] << "\n";
-    RIVEN_CHECK(seen[k]);
-  }
-}
-
-/// The loop under New World (meta.resolution = "new-world"): tests, shots and melee are pending
-/// 2d6 rolls that the spend phase changes (helpers called before a rally, interact or disengage
-/// roll, Luck after any roll, a melee's defender's Luck), with their aftermath (Luck spent, the
-/// helpers' shared risk). Random and Oracle-decided games on the fixture must end, keep a valid
-/// state, replay byte for byte from a copy and reach the system's parts.
-void new_world_soak() {
-  const riven::rules::RulesConfig rules = riven::testing::new_world_v01();
-  auto statics = std::make_shared<GameStatic>(*skirmish(rules));
-  statics->options.clear();
-  for (int k = 0; k <= rules.new_world.helpers_max; ++k) statics->options.push_back("help:" + std::to_string(k));
-  statics->options.push_back("luck");
-  statics->options.push_back("accept");
-  statics->resources = {"luck"};
-  statics->validate();
-  const std::shared_ptr<const GameStatic> st = statics;
-  const ForwardModel fm = forward_model(st, &rules);
-  RIVEN_CHECK(fm.new_world.has_value());
-  const riven::oracle::OracleGame o = oracle_game(fm, *st);
-  auto start = [&](std::uint64_t seed) {
-    GameState state = opening(st, seed);
-    for (std::size_t i = 0; i < state.models.size(); ++i) {  // setup.py: the system's Luck
-      const riven::game::Profile& p = st->profiles[static_cast<std::size_t>(st->model_profile[i])];
-      state.models[i].resource_mask = 1;
-      state.models[i].resources[0] = fm.new_world->starting_luck(
-          riven::rules::new_world::Fighter{p.might, p.agility, p.wit, p.resolve, p.mettle, p.keywords});
-    }
-    riven::game::EventLog log;
-    riven::game::start(fm, state, log);
-    return state;
-  };
-  const std::vector<std::string> wanted{"\"system\":\"new-world\"", "\"spends\":[\"luck\"", "\"type\":\"resource\"",
-                                        "\"defender_luck_spent\":",   "\"type\":\"shot\"",       "\"rule\":\"new-world:"};
-  std::vector<bool> seen(wanted.size(), false);
-  std::int64_t decisions = 0;
-  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-    GameState state = start(seed);
-    GameState copy = state;
-    std::string lines;
-    if (seed % 2 == 0) {
-      riven::rules::Pcg64 chooser(riven::rules::Pcg64State{seed * 7717 + 9, 2 * seed + 1, false, 0});
-      riven::rules::Pcg64 chooser_copy = chooser;
-      riven::game::EventLog log;
-      int steps = 0;
-      lines = play(fm, state, chooser, log, steps);
-      int replay_steps = 0;
-      RIVEN_CHECK(play(fm, copy, chooser_copy, log, replay_steps) == lines);
-    } else {
-      lines = oracle_game_lines(fm, state, o, seed, seed % 3 == 0, decisions);
-      RIVEN_CHECK(oracle_game_lines(fm, copy, o, seed, seed % 3 == 0, decisions) == lines);
-    }
-    RIVEN_CHECK(!state.pending.has_value());
-    for (std::size_t k = 0; k < wanted.size(); ++k) seen[k] = seen[k] || lines.find(wanted[k]) != std::string::npos;
-  }
-  RIVEN_CHECK(decisions > 15 * 2 * 20);
-  for (std::size_t k = 0; k < wanted.size(); ++k) {
-    if (!seen[k]) std::cerr << "never seen in the New World soak: " << wanted[k] << "\n";
-    RIVEN_CHECK(seen[k]);
-  }
-}
-
-/// The loop under The Riddle of Steel (meta.resolution = "riddle-of-steel"): tests and shots
-/// are d10 pools closed at once, and a melee is a Combat Round of `choose` decisions by both
-/// sides in the choice phase (the defender chooses its defence in the attacker's turn), whose
-/// effects (Pain kept between melees, wounds, Down, Out, Conditions) land at the round's end.
-/// Random and Oracle-decided games on the fixture must end, keep a valid state (the session
-/// only in the choice phase), replay byte for byte from a copy and reach the system's parts.
-void riddle_of_steel_soak() {
-  const riven::rules::RulesConfig rules = riven::testing::riddle_of_steel_v01();
-  auto statics = std::make_shared<GameStatic>(*skirmish(rules));
-  statics->options = riven::rules::riddle_of_steel::option_vocabulary(rules.riddle_of_steel);
-  statics->options.push_back("accept");
-  statics->system_keys = {"pain"};
-  statics->validate();
-  const std::shared_ptr<const GameStatic> st = statics;
-  const ForwardModel fm = forward_model(st, &rules);
-  RIVEN_CHECK(fm.riddle_of_steel.has_value());
-  const riven::oracle::OracleGame o = oracle_game(fm, *st);
-  auto start = [&](std::uint64_t seed) {
-    GameState state = opening(st, seed);
-    riven::game::EventLog log;
-    riven::game::start(fm, state, log);
-    return state;
-  };
-  const std::vector<std::string> wanted{"\"system\":\"riddle-of-steel\"", "\"type\":\"ros_round\"",
-                                        "\"type\":\"ros_exchange\"",        "\"outcome\":\"hit\"",
-                                        "\"type\":\"ros_pain\"",            "\"type\":\"ros_round_end\"",
-                                        "\"type\":\"shot\"",                "\"rule\":\"ros:attack:",
-                                        "\"kind\":\"choose\""};
   std::vector<bool> seen(wanted.size(), false);
   std::int64_t decisions = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
@@ -506,9 +388,63 @@ void riddle_of_steel_soak() {
   }
   RIVEN_CHECK(decisions > 15 * 2 * 20);
   for (std::size_t k = 0; k < wanted.size(); ++k) {
-    if (!seen[k]) std::cerr << "never seen in the Riddle of Steel soak: " << wanted[k] << "\n";
+    if (!seen[k]) std::cerr << "never seen in the " << label << " soak: " << wanted[k] << "\n";
     RIVEN_CHECK(seen[k]);
   }
+}
+
+/// The loop under Invictus (meta.resolution = "invictus"): the spend phase raises a pool
+/// (`favour:I`, `luck:I`); the aftermath is Luck and the Narrator's moves.
+void invictus_soak() {
+  const riven::rules::RulesConfig rules = riven::testing::invictus_v01();
+  std::vector<std::string> options;
+  for (const std::string prefix : {"favour:", "luck:"}) {
+    for (int k = 0; k < rules.invictus.max_dice; ++k) options.push_back(prefix + std::to_string(k));
+  }
+  system_soak("Invictus", rules, &ForwardModel::invictus, std::move(options),
+              {"\"system\":\"invictus\"", "\"spends\":[\"favour:", "\"type\":\"resource\"", "\"defender_dice\":[]",
+               "\"type\":\"shot\"", "\"rule\":\"invictus:"},
+              [](const riven::rules::invictus::InvictusSystem& engine, riven::game::Model& model,
+                 const riven::game::Profile& p) {  // setup.py: the system's track and Luck
+                model.wounds = model.wounds_max = engine.starting_wounds(p.wounds);
+                model.resources[0] = engine.starting_luck();
+              });
+}
+
+/// The loop under New World (meta.resolution = "new-world"): helpers are called before a rally,
+/// interact or disengage roll, Luck spent after any roll (a melee's defender's too); the
+/// aftermath is the Luck spent and the helpers' shared risk.
+void new_world_soak() {
+  const riven::rules::RulesConfig rules = riven::testing::new_world_v01();
+  std::vector<std::string> options;
+  for (int k = 0; k <= rules.new_world.helpers_max; ++k) options.push_back("help:" + std::to_string(k));
+  options.push_back("luck");
+  system_soak("New World", rules, &ForwardModel::new_world, std::move(options),
+              {"\"system\":\"new-world\"", "\"spends\":[\"luck\"", "\"type\":\"resource\"", "\"defender_luck_spent\":",
+               "\"type\":\"shot\"", "\"rule\":\"new-world:"},
+              [](const riven::rules::new_world::NewWorldSystem& engine, riven::game::Model& model,
+                 const riven::game::Profile& p) {  // setup.py: the system's Luck
+                model.resources[0] = engine.starting_luck(
+                    riven::rules::new_world::Fighter{p.might, p.agility, p.wit, p.resolve, p.mettle, p.keywords});
+              });
+}
+
+/// The loop under The Riddle of Steel (meta.resolution = "riddle-of-steel"): tests and shots
+/// are d10 pools closed at once, and a melee is a Combat Round of `choose` decisions by both
+/// sides in the choice phase (the defender chooses its defence in the attacker's turn), whose
+/// effects (Pain kept between melees, wounds, Down, Out, Conditions) land at the round's end.
+/// Random and Oracle-decided games on the fixture must end, keep a valid state (the session
+/// only in the choice phase), replay byte for byte from a copy and reach the system's parts.
+void riddle_of_steel_soak() {
+  const riven::rules::RulesConfig rules = riven::testing::riddle_of_steel_v01();
+  system_soak("Riddle of Steel", rules, &ForwardModel::riddle_of_steel,
+              riven::rules::riddle_of_steel::option_vocabulary(rules.riddle_of_steel),
+              {"\"system\":\"riddle-of-steel\"", "\"type\":\"ros_round\"", "\"type\":\"ros_exchange\"",
+               "\"outcome\":\"hit\"", "\"type\":\"ros_pain\"", "\"type\":\"ros_round_end\"", "\"type\":\"shot\"",
+               "\"rule\":\"ros:attack:", "\"kind\":\"choose\""},
+              [](const riven::rules::riddle_of_steel::RiddleOfSteelSystem&, riven::game::Model&,
+                 const riven::game::Profile&) {},  // setup.py: RoS keeps RIVEN's track and no resource
+              {"pain"});
 }
 
 }  // namespace

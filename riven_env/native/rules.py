@@ -29,6 +29,7 @@ system registered in Python only that the core does not have.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -602,6 +603,31 @@ def _modifiers(pairs: Sequence[tuple[str, int]]) -> tuple[Modifier, ...]:
     return tuple(Modifier(source, value) for source, value in pairs)
 
 
+def _head_fields(values: Sequence[Any]) -> dict[str, Any]:
+    """The fields every pending roll starts with (``kind``, ``attribute``, ``attribute_value``,
+    ``modifiers``, ``tn``) from the head of the core's roll tuple (RIVEN's and each ported
+    system's)."""
+    kind, attribute, value, mods, tn = values[:5]
+    return {
+        "kind": kind,
+        "attribute": attribute,
+        "attribute_value": value,
+        "modifiers": _modifiers(mods),
+        "tn": tn,
+    }
+
+
+def _head_values(roll: Any) -> tuple[Any, ...]:
+    """The head of the core's roll tuple (see :func:`_head_fields`) of a pending roll."""
+    return (
+        roll.kind,
+        roll.attribute,
+        int(roll.attribute_value),
+        _mods(roll.modifiers),
+        int(roll.tn),
+    )
+
+
 def _conditions(conditions: Iterable[str]) -> list[str]:
     return [str(c) for c in conditions]
 
@@ -671,11 +697,7 @@ def _roll(values: tuple[Any, ...], modifiers: tuple[Modifier, ...] | None = None
 
 def _roll_tuple(roll: TestRoll) -> tuple[Any, ...]:
     return (
-        roll.kind,
-        roll.attribute,
-        int(roll.attribute_value),
-        _mods(roll.modifiers),
-        int(roll.tn),
+        *_head_values(roll),
         (int(roll.dice[0]), int(roll.dice[1])),
         roll.rolled_result,
         roll.result,
@@ -1272,16 +1294,16 @@ def native_resolution(rules: RulesConfig) -> NativeRivenResolution:
             f"resolution system {name!r} (meta.resolution) is not in the native core yet; "
             f"native systems: {', '.join(NATIVE_SYSTEMS)} (use the Python engine for {name!r})"
         )
-    if name == "invictus":
-        from riven_env.native.invictus import NativeInvictusResolution
-
-        return NativeInvictusResolution(rules)
-    if name == "new-world":
-        from riven_env.native.new_world import NativeNewWorldResolution
-
-        return NativeNewWorldResolution(rules)
-    if name == "riddle-of-steel":
-        from riven_env.native.riddle_of_steel import NativeRiddleOfSteelResolution
-
-        return NativeRiddleOfSteelResolution(rules)
+    if name in _SYSTEM_CLASSES:
+        module, cls = _SYSTEM_CLASSES[name]
+        return getattr(importlib.import_module(module), cls)(rules)
     return NativeRivenResolution(rules)
+
+
+_SYSTEM_CLASSES: dict[str, tuple[str, str]] = {
+    "invictus": ("riven_env.native.invictus", "NativeInvictusResolution"),
+    "new-world": ("riven_env.native.new_world", "NativeNewWorldResolution"),
+    "riddle-of-steel": ("riven_env.native.riddle_of_steel", "NativeRiddleOfSteelResolution"),
+}
+"""Each ported system's wrapper (a :class:`~riven_env.native.system_base.NativeSystemResolution`),
+imported when first asked for: RIVEN's is :class:`NativeRivenResolution`."""

@@ -300,14 +300,20 @@ class Loop {
   void apply_melee(std::size_t i, std::size_t j, const rules::MeleeResult& result);
   void melee_outcome(std::size_t i, std::size_t j, rules::Winner winner, rules::MeleeOutcome outcome, int wounds,
                      double recoil_distance, const std::string& condition);
-  void apply_invictus_melee(std::size_t i, std::size_t j, const rules::invictus::Result& result);
+  // A ported system's closed melee (its dice as the system writes them; the defender's dice and
+  // total, who won and who lost as the system reads them); apply_melee's event and outcome.
+  template <class Result>
+  void apply_system_melee(std::size_t i, std::size_t j, const Result& result, JsonValue defender_dice,
+                          int defender_total, JsonValue winner, JsonValue loser);
+  void apply_melee(std::size_t i, std::size_t j, const rules::invictus::Result& result);
+  void apply_melee(std::size_t i, std::size_t j, const rules::new_world::Result& result);
+  // The id of the attacker i or the defender j that `side` names (null for none).
+  JsonValue side_id(std::size_t i, std::size_t j, rules::Winner side) const;
   const rules::invictus::InvictusSystem* invictus() const { return fm_.invictus ? &*fm_.invictus : nullptr; }
   rules::invictus::RollFacts roll_facts(std::size_t i) const;
   const rules::new_world::NewWorldSystem* new_world() const { return fm_.new_world ? &*fm_.new_world : nullptr; }
   rules::new_world::Fighter fighter(std::size_t i) const;
   rules::new_world::RollFacts new_world_facts(std::size_t i, int other, const PendingContext& context) const;
-  void apply_new_world_melee(std::size_t i, std::size_t j, const rules::new_world::Result& result);
-  void finish_new_world(const Pending& pending);
   // The Riddle of Steel (choices.py): melee is a Combat Round of `choose` decisions.
   const rules::riddle_of_steel::RiddleOfSteelSystem* riddle_of_steel() const {
     return fm_.riddle_of_steel ? &*fm_.riddle_of_steel : nullptr;
@@ -324,10 +330,17 @@ class Loop {
   void start_test(std::size_t i, const std::string& kind, const std::string& attribute, int tn,
                   const std::vector<rules::Modifier>& modifiers, const PendingContext& context, int opponent = -1);
   void start_action_test(std::size_t i, ActionKind action, PendingContext context);
+  // Model i's pending roll for `context`, its system's part set by set_roll(pending); the spend
+  // phase opens if it has choices, or the roll closes at once.
+  template <class SetRoll>
+  void open_roll(std::size_t i, const PendingContext& context, SetRoll&& set_roll);
   void open_choices();
   void apply_spend_decision(const Decision& decision);
   void finish_test();
-  void finish_invictus(const Pending& pending);
+  // A ported system's closed roll: a melee's outcome, or the shot or test event, the action's
+  // effect and the aftermath.
+  template <class Result>
+  void finish_system_roll(const Pending& pending, const Result& result);
   // The shot or test event of a finished roll, either system's: who rolled at what, and the
   // fields every roll has (its dice as the system writes them); the caller adds the rest.
   template <class Result>
@@ -1130,18 +1143,15 @@ void Loop::fight(std::size_t i, std::size_t j) {
     open_choice_melee(i, j, a_mods, d_mods);
     return;
   }
+  PendingContext melee;
+  melee.action = static_cast<std::int16_t>(fm_.id(ActionKind::Melee));
+  melee.target = static_cast<std::int16_t>(j);
   if (const auto* engine = invictus()) {
     // A pending roll: the attacker's pool, raised in the spend phase (actions.py fight).
     const rules::invictus::Side attacker{profile_of(s_, i).might, a_mods, roll_facts(i)};
     const rules::invictus::Side defender{profile_of(s_, j).might, d_mods, roll_facts(j)};
     const rules::invictus::InvictusRoll roll = engine->start_melee(attacker, defender, s_.rng);
-    Pending pending;
-    set_invictus_roll(pending, roll, rules_.invictus);
-    pending.model = static_cast<std::int32_t>(i);
-    pending.context.action = static_cast<std::int16_t>(fm_.id(ActionKind::Melee));
-    pending.context.target = static_cast<std::int16_t>(j);
-    s_.pending = pending;
-    open_choices();
+    open_roll(i, melee, [&](Pending& pending) { set_invictus_roll(pending, roll, rules_.invictus); });
     return;
   }
   if (const auto* engine = new_world()) {
@@ -1150,13 +1160,7 @@ void Loop::fight(std::size_t i, std::size_t j) {
     const rules::new_world::Side attacker{fighter(i), a_mods, luck_of(s_, i).value_or(0)};
     const rules::new_world::Side defender{fighter(j), d_mods, luck_of(s_, j).value_or(0)};
     const rules::new_world::NewWorldRoll roll = engine->start_melee(attacker, defender, s_.rng);
-    Pending pending;
-    set_new_world_roll(pending, roll, rules_.new_world);
-    pending.model = static_cast<std::int32_t>(i);
-    pending.context.action = static_cast<std::int16_t>(fm_.id(ActionKind::Melee));
-    pending.context.target = static_cast<std::int16_t>(j);
-    s_.pending = pending;
-    open_choices();
+    open_roll(i, melee, [&](Pending& pending) { set_new_world_roll(pending, roll, rules_.new_world); });
     return;
   }
   const rules::MeleeResult result =
@@ -1164,11 +1168,12 @@ void Loop::fight(std::size_t i, std::size_t j) {
   apply_melee(i, j, result);
 }
 
+JsonValue Loop::side_id(std::size_t i, std::size_t j, rules::Winner side) const {
+  if (side == rules::Winner::None) return JsonValue::null();
+  return S(id(side == rules::Winner::Attacker ? i : j));
+}
+
 void Loop::apply_melee(std::size_t i, std::size_t j, const rules::MeleeResult& result) {
-  auto who = [&](rules::Winner w) {
-    if (w == rules::Winner::None) return JsonValue::null();
-    return S(id(w == rules::Winner::Attacker ? i : j));
-  };
   emit("melee")
       .set("attacker", S(id(i)))
       .set("defender", S(id(j)))
@@ -1179,55 +1184,45 @@ void Loop::apply_melee(std::size_t i, std::size_t j, const rules::MeleeResult& r
       .set("attacker_modifiers", mods_json(result.attacker_modifiers))
       .set("defender_modifiers", mods_json(result.defender_modifiers))
       .set("outcome", S(rules::melee_outcome_name(result.outcome)))
-      .set("winner", who(result.winner))
-      .set("loser", who(result.loser()));
+      .set("winner", side_id(i, j, result.winner))
+      .set("loser", side_id(i, j, result.loser()));
   melee_outcome(i, j, result.winner, result.outcome, result.wounds, result.recoil_distance, result.condition);
 }
 
-void Loop::apply_invictus_melee(std::size_t i, std::size_t j, const rules::invictus::Result& result) {
-  // InvictusResolution._melee_result: the attacker's pool; the Narrator rolls no dice.
-  const bool parry = result.winner == rules::Winner::None;
+template <class Result>
+void Loop::apply_system_melee(std::size_t i, std::size_t j, const Result& result, JsonValue defender_dice,
+                              int defender_total, JsonValue winner, JsonValue loser) {
   emit("melee")
       .set("attacker", S(id(i)))
       .set("defender", S(id(j)))
       .set("attacker_dice", ints_json(result.dice))
-      .set("defender_dice", JsonValue::list())
+      .set("defender_dice", std::move(defender_dice))
       .set("attacker_total", I(result.total))
-      .set("defender_total", I(0))
+      .set("defender_total", I(defender_total))
       .set("attacker_modifiers", mods_json(result.modifiers))
       .set("defender_modifiers", mods_json(result.defender_modifiers))
       .set("outcome", S(rules::melee_outcome_name(result.outcome)))
-      .set("winner", parry ? JsonValue::null() : S(id(i)))
-      .set("loser", parry ? JsonValue::null() : S(id(j)))
+      .set("winner", std::move(winner))
+      .set("loser", std::move(loser))
       .set("detail", detail_json(result));
   melee_outcome(i, j, result.winner, result.outcome, result.wounds, result.recoil_distance, result.condition);
   if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, static_cast<int>(j), result.aftermath);
 }
 
-void Loop::apply_new_world_melee(std::size_t i, std::size_t j, const rules::new_world::Result& result) {
+void Loop::apply_melee(std::size_t i, std::size_t j, const rules::invictus::Result& result) {
+  // InvictusResolution._melee_result: the attacker's pool; the Narrator rolls no dice.
+  const bool parry = result.winner == rules::Winner::None;
+  apply_system_melee(i, j, result, JsonValue::list(), 0, parry ? JsonValue::null() : S(id(i)),
+                     parry ? JsonValue::null() : S(id(j)));
+}
+
+void Loop::apply_melee(std::size_t i, std::size_t j, const rules::new_world::Result& result) {
   // NewWorldResolution._melee_result: both sides' 2d6; a striking defender may win.
-  auto who = [&](rules::Winner w) {
-    if (w == rules::Winner::None) return JsonValue::null();
-    return S(id(w == rules::Winner::Attacker ? i : j));
-  };
   const rules::Winner loser = result.winner == rules::Winner::None ? rules::Winner::None
                               : result.winner == rules::Winner::Attacker ? rules::Winner::Defender
                                                                          : rules::Winner::Attacker;
-  emit("melee")
-      .set("attacker", S(id(i)))
-      .set("defender", S(id(j)))
-      .set("attacker_dice", ints_json(result.dice))
-      .set("defender_dice", ints_json(result.defender_dice))
-      .set("attacker_total", I(result.total))
-      .set("defender_total", I(result.defender_total))
-      .set("attacker_modifiers", mods_json(result.modifiers))
-      .set("defender_modifiers", mods_json(result.defender_modifiers))
-      .set("outcome", S(rules::melee_outcome_name(result.outcome)))
-      .set("winner", who(result.winner))
-      .set("loser", who(loser))
-      .set("detail", detail_json(result));
-  melee_outcome(i, j, result.winner, result.outcome, result.wounds, result.recoil_distance, result.condition);
-  if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, static_cast<int>(j), result.aftermath);
+  apply_system_melee(i, j, result, ints_json(result.defender_dice), result.defender_total,
+                     side_id(i, j, result.winner), side_id(i, j, loser));
 }
 
 void Loop::melee_outcome(std::size_t i, std::size_t j, rules::Winner winner_side, rules::MeleeOutcome outcome,
@@ -1318,28 +1313,23 @@ void Loop::start_test(std::size_t i, const std::string& kind, const std::string&
     if (opponent >= 0) against = attribute_value(profile_of(s_, at(opponent)), attribute);
     const rules::invictus::InvictusRoll roll =
         engine->roll_test(kind, attribute, value, tn, modifiers, against, roll_facts(i), s_.rng);
-    Pending pending;
-    set_invictus_roll(pending, roll, rules_.invictus);
-    pending.model = static_cast<std::int32_t>(i);
-    pending.context = context;
-    s_.pending = pending;
-    open_choices();
+    open_roll(i, context, [&](Pending& pending) { set_invictus_roll(pending, roll, rules_.invictus); });
     return;
   }
   if (const auto* engine = new_world()) {
     const rules::new_world::NewWorldRoll roll =
         engine->roll_test(kind, attribute, value, tn, modifiers, new_world_facts(i, opponent, context), s_.rng);
-    Pending pending;
-    set_new_world_roll(pending, roll, rules_.new_world);
-    pending.model = static_cast<std::int32_t>(i);
-    pending.context = context;
-    s_.pending = pending;
-    open_choices();
+    open_roll(i, context, [&](Pending& pending) { set_new_world_roll(pending, roll, rules_.new_world); });
     return;
   }
   const rules::TestRoll roll = rules::roll_test(system_, kind, attribute, value, tn, modifiers, s_.rng);
+  open_roll(i, context, [&](Pending& pending) { pending.roll = from_rules_roll(roll); });
+}
+
+template <class SetRoll>
+void Loop::open_roll(std::size_t i, const PendingContext& context, SetRoll&& set_roll) {
   Pending pending;
-  pending.roll = from_rules_roll(roll);
+  set_roll(pending);
   pending.model = static_cast<std::int32_t>(i);
   pending.context = context;
   s_.pending = pending;
@@ -1418,13 +1408,13 @@ JsonValue& Loop::roll_event(ActionKind action, std::size_t i, const PendingConte
   return event;
 }
 
-void Loop::finish_invictus(const Pending& pending) {
+template <class Result>
+void Loop::finish_system_roll(const Pending& pending, const Result& result) {
   const auto i = at(pending.model);
-  const rules::invictus::Result result = invictus()->finalise(to_invictus_roll(pending));
   const PendingContext& context = pending.context;
   const ActionKind action = fm_.action_kinds[at(context.action)];
   if (action == ActionKind::Melee) {
-    apply_invictus_melee(i, at(context.target), result);
+    apply_melee(i, at(context.target), result);
     return;
   }
   JsonValue& event = roll_event(action, i, context, result, ints_json(result.dice));
@@ -1432,25 +1422,9 @@ void Loop::finish_invictus(const Pending& pending) {
     event.set("rolled_result", S(rules::band_name(result.rolled_result))).set("spends", names_json(result.spends));
   }
   event.set("detail", detail_json(result));
-  resolve(context, i, result.result);
-  if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, context.target, result.aftermath);
-}
-
-void Loop::finish_new_world(const Pending& pending) {
-  const auto i = at(pending.model);
-  const rules::new_world::Result result = new_world()->finalise(to_new_world_roll(pending));
-  const PendingContext& context = pending.context;
-  const ActionKind action = fm_.action_kinds[at(context.action)];
-  if (action == ActionKind::Melee) {
-    apply_new_world_melee(i, at(context.target), result);
-    return;
+  if constexpr (requires { result.momentum_gained; }) {  // New World's critical
+    if (result.momentum_gained != 0) change_momentum(side_of(i), result.momentum_gained, "critical");
   }
-  JsonValue& event = roll_event(action, i, context, result, ints_json(result.dice));
-  if (!result.spends.empty()) {
-    event.set("rolled_result", S(rules::band_name(result.rolled_result))).set("spends", names_json(result.spends));
-  }
-  event.set("detail", detail_json(result));
-  if (result.momentum_gained != 0) change_momentum(side_of(i), result.momentum_gained, "critical");
   resolve(context, i, result.result);
   if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, context.target, result.aftermath);
 }
@@ -1460,11 +1434,11 @@ void Loop::finish_test() {
   s_.pending.reset();
   s_.phase = Phase::Action;
   if (pending.invictus) {
-    finish_invictus(pending);
+    finish_system_roll(pending, invictus()->finalise(to_invictus_roll(pending)));
     return;
   }
   if (pending.new_world) {
-    finish_new_world(pending);
+    finish_system_roll(pending, new_world()->finalise(to_new_world_roll(pending)));
     return;
   }
   const auto i = at(pending.model);

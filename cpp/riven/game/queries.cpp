@@ -404,6 +404,17 @@ void set_modifiers(std::array<Modifier, kMaxModifiers>& out, std::uint8_t& count
   }
 }
 
+// copy_roll_head's inverse: a ported system's roll's head into a fresh native pending roll.
+template <class Roll>
+void set_roll_head(const Roll& roll, TestRoll& out) {
+  out = TestRoll{};
+  out.kind = InlineName(roll.kind);
+  out.attribute = InlineName(roll.attribute);
+  out.attribute_value = roll.attribute_value;
+  set_modifiers(out.modifiers, out.modifier_count, roll.modifiers);
+  out.tn = roll.tn;
+}
+
 }  // namespace
 
 InvictusPart invictus_part(const rules::invictus::InvictusRoll& roll) {
@@ -459,12 +470,7 @@ void set_invictus_roll(Pending& pending, const rules::invictus::InvictusRoll& ro
                        const rules::InvictusRules& settings) {
   InvictusPart inv = invictus_part(roll);
   TestRoll& out = pending.roll;
-  out = TestRoll{};
-  out.kind = InlineName(roll.kind);
-  out.attribute = InlineName(roll.attribute);
-  out.attribute_value = roll.attribute_value;
-  set_modifiers(out.modifiers, out.modifier_count, roll.modifiers);
-  out.tn = roll.tn;
+  set_roll_head(roll, out);
   out.rolled_result = static_cast<Band>(rules::invictus::riven_band(roll.rolled_band));
   out.result = static_cast<Band>(rules::invictus::riven_band(rules::invictus::read_band(roll.dice, settings)));
   pending.invictus = true;
@@ -511,12 +517,7 @@ void set_new_world_roll(Pending& pending, const rules::new_world::NewWorldRoll& 
                                 "spends than the native state holds");
   }
   TestRoll& out = pending.roll;
-  out = TestRoll{};
-  out.kind = InlineName(roll.kind);
-  out.attribute = InlineName(roll.attribute);
-  out.attribute_value = roll.attribute_value;
-  set_modifiers(out.modifiers, out.modifier_count, roll.modifiers);
-  out.tn = roll.tn;
+  set_roll_head(roll, out);
   if (roll.rolled) out.dice = {roll.dice[0], roll.dice[1]};
   rules::new_world::NewWorldRoll unlucky = roll;
   unlucky.luck_spent = 0;

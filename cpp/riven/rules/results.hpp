@@ -146,6 +146,35 @@ struct Aftermath {
   bool operator==(const Aftermath&) const = default;
 };
 
+/// What every other system's closed roll holds (results.py TestResult's fields, or a
+/// MeleeResult's when is_melee: `dice`, `modifiers` and `total` are then the attacker's), with
+/// the aftermath the loop applies; each system's Result adds its own fields and reading (Detail).
+struct SystemResult {
+  // TestResult (a test or a shot)
+  std::string kind;
+  std::string attribute;
+  int attribute_value = 0;
+  std::vector<Modifier> modifiers;
+  int tn = 0;
+  std::vector<int> dice;
+  int total = 0;
+  Band result = Band::Miss;
+  Band rolled_result = Band::Miss;
+  std::vector<std::string> spends;
+  // MeleeResult (is_melee)
+  bool is_melee = false;
+  std::vector<Modifier> defender_modifiers;
+  MeleeOutcome outcome = MeleeOutcome::Parry;
+  Winner winner = Winner::None;
+  int wounds = 0;
+  bool dazed = false;
+  double recoil_distance = 0.0;
+  std::string condition;
+  // Both
+  std::vector<Aftermath> aftermath;
+  bool operator==(const SystemResult&) const = default;
+};
+
 /// The Oracle's explainable choice on another system's pending roll (resolution.py OracleChoice).
 struct OracleChoice {
   std::string option;

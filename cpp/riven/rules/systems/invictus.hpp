@@ -115,30 +115,9 @@ struct Detail {
   bool operator==(const Detail&) const = default;
 };
 
-/// A closed Invictus roll: a test's TestResult fields, or a melee's MeleeResult ones (is_melee).
-struct Result {
-  // TestResult (a test or a shot)
-  std::string kind;
-  std::string attribute;
-  int attribute_value = 0;
-  std::vector<Modifier> modifiers;
-  int tn = 0;
-  std::vector<int> dice;
-  int total = 0;
-  Band result = Band::Miss;
-  Band rolled_result = Band::Miss;
-  std::vector<std::string> spends;
-  // MeleeResult (is_melee): the attacker's pool is `dice`, the Narrator rolls none.
-  bool is_melee = false;
-  std::vector<Modifier> defender_modifiers;
-  MeleeOutcome outcome = MeleeOutcome::Parry;
-  Winner winner = Winner::None;
-  int wounds = 0;
-  bool dazed = false;
-  double recoil_distance = 0.0;
-  std::string condition;
-  // Both
-  std::vector<Aftermath> aftermath;
+/// A closed Invictus roll (rules::SystemResult, a test's or a melee's) and its reading.
+/// A melee's attacker's pool is `dice`; the Narrator rolls none.
+struct Result : SystemResult {
   Detail detail;
   bool operator==(const Result&) const = default;
 };

@@ -122,32 +122,12 @@ struct Detail {
   bool operator==(const Detail&) const = default;
 };
 
-/// A closed New World roll: a test's TestResult fields, or a melee's MeleeResult ones (is_melee).
-struct Result {
-  std::string kind;
-  std::string attribute;
-  int attribute_value = 0;
-  std::vector<Modifier> modifiers;
-  int tn = 0;  // the difficulty the roll faced
-  std::vector<int> dice;
-  int total = 0;
-  Band result = Band::Miss;
-  Band rolled_result = Band::Miss;
-  std::vector<std::string> spends;
-  int momentum_gained = 0;
-  // MeleeResult (is_melee): `dice` and `total` are the attacker's.
-  bool is_melee = false;
-  std::vector<int> defender_dice;
-  std::vector<Modifier> defender_modifiers;
-  int defender_total = 0;
-  MeleeOutcome outcome = MeleeOutcome::Parry;
-  Winner winner = Winner::None;
-  int wounds = 0;
-  bool dazed = false;
-  double recoil_distance = 0.0;
-  std::string condition;
-  // Both
-  std::vector<Aftermath> aftermath;
+/// A closed New World roll (rules::SystemResult, a test's or a melee's) and its reading.
+/// `tn` is the difficulty the roll faced; a melee's defender rolls 2d6 too.
+struct Result : SystemResult {
+  int momentum_gained = 0;         // a test's
+  std::vector<int> defender_dice;  // a melee's (is_melee)
+  int defender_total = 0;          // a melee's (is_melee)
   Detail detail;
   bool operator==(const Result&) const = default;
 };

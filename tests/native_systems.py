@@ -1,0 +1,358 @@
+"""The ported dice systems, for the tests that hold the core's engine against the Python one.
+
+:data:`SYSTEMS` names each resolution system whose dice engine is in the core (``meta.resolution``
+to :class:`System`): its rules table, its Python and native resolutions, its core class, the
+variants of its table the sweeps run under, and how each key of the table is found in the
+core's struct. :class:`Pair` runs one call on both engines, each with a Generator at the same
+state. The tests every system shares (RIVEN's rolls kept, the table refused when missing,
+every key carried) are tests/test_native_systems.py's, parametrized over :data:`SYSTEMS`; a
+system's own sweeps are in tests/test_native_<system>.py.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+
+from riven_env.errors import RivenError
+from riven_env.rules import load_rules
+from riven_env.rules.config import RulesConfig
+from riven_env.rules.results import Modifier
+
+KINDS = ("rally", "disengage", "interact", "shot", "resist", "stabilise")
+ATTRIBUTES = ("might", "agility", "wit", "resolve")
+
+
+def load_class(path: str) -> type:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class System:
+    """One ported system, as the equivalence tests see it."""
+
+    name: str
+    """``meta.resolution``."""
+    table: str
+    """The rules table (``[invictus]``), the prefix of its keys and the native struct's name."""
+    python: str
+    """The Python resolution, ``module:Class``."""
+    native: str
+    """The core's resolution (a ``NativeSystemResolution``), ``module:Class``."""
+    core_class: str
+    """The core's class of the dice engine (``InvictusSystem``)."""
+    variants: Mapping[str, Mapping[str, Any]]
+    """Overrides of the table the sweeps run under, by name (``bundled``: none)."""
+    keys: int
+    """How many keys the bundled table has."""
+    renamed: Mapping[str, str]
+    """The keys (without the table) that the native struct names otherwise: its field's name."""
+    nested: Callable[[Any, str], Any]
+    """The native struct's value of any other key (a field of the same name, or nested)."""
+
+    def rules(self, variant: str) -> RulesConfig:
+        return load_rules(overrides={"resolution": self.name, **self.variants[variant]})
+
+    def native_value(self, native: Any, key: str) -> Any:
+        """The native struct's value of ``TABLE.KEY`` (``key`` without the table)."""
+        if key in self.renamed:
+            return getattr(native, self.renamed[key])
+        return self.nested(native, key)
+
+    def engines(self, variant: str) -> tuple[Any, Any]:
+        """The Python and the core's resolution under ``variant``."""
+        rules = self.rules(variant)
+        return load_class(self.python)(rules), load_class(self.native)(rules)
+
+
+def engines_fixture(system: System) -> Any:
+    """A fixture ``engines``: ``system``'s Python and core resolutions, once per variant."""
+
+    @pytest.fixture(params=list(system.variants))
+    def engines(request: pytest.FixtureRequest) -> tuple[Any, Any]:
+        return system.engines(request.param)
+
+    return engines
+
+
+def outcome(function: Callable[[], Any]) -> tuple[str, Any]:
+    """``("value", result)``, or the error's class name and message."""
+    try:
+        return ("value", function())
+    except RivenError as error:
+        return (type(error).__name__, str(error))
+
+
+class Pair:
+    """Both engines, each with a Generator at the same state."""
+
+    def __init__(self, engines: tuple[Any, Any], seed: int) -> None:
+        self.engines = engines
+        self.rngs = (np.random.default_rng(seed), np.random.default_rng(seed))
+
+    def same(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """``engine.method(*args, rng, **kwargs)`` on both: the same outcome (value, or error
+        class and message) and the same stream state after it; returns the Python outcome."""
+        (python, native), (rng_p, rng_n) = self.engines, self.rngs
+        expected = outcome(lambda: getattr(python, method)(*args, rng_p, **kwargs))
+        got = outcome(lambda: getattr(native, method)(*args, rng_n, **kwargs))
+        assert got == expected
+        assert rng_n.bit_generator.state == rng_p.bit_generator.state
+        return expected[1]
+
+
+def modifiers(draw: np.random.Generator) -> tuple[Modifier, ...]:
+    """Up to three modifiers, each -3 to +3."""
+    count = int(draw.integers(0, 4))
+    return tuple(Modifier(f"m{k}", int(draw.integers(-3, 4))) for k in range(count))
+
+
+def roll_test_on_both(pair: Pair, draw: np.random.Generator, context: Callable[..., Any]) -> Any:
+    """A random test (kind, attribute, value, TN, modifiers, a context from ``context`` or
+    none) rolled on both engines; returns the pending roll and its context."""
+    kind = KINDS[int(draw.integers(0, len(KINDS)))]
+    attribute = ATTRIBUTES[int(draw.integers(0, len(ATTRIBUTES)))]
+    value = int(draw.integers(0, 7))
+    tn = int(draw.integers(4, 15))
+    mods = modifiers(draw)
+    found = None if draw.random() < 0.1 else context(draw, opponent=draw.random() < 0.6)
+    return pair.same("roll_test", kind, attribute, value, tn, mods, context=found), found
+
+
+def setup_agrees(engines: tuple[Any, Any], profiles: list[Any]) -> None:
+    """Both engines' starting wounds and resources of each profile, and their vocabularies."""
+    python, native = engines
+    for profile in profiles:
+        assert native.starting_wounds(profile) == python.starting_wounds(profile)
+        assert native.starting_resources(profile) == python.starting_resources(profile)
+    assert native.choice_vocabulary() == python.choice_vocabulary()
+
+
+def same_options(
+    engines: tuple[Any, Any],
+    roll_p: Any,
+    roll_n: Any,
+    view: Any,
+    resources: Mapping[str, int] | None = None,
+) -> list[str]:
+    """Both engines' options for their pending roll and the Oracle's choice among them agree;
+    returns the options."""
+    python, native = engines
+    options = python.spend_options(roll_p, momentum=0, strain=0, strain_max=0, resources=resources)
+    assert (
+        native.spend_options(roll_n, momentum=0, strain=0, strain_max=0, resources=resources)
+        == options
+    )
+    assert native.oracle_choice(roll_n, options, view) == python.oracle_choice(
+        roll_p, options, view
+    )
+    return list(options)
+
+
+def pick_option(
+    draw: np.random.Generator, options: list[str], bad: Callable[[], tuple[str, ...]]
+) -> str:
+    """One of ``options``, or now and then one of ``bad()`` (options the rules refuse)."""
+    if draw.random() < 0.1:
+        refused = bad()
+        return refused[int(draw.integers(0, len(refused)))]
+    return options[int(draw.integers(0, len(options)))]
+
+
+def same_close(engines: tuple[Any, Any], roll_p: Any, roll_n: Any) -> None:
+    """Both engines close their roll alike: the result, its aftermath and its detail (the order
+    of the detail's keys too)."""
+    python, native = engines
+    result_p, result_n = python.finalise(roll_p), native.finalise(roll_n)
+    assert result_n == result_p
+    assert result_n.aftermath == result_p.aftermath
+    assert list(result_n.detail.items()) == list(result_p.detail.items())
+
+
+# ---------------------------------------------------------------- Invictus
+
+_INVICTUS_RENAMED = {
+    "danger.max_dice": "danger_max",
+    "danger.fray_bite_face": "bite_face",
+    "danger.fray_bite_on": "bite_on",
+    "luck.start": "luck_start",
+    "luck.crit_gain": "luck_crit_gain",
+    "luck.cap": "luck_cap",
+    "luck.raise_per_point": "luck_raise",
+    "melee.wounds": "melee_wounds",
+    "melee.crit_wounds": "melee_crit_wounds",
+    "oracle.luck_lifts_to": "oracle_lifts_to",
+    "oracle.reserve": "oracle_reserve",
+}
+
+
+def _native_invictus_value(native: Any, key: str) -> Any:
+    """The native struct's value for ``invictus.KEY`` (not renamed)."""
+    table, _, name = key.partition(".")
+    if table == "moves":
+        kind, field = name.split(".")
+        return getattr(getattr(native, kind), field)
+    if table == "melee":
+        return native.melee[("miss", "swing", "hit", "crit").index(name)]
+    return getattr(native, name)
+
+
+INVICTUS = System(
+    name="invictus",
+    table="invictus",
+    python="riven_env.rules.systems.invictus:InvictusResolution",
+    native="riven_env.native.invictus:NativeInvictusResolution",
+    core_class="InvictusSystem",
+    variants={
+        "bundled": {},
+        "lucky": {
+            "invictus.luck.start": 2,
+            "invictus.luck.cap": 0,
+            "invictus.luck.crit_gain": 2,
+            "invictus.luck.raise_per_point": 2,
+            "invictus.oracle.reserve": 1,
+            "invictus.oracle.luck_lifts_to": "swing",
+        },
+        "harsh": {
+            "invictus.pool.attribute_offset": -1,
+            "invictus.pool.min_dice": 0,
+            "invictus.pool.max_dice": 4,
+            "invictus.pool.standard_tn": 9,
+            "invictus.pool.tn_step": 3,
+            "invictus.pool.steps_per_die": 1,
+            "invictus.bands.miss_max": 2,
+            "invictus.bands.swing_max": 4,
+            "invictus.bands.crit_sixes": 3,
+            "invictus.danger.max_dice": 2,
+            "invictus.danger.soft_max": 4,
+            "invictus.danger.fray_bite_face": 5,
+            "invictus.danger.fray_bite_on": ["hit", "crit"],
+            "invictus.health.deaths_door_overflow": 2,
+            "invictus.health.critical_health_dice": 2,
+            "invictus.health.reaction_kinds": ["resist", "rally"],
+        },
+        "moves-melee": {
+            "invictus.moves.soft.effect": "complication",
+            "invictus.moves.soft.amount": 0,
+            "invictus.moves.hard.effect": "strain",
+            "invictus.moves.hard.amount": 2,
+            "invictus.melee.miss": "recoil",
+            "invictus.melee.swing": "parry",
+            "invictus.melee.hit": "critical",
+            "invictus.melee.crit": "wound",
+            "invictus.melee.wounds": 2,
+            "invictus.melee.crit_wounds": 3,
+            "invictus.danger.factors": ["exposed", "fray", "time_pressure"],
+            "invictus.danger.exposed_conditions": ["dazed", "prone"],
+            "invictus.luck.start": 1,
+        },
+    },
+    keys=34,  # every key of invictus.toml
+    renamed=_INVICTUS_RENAMED,
+    nested=_native_invictus_value,
+)
+
+
+# ---------------------------------------------------------------- New World
+
+_NEW_WORLD_RENAMED = {
+    "characteristic.offset": "characteristic_offset",
+    "rank.default": "rank_default",
+    "difficulty.offset": "difficulty_offset",
+    "passive.base": "passive_base",
+    "melee.characteristic": "melee_characteristic",
+    "melee.critical_margin": "melee_critical_margin",
+    "helpers.max": "helpers_max",
+    "helpers.bonus_each": "helper_bonus",
+    "helpers.kinds": "helper_kinds",
+    "luck.default": "luck_default",
+    "luck.per_point": "luck_per_point",
+    "oracle.helpers_unless_sure": "oracle_sure",
+    "oracle.luck_max_per_roll": "oracle_luck_max",
+}
+
+
+def _native_new_world_value(native: Any, key: str) -> Any:
+    """The native struct's value for ``new_world.KEY`` (not renamed)."""
+    table, _, name = key.partition(".")
+    if table == "rank":
+        return dict(native.rank_by_keyword)[name]
+    if table == "luck":
+        return dict(native.luck_by_keyword)[name]
+    if name.startswith("cover_modifier."):
+        return dict(native.cover_modifier)[name.split(".")[1]]
+    return getattr(native, name)
+
+
+NEW_WORLD = System(
+    name="new-world",
+    table="new_world",
+    python="riven_env.rules.systems.new_world:NewWorldResolution",
+    native="riven_env.native.new_world:NativeNewWorldResolution",
+    core_class="NewWorldSystem",
+    variants={
+        "bundled": {},
+        # Every number moved, every switch flipped: no snake-eyes rule, a Partial band, a
+        # striking defender, other characteristics, cover that helps, a lower roll limit.
+        "turned": {
+            "new_world.roll.snake_eyes_fails": False,
+            "new_world.roll.roll_limit": 6,
+            "new_world.characteristic.offset": 0,
+            "new_world.rank.default": 0,
+            "new_world.rank.leader": 1,
+            "new_world.rank.hero": 3,
+            "new_world.rank.elite": 1,
+            "new_world.rank.minion": 2,
+            "new_world.difficulty.offset": 1,
+            "new_world.difficulty.critical_margin": 3,
+            "new_world.difficulty.partial_within": 2,
+            "new_world.passive.base": 6,
+            "new_world.passive.shot_characteristic": "wit",
+            "new_world.passive.cover_modifier.none": 1,
+            "new_world.passive.cover_modifier.soft": 0,
+            "new_world.passive.cover_modifier.hard": -3,
+            "new_world.melee.characteristic": "agility",
+            "new_world.melee.wound_margin": 2,
+            "new_world.melee.critical_margin": 4,
+            "new_world.melee.defender_strikes_back": True,
+        },
+        # Helpers everywhere and dear, plenty of Luck, an Oracle that helps and spends more.
+        "helping": {
+            "new_world.helpers.max": 1,
+            "new_world.helpers.bonus_each": 2,
+            "new_world.helpers.kinds": ["rally", "interact", "disengage", "shot", "stabilise"],
+            "new_world.helpers.shared_risk_margin": 2,
+            "new_world.helpers.shared_risk_strain": 2,
+            "new_world.luck.default": 3,
+            "new_world.luck.hero": 5,
+            "new_world.luck.leader": 0,
+            "new_world.luck.per_point": 2,
+            "new_world.oracle.helpers_unless_sure": 20,
+            "new_world.oracle.luck_max_per_roll": 4,
+            "new_world.melee.defender_strikes_back": True,
+        },
+        "no-help": {
+            "new_world.helpers.bonus_each": 0,
+            "new_world.helpers.shared_risk_strain": 0,
+            "new_world.luck.default": 0,
+            "new_world.oracle.luck_max_per_roll": 0,
+        },
+    },
+    keys=32,  # every key of new-world.toml
+    renamed=_NEW_WORLD_RENAMED,
+    nested=_native_new_world_value,
+)
+
+SYSTEMS: dict[str, System] = {s.name: s for s in (INVICTUS, NEW_WORLD)}
+"""Every ported system but RIVEN's own, by ``meta.resolution``."""
+
+
+def system_variants() -> list[tuple[str, str]]:
+    """``(system, variant)`` for every variant of every ported system (test parameters)."""
+    return [(s.name, v) for s in SYSTEMS.values() for v in s.variants]
