@@ -23,11 +23,10 @@ if available():
 from native_games import batch_lockstep  # noqa: E402
 from native_systems import SYSTEMS as PORTED  # noqa: E402
 
-# Every system but RIVEN's own that the environments play (RIVEN's: tests/test_native_batch.py).
-SYSTEMS = tuple(PORTED)
-# Every system but RIVEN's own that the native loop plays: those, and The Riddle of Steel, whose
-# melee is the choice phase (the environments refuse it).
-LOOP_SYSTEMS = (*SYSTEMS, "riddle-of-steel")
+# Every system but RIVEN's own that the native loop plays (RIVEN's: tests/test_native_batch.py).
+LOOP_SYSTEMS = tuple(PORTED)
+# Those the environments play: not a system whose melee is the choice phase (they refuse it).
+SYSTEMS = tuple(name for name, s in PORTED.items() if not s.choice_phase)
 
 
 @pytest.mark.parametrize("system", LOOP_SYSTEMS)

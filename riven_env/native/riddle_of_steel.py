@@ -18,7 +18,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from riven_env.errors import RulesDataError
-from riven_env.native.rules import NativeRivenResolution, _call, _core, _mods, _stream, native_rules
+from riven_env.native.rules import (
+    NativeRivenResolution,
+    _call,
+    _core,
+    _head_fields,
+    _mods,
+    _stream,
+    native_rules,
+)
 from riven_env.rules.config import RulesConfig
 from riven_env.rules.profiles import ModelProfile
 from riven_env.rules.results import MeleeResult, Modifier, TestResult, TestRoll
@@ -45,10 +53,6 @@ __all__ = [
 
 MOST_DICE = 64
 """The largest dice count (and Feint's added dice) the native game's option vocabulary names."""
-
-
-def _modifiers(pairs: Sequence[tuple[str, int]]) -> tuple[Modifier, ...]:
-    return tuple(Modifier(source, value) for source, value in pairs)
 
 
 def _faces(faces: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
@@ -210,7 +214,13 @@ def option_vocabulary(data: RosData, most: int = MOST_DICE) -> list[str]:
 
 
 class NativeRiddleOfSteelResolution(NativeRivenResolution):
-    """The Riddle of Steel's dice for tests, shots and melee on the core; RIVEN's for the rest."""
+    """The Riddle of Steel's dice for tests, shots and melee on the core; RIVEN's for the rest.
+
+    Not a :class:`~riven_env.native.system_base.NativeSystemResolution`: that base closes a
+    pending roll through the spend phase, and RoS has none (its tests close at once, its melee
+    is the choice phase's session); it shares the roll head every system converts
+    (``rules._head_fields``).
+    """
 
     name = NAME
     has_choices = True
@@ -234,27 +244,9 @@ class NativeRiddleOfSteelResolution(NativeRivenResolution):
 
     @staticmethod
     def _test_roll(values: Sequence[Any]) -> RosTestRoll:
-        (
-            kind,
-            attribute,
-            value,
-            mods,
-            tn,
-            dice,
-            rolled,
-            result,
-            pool,
-            successes,
-            fumble,
-            faces,
-            ros_attribute,
-        ) = values
+        dice, rolled, result, pool, successes, fumble, faces, ros_attribute = values[5:]
         return RosTestRoll(
-            kind=kind,
-            attribute=attribute,
-            attribute_value=value,
-            modifiers=_modifiers(mods),
-            tn=tn,
+            **_head_fields(values),
             dice=tuple(dice),  # type: ignore[arg-type]
             rolled_result=rolled,
             result=result,

@@ -384,12 +384,15 @@ def _native_riddle_of_steel(native: Any, target: Any, rules: RulesConfig) -> Non
         )
         for x in d.defences.values()
     ]
+    # A zone's near zones and a shield's zones in the data's own order (the engine reads
+    # membership only; the Oracle sorts near zones by the zones' order itself).
+    raw = rules.raw.get("riddle_of_steel", {})
     target.zones = [
         _filled(
             native.RosZone(),
             zone=zone,
             name=d.zone_names[zone],
-            near=[z for z in d.zones if z in d.zone_near[zone]],
+            near=_listed(raw, ("zones", zone, "near"), d.zones, d.zone_near[zone]),
         )
         for zone in d.zones
     ]
@@ -413,7 +416,7 @@ def _native_riddle_of_steel(native: Any, target: Any, rules: RulesConfig) -> Non
             name=x.name,
             dtn=x.dtn,
             passive_av=x.passive_av,
-            zones=[z for z in d.zones if z in x.zones],
+            zones=_listed(raw, ("shields", x.name, "zones"), d.zones, x.zones),
         )
         for x in d.shields.values()
     ]
@@ -446,6 +449,18 @@ def _native_riddle_of_steel(native: Any, target: Any, rules: RulesConfig) -> Non
         )
         for x in d.stances.values()
     ]
+
+
+def _listed(
+    raw: Mapping[str, Any], path: tuple[str, ...], order: Sequence[str], members: Any
+) -> list[str]:
+    """The list at ``path`` of the raw table as written, else ``members`` in ``order``."""
+    found: Any = raw
+    for key in path:
+        found = found.get(key) if isinstance(found, Mapping) else None
+    if isinstance(found, list) and set(found) == set(members):
+        return [str(z) for z in found]
+    return [z for z in order if z in members]
 
 
 def _filled(target: Any, **fields: Any) -> Any:
