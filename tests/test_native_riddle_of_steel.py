@@ -184,7 +184,7 @@ def test_combat_rounds_agree(engines: tuple[Any, Any]) -> None:
             legal = ros.choice_options(session, data)
             assert native.choice_options(session) == legal
             for stance in STANCES:
-                assert native.oracle_choice(session, legal, stance) == ros.oracle_choice(
+                assert native.stance_choice(session, legal, stance) == ros.oracle_choice(
                     session, legal, stance, data
                 )
             for profile in PROFILES:

@@ -67,7 +67,7 @@ class _NativeFunctions:
         return self.system.choice_options(session)
 
     def oracle_choice(self, session, legal, stance, data):
-        return self.system.oracle_choice(session, legal, stance)
+        return self.system.stance_choice(session, legal, stance)
 
 
 @pytest.fixture(params=ENGINES)

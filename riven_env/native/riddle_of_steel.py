@@ -410,10 +410,12 @@ class NativeRiddleOfSteelResolution(NativeRivenResolution):
         """The game index of the model that chooses now."""
         return session.decider_index
 
-    def oracle_choice(
+    def stance_choice(
         self, session: MeleeSession, legal: Sequence[str], stance_name: str | None
     ) -> tuple[str, str, str]:
-        """See :func:`~riven_env.rules.systems.riddle_of_steel.oracle_choice` (by stance)."""
+        """The Oracle's option, rule id and reason under the stance named
+        (:func:`~riven_env.rules.systems.riddle_of_steel.oracle_choice`; the seam's
+        ``oracle_choice`` on a pending roll stays RIVEN's: RoS has no spends)."""
         option, rule, text = _call(
             self._system.oracle_choice,
             self._session_values(session),
