@@ -130,7 +130,7 @@ int GameState::current_side() const {
 
 std::size_t GameState::owned_bytes() const {
   return sizeof(GameState) + models.capacity() * sizeof(Model) + momentum.capacity() * sizeof(std::int32_t) +
-         system_state.capacity() * sizeof(SystemEntry);
+         system_state.capacity() * sizeof(SystemEntry) + (choice ? sizeof(ChoicePending) : 0);
 }
 
 void GameState::validate() const {

@@ -285,6 +285,38 @@ struct Pending {
   NewWorldPart nw;
 };
 
+/// An optional value kept on the heap and copied deeply: a large member that is rarely set stays
+/// out of the state's own bytes (a search copies states by the thousand; copying an empty one
+/// is a null check).
+template <class T>
+class HeapOptional {
+ public:
+  HeapOptional() = default;
+  HeapOptional(const HeapOptional& other) : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  HeapOptional& operator=(const HeapOptional& other) {
+    if (this != &other) value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+    return *this;
+  }
+  HeapOptional(HeapOptional&&) noexcept = default;
+  HeapOptional& operator=(HeapOptional&&) noexcept = default;
+  ~HeapOptional() = default;
+  HeapOptional& operator=(T value) {
+    value_ = std::make_unique<T>(std::move(value));
+    return *this;
+  }
+
+  [[nodiscard]] bool has_value() const { return value_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  T& operator*() { return *value_; }
+  const T& operator*() const { return *value_; }
+  T* operator->() { return value_.get(); }
+  const T* operator->() const { return value_.get(); }
+  void reset() { value_.reset(); }
+
+ private:
+  std::unique_ptr<T> value_;
+};
+
 /// A melee whose resolution is a round of choices (The Riddle of Steel's Combat Round): the
 /// session, the model that started it and its foe (GameState.pending = (session, model,
 /// {"action": "melee", "target": target}) in the choice phase). The session's events are
@@ -321,7 +353,7 @@ struct GameState {
   std::uint8_t taken_count = 0;
   std::array<std::int16_t, kMaxTakenActions> taken_actions{};  // GameStatic::actions
   std::optional<Pending> pending;
-  std::optional<ChoicePending> choice;  // the choice phase's melee (pending is empty then)
+  HeapOptional<ChoicePending> choice;  // the choice phase's melee (pending is empty then)
   std::int8_t decider = -1;  // -1: None
   std::vector<SystemEntry> system_state;
   std::uint64_t looted = 0;                 // bit k: objective k looted
