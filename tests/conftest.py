@@ -264,3 +264,24 @@ def _engine_default_is_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
     # setenv (not delenv) so that teardown puts back the value before the test, whatever a
     # command set in between.
     monkeypatch.setenv(ENGINE_VARIABLE, "python")
+
+
+#: The ``meta.resolution`` of :func:`python_only_system`.
+PYTHON_ONLY_SYSTEM = "house-dice"
+
+
+@pytest.fixture
+def python_only_system(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A resolution system registered in Python only (a designer's own, RIVEN's dice under
+    another name), which the native core does not have now that it has every bundled one;
+    returns the rules overrides that select it."""
+    from riven_env.rules import resolution
+    from riven_env.rules.resolution import RivenResolution, SystemSpec
+
+    class HouseDice(RivenResolution):
+        name = PYTHON_ONLY_SYSTEM
+
+    monkeypatch.setitem(
+        resolution._REGISTRY, PYTHON_ONLY_SYSTEM, SystemSpec(PYTHON_ONLY_SYSTEM, HouseDice)
+    )
+    return {"resolution": PYTHON_ONLY_SYSTEM}

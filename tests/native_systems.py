@@ -55,6 +55,13 @@ class System:
     """The keys (without the table) that the native struct names otherwise: its field's name."""
     nested: Callable[[Any, str], Any]
     """The native struct's value of any other key (a field of the same name, or nested)."""
+    unread: tuple[str, ...] = ()
+    """Keys of the bundled table the Python engine does not read either (nothing to carry)."""
+    choice_phase: bool = False
+    """Its melee is the game's choice phase, which the environments refuse."""
+    marks: tuple[str, ...] = ()
+    """What marks a line of a game's log as the system's roll (beside its ``detail``'s
+    ``"system": NAME``): its melee's events, where they carry no ``system`` key."""
 
     def rules(self, variant: str) -> RulesConfig:
         return load_rules(overrides={"resolution": self.name, **self.variants[variant]})
@@ -349,7 +356,198 @@ NEW_WORLD = System(
     nested=_native_new_world_value,
 )
 
-SYSTEMS: dict[str, System] = {s.name: s for s in (INVICTUS, NEW_WORLD)}
+# ---------------------------------------------------------------- The Riddle of Steel
+
+
+def _ros_table(native: Any) -> dict[str, Any]:
+    """The native struct read back in the shape of the ``[riddle_of_steel]`` table."""
+
+    def dtn(d: Any) -> Any:
+        return d.dtn if d.source == "number" else d.source
+
+    return {
+        "dice": {
+            k: getattr(native, k)
+            for k in ("faces", "stack_on", "max_stacks", "fumble_ones", "min_tn")
+        },
+        "attributes": {a.name: {"from": a.from_, "offset": a.offset} for a in native.attributes},
+        "proficiency": {
+            "base": native.proficiency_base,
+            "min": native.proficiency_min,
+            "feint_min": native.feint_min,
+        },
+        "tests": {
+            "attribute_for": dict(native.test_attribute_for),
+            "modifier_dice": native.test_modifier_dice,
+            "min_dice": native.test_min_dice,
+            "tn_for_riven_tn": {str(k): v for k, v in native.tn_for_riven_tn},
+            "bands": dict(native.bands),
+        },
+        "shooting": {"atn": native.shot_atn, "cover_tn": dict(native.cover_tn)},
+        "melee": {
+            **{
+                k: getattr(native, k)
+                for k in (
+                    "exchanges",
+                    "modifier_dice",
+                    "ignore_modifier_sources",
+                    "feint_cost",
+                    "feint_die_cost_near",
+                    "feint_die_cost_far",
+                    "counter_bonus",
+                    "counter_fail_extra_successes",
+                    "stand_steal_cost",
+                    "duck_weave_pool_loss",
+                    "fumble_pool_loss",
+                    "knockdown_tn_per_margin",
+                    "knockdown_condition",
+                    "bleeding_condition",
+                    "max_wound_level",
+                )
+            },  # fmt: skip
+            "attacks": {
+                a.name: {"extra": a.extra, "bonus_dice": a.bonus_dice, "damage": a.damage}
+                for a in native.attacks
+            },
+            "defences": {
+                d.name: {"dtn": dtn(d), "cost": d.cost, "needs_shield": d.needs_shield}
+                for d in native.defences
+            },
+        },
+        "zones": {z.zone: {"name": z.name, "near": z.near} for z in native.zones},
+        "weapons": {
+            w.name: {"atn": w.atn, "dtn": w.dtn, "dr": w.dr, "shield": w.shield}
+            for w in native.weapons
+        },
+        "weapon_traits": {
+            t.name: {"dr": t.dr, **({"shield": t.shield} if t.sets_shield else {})}
+            for t in native.weapon_traits
+        },
+        "shields": {
+            s.name: {"dtn": s.dtn, "passive_av": s.passive_av, "zones": s.zones}
+            for s in native.shields
+        },
+        "damage": {
+            row.zone: {
+                str(level): {
+                    "shock": c.shock,
+                    "pain": c.pain,
+                    "bl": c.bl,
+                    "wounds": c.wounds,
+                    "effect": c.effect,
+                    "text": c.text,
+                }
+                for level, c in enumerate(row.levels, start=1)
+            }
+            for row in native.damage
+        },
+        "oracle": {
+            "default_stance": native.default_stance,
+            "stances": dict(native.stances_by_profile),
+            "stance": {
+                s.name: {
+                    "first_attack_share": s.first_attack_share,
+                    "defence_share": s.defence_share,
+                }
+                for s in native.stances
+            },
+        },
+    }
+
+
+def _native_ros_value(native: Any, key: str) -> Any:
+    """The native struct's value for ``riddle_of_steel.KEY``."""
+    found: Any = _ros_table(native)
+    for part in key.split("."):
+        found = found[part]
+    return found
+
+
+R = "riddle_of_steel."
+
+RIDDLE_OF_STEEL = System(
+    name="riddle-of-steel",
+    table="riddle_of_steel",
+    python="riven_env.rules.systems.riddle_of_steel:RiddleOfSteelResolution",
+    native="riven_env.native.riddle_of_steel:NativeRiddleOfSteelResolution",
+    core_class="RiddleOfSteelSystem",
+    variants={
+        "bundled": {},
+        # Every kind of number moved: fewer stacks and a one-1 Fumble, other offsets and bands,
+        # a third exchange, dear Feints, the other counter reading, other losses, a wounding head.
+        "turned": {
+            f"{R}dice.max_stacks": 1,
+            f"{R}dice.fumble_ones": 1,
+            f"{R}dice.min_tn": 3,
+            f"{R}attributes.brawn.offset": 1,
+            f"{R}attributes.wits.from": "resolve",
+            f"{R}proficiency.base": 9,
+            f"{R}proficiency.min": 2,
+            f"{R}proficiency.feint_min": 5,
+            f"{R}tests.attribute_for.might": "presence",
+            f"{R}tests.modifier_dice": 2,
+            f"{R}tests.min_dice": 2,
+            f"{R}tests.tn_for_riven_tn.8": 7,
+            f"{R}tests.bands.partial": 2,
+            f"{R}tests.bands.hit": 3,
+            f"{R}tests.bands.critical": 5,
+            f"{R}shooting.atn": 7,
+            f"{R}shooting.cover_tn.soft": 2,
+            f"{R}melee.exchanges": 3,
+            f"{R}melee.modifier_dice": 2,
+            f"{R}melee.ignore_modifier_sources": ["weapon:"],
+            f"{R}melee.feint_cost": 2,
+            f"{R}melee.feint_die_cost_near": 2,
+            f"{R}melee.feint_die_cost_far": 3,
+            f"{R}melee.counter_bonus": "attacker_dice",
+            f"{R}melee.counter_fail_extra_successes": 2,
+            f"{R}melee.stand_steal_cost": 1,
+            f"{R}melee.duck_weave_pool_loss": 0.34,
+            f"{R}melee.fumble_pool_loss": 1.0,
+            f"{R}melee.knockdown_tn_per_margin": 3,
+            f"{R}melee.knockdown_condition": "stunned",
+            f"{R}melee.bleeding_condition": "dazed",
+            f"{R}melee.attacks.thrust.bonus_dice": 2,
+            f"{R}melee.attacks.swing_heavy.extra": 2,
+            f"{R}melee.defences.dodge_stand.dtn": 6,
+            f"{R}melee.defences.counter.cost": 1,
+            f"{R}weapons.spear.dr": 3,
+            f"{R}weapon_traits.heavy.dr": 2,
+            f"{R}shields.heater.passive_av": 6,
+            f"{R}damage.V.3.effect": "knockdown",
+            f"{R}damage.default.2.wounds": 1,
+            f"{R}oracle.default_stance": "guarded",
+            f"{R}oracle.stance.bold.first_attack_share": 0.25,
+            f"{R}oracle.stance.balanced.defence_share": 0.75,
+        },
+        # Few dice, many stacks: pools run dry, knockdowns and steals come often.
+        "lean": {
+            f"{R}dice.max_stacks": 5,
+            f"{R}proficiency.base": 5,
+            f"{R}melee.stand_steal_cost": 0,
+            f"{R}melee.knockdown_tn_per_margin": 5,
+            f"{R}melee.duck_weave_pool_loss": 1.0,
+            f"{R}melee.fumble_pool_loss": 0.0,
+        },
+    },
+    keys=378,  # every key of riddle-of-steel.toml
+    renamed={},
+    nested=_native_ros_value,
+    # The file's name and version, and the quickstart's numbers it notes beside the manoeuvre
+    # tables (melee.attacks and melee.defences hold them as the engine reads them).
+    unread=(
+        "meta.name",
+        "meta.version",
+        "melee.thrust_bonus_dice",
+        "melee.thrust_damage",
+        "melee.swing_boost_damage",
+        "melee.counter_cost",
+    ),
+    choice_phase=True,
+    marks=('"type": "ros_exchange"',),
+)
+
+SYSTEMS: dict[str, System] = {s.name: s for s in (INVICTUS, NEW_WORLD, RIDDLE_OF_STEEL)}
 """Every ported system but RIVEN's own, by ``meta.resolution``."""
 
 

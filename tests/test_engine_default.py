@@ -28,8 +28,9 @@ from riven_env.scenario import load_scenario
 native_only = pytest.mark.skipif(not available(), reason="the native core is not built")
 runner = CliRunner()
 
-#: A resolution system the core has not ported (riven_env/native/rules.py NATIVE_SYSTEMS).
-UNPORTED = {"resolution": "riddle-of-steel"}
+#: The core has every bundled resolution system (riven_env/native/rules.py NATIVE_SYSTEMS); a
+#: system it lacks is one registered in Python only (tests/conftest.py python_only_system).
+UNPORTED = "house-dice"
 
 
 @pytest.fixture
@@ -61,15 +62,26 @@ def test_auto_plays_a_ported_mission_on_the_core(real_default: None) -> None:
     assert pick_engine(None, [load_scenario("skirmish-5v5"), "duel-1v1"]) == "native"
 
 
-def test_auto_plays_an_unported_system_on_the_reference(real_default: None) -> None:
-    state = new_game("duel-1v1", 3, overrides=UNPORTED)
+def test_auto_plays_an_unported_system_on_the_reference(
+    real_default: None, python_only_system: dict[str, str]
+) -> None:
+    state = new_game("duel-1v1", 3, overrides=python_only_system)
     assert isinstance(state, GameState)
-    assert state.resolution.name == "riddle-of-steel"
+    assert state.resolution.name == UNPORTED
     # ... and one such mission keeps a whole set of missions on the reference.
-    assert pick_engine("auto", ["duel-1v1"], overrides=UNPORTED) == "python"
+    assert pick_engine("auto", ["duel-1v1"], overrides=python_only_system) == "python"
     if available():
-        with pytest.raises(NativeUnavailableError, match="'riddle-of-steel'"):
-            new_game("duel-1v1", 3, overrides=UNPORTED, engine="native")
+        with pytest.raises(NativeUnavailableError, match=f"'{UNPORTED}'"):
+            new_game("duel-1v1", 3, overrides=python_only_system, engine="native")
+
+
+@native_only
+def test_auto_plays_every_bundled_system_on_the_core(real_default: None) -> None:
+    from riven_env.native.loop import NativeGameState
+
+    for system in ("riven", "invictus", "new-world", "riddle-of-steel"):
+        state = new_game("duel-1v1", 3, overrides={"resolution": system})
+        assert isinstance(state, NativeGameState), system
 
 
 def test_auto_without_the_core_plays_python(
@@ -88,8 +100,8 @@ def test_the_envs_settle_auto_on_one_engine(real_default: None) -> None:
     from riven_env.envs.vector import RivenVectorEnv
 
     assert RivenSkirmishEnv("duel-1v1", "random").engine == "native"
-    # The one system the core lacks (The Riddle of Steel) has a choice phase, which the
-    # environments refuse on either engine; every system they play is native.
+    # The Riddle of Steel has a choice phase, which the environments refuse on either engine;
+    # every system they play is native.
     new_world = {"resolution": "new-world"}
     env = RivenSkirmishEnv("duel-1v1", "random", rules_overrides=new_world)
     assert env.engine == "native"
@@ -100,12 +112,14 @@ def test_the_envs_settle_auto_on_one_engine(real_default: None) -> None:
 
 
 @native_only
-def test_a_playtest_stores_the_engine_auto_settled_on(real_default: None) -> None:
+def test_a_playtest_stores_the_engine_auto_settled_on(
+    real_default: None, python_only_system: dict[str, str]
+) -> None:
     config = PlaytestConfig(scenario="duel-1v1", blue="random", red="random", games=1)
     assert config.engine == "auto"
     assert config.settled().engine == "native"
     unported = PlaytestConfig(
-        scenario="duel-1v1", blue="random", red="random", games=1, overrides=UNPORTED
+        scenario="duel-1v1", blue="random", red="random", games=1, overrides=python_only_system
     )
     assert unported.settled().engine == "python"
     custom = PlaytestConfig(
@@ -116,7 +130,7 @@ def test_a_playtest_stores_the_engine_auto_settled_on(real_default: None) -> Non
 
 @native_only
 def test_commands_without_engine_play_natively_and_auto_is_accepted(
-    real_default: None, tmp_path
+    real_default: None, tmp_path, python_only_system: dict[str, str]
 ) -> None:
     common = ("playtest", "--scenario", "duel-1v1", "--blue", "random", "--red", "oracle",
               "--games", "2", "--workers", "1", "--json", "--quiet")  # fmt: skip
@@ -131,7 +145,7 @@ def test_commands_without_engine_play_natively_and_auto_is_accepted(
     unported = runner.invoke(
         app,
         [*common, "--db", str(tmp_path / "c.duckdb"), "--engine", "auto",
-         "--set", "resolution=riddle-of-steel"],
+         "--set", f"resolution={UNPORTED}"],
     )  # fmt: skip
     assert unported.exit_code == 0, unported.output
     assert json.loads(unported.stdout)["config"]["engine"] == "python"

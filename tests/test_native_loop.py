@@ -175,14 +175,16 @@ def test_an_illegal_decision_is_refused_with_the_legal_ones() -> None:
         state.apply(Decision("shoot", 0, target=1))
 
 
-def test_the_engine_is_named_and_other_systems_are_refused() -> None:
+def test_the_engine_is_named_and_other_systems_are_refused(
+    python_only_system: dict[str, str],
+) -> None:
     with pytest.raises(ValueError, match="engine .fast.: expected one of auto, python, native"):
         new_game("duel-1v1", 1, engine="fast")
-    with pytest.raises(NativeUnavailableError, match="'riddle-of-steel'"):
-        new_game("duel-1v1", 1, overrides={"resolution": "riddle-of-steel"}, engine="native")
-    # Invictus and New World are ported (tests/test_native_invictus_loop.py and
-    # tests/test_native_new_world_loop.py play them).
-    for system in ("invictus", "new-world"):
+    with pytest.raises(NativeUnavailableError, match="'house-dice'"):
+        new_game("duel-1v1", 1, overrides=python_only_system, engine="native")
+    # Every bundled system is ported (tests/test_native_invictus_loop.py,
+    # tests/test_native_new_world_loop.py and tests/test_native_riddle_of_steel_loop.py play them).
+    for system in ("invictus", "new-world", "riddle-of-steel"):
         assert isinstance(
             new_game("duel-1v1", 1, overrides={"resolution": system}, engine="native"),
             NativeGameState,

@@ -289,19 +289,24 @@ def test_the_native_struct_is_built_once_per_config() -> None:
     assert N.native_rules(load_rules(overrides={"melee.charge_bonus": 3})) is N.native_rules(rules)
 
 
-def test_riven_invictus_and_new_world_are_native_behind_the_seam() -> None:
+def test_every_bundled_system_is_native_behind_the_seam(
+    python_only_system: dict[str, str],
+) -> None:
     from riven_env.native.invictus import NativeInvictusResolution
     from riven_env.native.new_world import NativeNewWorldResolution
+    from riven_env.native.riddle_of_steel import NativeRiddleOfSteelResolution
 
-    ported = ("riven", "invictus", "new-world")
+    ported = ("riven", "invictus", "new-world", "riddle-of-steel")
     assert tuple(N.load().ported_systems()) == N.NATIVE_SYSTEMS == ported
     assert isinstance(N.native_resolution(load_rules()), N.NativeRivenResolution)
     invictus = N.native_resolution(load_rules(overrides={"resolution": "invictus"}))
     assert isinstance(invictus, NativeInvictusResolution)
     new_world = N.native_resolution(load_rules(overrides={"resolution": "new-world"}))
     assert isinstance(new_world, NativeNewWorldResolution)
-    with pytest.raises(NativeUnavailableError, match="'riddle-of-steel'.*not in the native core"):
-        N.native_resolution(load_rules(overrides={"resolution": "riddle-of-steel"}))
+    ros = N.native_resolution(load_rules(overrides={"resolution": "riddle-of-steel"}))
+    assert isinstance(ros, NativeRiddleOfSteelResolution)
+    with pytest.raises(NativeUnavailableError, match="'house-dice'.*not in the native core"):
+        N.native_resolution(load_rules(overrides=python_only_system))
 
 
 # ---------------------------------------------------------------- activation

@@ -1,7 +1,8 @@
 """The batched and single environments on the core play every ported dice engine
-(``resolution`` Invictus and New World) as the Python environments do, and ``auto`` plays them
-on the core. (Each system's own loop tests: tests/test_native_invictus_loop.py,
-tests/test_native_new_world_loop.py.)
+(``resolution`` Invictus and New World) as the Python environments do, and ``auto`` plays every
+system on the core (The Riddle of Steel's choice phase included, which the environments refuse
+on either engine). (Each system's own loop tests: tests/test_native_invictus_loop.py,
+tests/test_native_new_world_loop.py, tests/test_native_riddle_of_steel_loop.py.)
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from native_games import batch_lockstep  # noqa: E402
 from native_systems import SYSTEMS as PORTED  # noqa: E402
 
 # Every system but RIVEN's own that the native loop plays (RIVEN's: tests/test_native_batch.py).
-SYSTEMS = tuple(PORTED)
+LOOP_SYSTEMS = tuple(PORTED)
+# Those the environments play: not a system whose melee is the choice phase (they refuse it).
+SYSTEMS = tuple(name for name, s in PORTED.items() if not s.choice_phase)
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", LOOP_SYSTEMS)
 def test_auto_plays_the_system_on_the_core(system: str, monkeypatch: pytest.MonkeyPatch) -> None:
     overrides = {"resolution": system}
     from riven_env.game.engines import ENGINE_VARIABLE, pick_engine
@@ -76,6 +79,16 @@ def test_the_batched_env_plays_the_system_as_the_python_envs(
     ]
     batch_lockstep(batch, envs, seed, steps)
     batch.close()
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_the_environments_refuse_the_choice_phase_on_either_engine(engine: str) -> None:
+    from riven_env.envs.gym_env import EnvArgumentError, RivenSkirmishEnv
+
+    with pytest.raises(EnvArgumentError, match="riddle-of-steel"):
+        RivenSkirmishEnv(
+            "duel-1v1", "random", rules_overrides={"resolution": "riddle-of-steel"}, engine=engine
+        )
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -32,19 +32,26 @@ LOOP_PAIRINGS = (("random", "random"), ("oracle", "oracle"), ("oracle", "random"
 LOOP_SEEDS = range(4)
 SEAM_MISSIONS = ("duel-1v1", "skirmish-5v5", "hold-the-line")
 SEAM_PAIRINGS = (("random", "random"), ("oracle", "oracle"))
-SEAM_SEEDS = {"invictus": range(8), "new-world": range(6)}
+SEAM_SEEDS = {"invictus": range(8), "new-world": range(6), "riddle-of-steel": range(4)}
 # Where the seam's games reach each system's choices, and what they must show there: Invictus's
 # Favour and Danger Dice; New World's helpers called and Luck spent by attackers and by
-# defenders (hold-the-line's rallies and objectives are where helpers stand by).
+# defenders (hold-the-line's rallies and objectives are where helpers stand by); The Riddle of
+# Steel's Combat Rounds: hits, Pain carried, knockdowns, the Oracle's RoS rules.
 SEAM_REACH = {
     "invictus": ("skirmish-5v5", (("oracle", "oracle"),), ('"favour:', '"danger_dice": [')),
     "new-world": ("hold-the-line", SEAM_PAIRINGS, ('"help:', '"defender:luck"', '"luck spent"')),
+    "riddle-of-steel": (
+        "hold-the-line",
+        SEAM_PAIRINGS,
+        ('"outcome": "hit"', '"type": "ros_pain"', '"rule": "ros:attack:', '"knockdown": {'),
+    ),
 }
 
 
 def _rolls(system: str, lines: list[str]) -> int:
-    """The lines that carry a roll of ``system`` (its ``detail``)."""
-    return sum(f'"system": "{system}"' in line for line in lines)
+    """The lines that carry a roll of ``system`` (its ``detail``, or a mark of its melee)."""
+    marks = (f'"system": "{system}"', *SYSTEMS[system].marks)
+    return sum(any(mark in line for mark in marks) for line in lines)
 
 
 @pytest.mark.parametrize("mission", missions())

@@ -58,6 +58,8 @@ def test_every_key_reaches_the_native_struct(system: str, variant: str) -> None:
     prefix = f"{s.table}."
     keys = [k for k in leaf_keys(rules.raw) if k.startswith(prefix)]
     for dotted in keys:
+        if dotted[len(prefix) :] in s.unread:
+            continue
         expected = rules.get(dotted)
         got = s.native_value(getattr(config, s.table), dotted[len(prefix) :])
         assert (list(got) if isinstance(expected, list) else got) == expected, dotted

@@ -16,6 +16,7 @@ from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
+from rules_engines import ENGINES
 
 from riven_env.errors import RulesDataError
 from riven_env.game import Decision
@@ -35,6 +36,62 @@ from riven_env.rules.systems.ros_dice import (
 DATA = load_ros_data()
 SWORD = RosWeapon("sword", atn=6, dtn=6, dr=2)
 ROS = {"resolution": "riddle-of-steel"}
+
+
+class _NativeFunctions:
+    """The module functions the rule tests call, on the core's engine
+    (:class:`~riven_env.native.riddle_of_steel.NativeRiddleOfSteelResolution`); the records and
+    the pure readings they do not roll with stay the Python module's."""
+
+    def __init__(self, system, python_module) -> None:
+        self.system = system
+        self.python = python_module
+        self.RiddleOfSteelResolution = type(system)
+
+    def __getattr__(self, name):
+        return getattr(self.python, name)
+
+    def roll_ros_test(self, kind, attribute, value, tn, modifiers, rng, data):
+        return self.system.roll_test(kind, attribute, value, tn, modifiers, rng)
+
+    def make_fighter(self, index, model_id, profile, wounds, pain, modifiers, data):
+        return self.system.make_fighter(index, model_id, profile, wounds, pain, modifiers)
+
+    def open_session(self, attacker, defender, rng, data):
+        return self.system.open_session(attacker, defender, rng)
+
+    def apply_choice(self, session, option, rng, data):
+        return self.system.apply_choice(session, option, rng)
+
+    def choice_options(self, session, data):
+        return self.system.choice_options(session)
+
+    def oracle_choice(self, session, legal, stance, data):
+        return self.system.stance_choice(session, legal, stance)
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A seam-level rule test on both engines: the Python one, and the core's behind the
+    module's functions the test calls (``ros`` and ``roll_pool``)."""
+    if request.param == "native":
+        from riven_env.native.riddle_of_steel import NativeRiddleOfSteelResolution
+
+        system = NativeRiddleOfSteelResolution(load_rules(None, ROS))
+        monkeypatch.setitem(globals(), "ros", _NativeFunctions(system, ros))
+        monkeypatch.setitem(
+            globals(), "roll_pool", lambda dice, tn, rng, data: system.roll_pool(dice, tn, rng)
+        )
+    return str(request.param)
+
+
+def on_engine(state, engine: str):
+    """The game's resolution seam on ``engine`` (the core's RoS dice behind the Python loop)."""
+    if engine == "native":
+        from riven_env.native.riddle_of_steel import NativeRiddleOfSteelResolution
+
+        state.resolution = NativeRiddleOfSteelResolution(state.rules)
+    return state
 
 
 def rng_of(script_dice, *faces):
@@ -113,12 +170,12 @@ def test_selectable_by_meta_resolution():
 
 
 # ----------------------------------------------------------------------------- dice
-def test_each_die_at_or_above_tn_is_a_success(script_dice):
+def test_each_die_at_or_above_tn_is_a_success(script_dice, engine):
     roll = roll_pool(5, 7, rng_of(script_dice, 7, 6, 10, 1, 9), DATA)
     assert roll.successes == 3 and roll.totals == (7, 6, 10, 1, 9) and not roll.fumble
 
 
-def test_tens_stack_only_where_they_can_matter(script_dice):
+def test_tens_stack_only_where_they_can_matter(script_dice, engine):
     # TN 13: a 10 is rerolled and added; 10 + 5 = 15 succeeds, 10 + 2 = 12 does not.
     dice = rng_of(script_dice, 10, 5, 10, 2, 9)
     roll = roll_pool(3, 13, dice, DATA)
@@ -128,14 +185,14 @@ def test_tens_stack_only_where_they_can_matter(script_dice):
     assert roll_pool(1, 10, dice, DATA).faces == ((10,),) and dice.remaining == 0
 
 
-def test_stacking_is_bounded_by_max_stacks(script_dice):
+def test_stacking_is_bounded_by_max_stacks(script_dice, engine):
     dice = rng_of(script_dice, 10, 10, 10, 10, 10)
     roll = roll_pool(1, 41, dice, DATA)
     assert len(roll.faces[0]) == 1 + DATA.max_stacks and roll.totals == (40,)
     assert roll.successes == 0 and dice.remaining == 1
 
 
-def test_fumble_is_no_success_and_two_ones(script_dice):
+def test_fumble_is_no_success_and_two_ones(script_dice, engine):
     assert roll_pool(3, 6, rng_of(script_dice, 1, 1, 5), DATA).fumble
     assert not roll_pool(3, 6, rng_of(script_dice, 1, 1, 6), DATA).fumble  # a success
     assert not roll_pool(3, 6, rng_of(script_dice, 1, 2, 5), DATA).fumble  # one 1
@@ -246,13 +303,13 @@ def test_odds_melee_sums_to_one():
         ((6, 7, 8, 9), "critical"),
     ],
 )
-def test_attribute_test_bands_by_successes(script_dice, faces, band):
+def test_attribute_test_bands_by_successes(script_dice, faces, band, engine):
     # Agility 2 -> RoS Agility 4: four dice; RIVEN TN 8 (standard) -> RoS TN 6.
     roll = ros.roll_ros_test("disengage", "agility", 2, 8, (), rng_of(script_dice, *faces), DATA)
     assert roll.pool == 4 and roll.tn == 6 and roll.result == band
 
 
-def test_attribute_test_fumble_is_a_miss_and_modifiers_are_dice(script_dice):
+def test_attribute_test_fumble_is_a_miss_and_modifiers_are_dice(script_dice, engine):
     roll = ros.roll_ros_test(
         "rally", "resolve", 2, 10, (Modifier("shaken", -1),), rng_of(script_dice, 1, 1, 5), DATA
     )
@@ -260,14 +317,14 @@ def test_attribute_test_fumble_is_a_miss_and_modifiers_are_dice(script_dice):
     assert band_for(3, True, DATA) == "miss"
 
 
-def test_shot_tn_is_the_atn_plus_cover():
+def test_shot_tn_is_the_atn_plus_cover(engine):
     system = ros.RiddleOfSteelResolution(load_rules(None, ROS))
     assert [system.shot_tn(c) for c in ("none", "soft", "hard")] == [6, 7, 9]
     assert system.spend_options(None, momentum=6, strain=0, strain_max=4) == []
 
 
 # ----------------------------------------------------------------------------- the Combat Round
-def test_combat_pool_from_a_riven_profile():
+def test_combat_pool_from_a_riven_profile(engine):
     from riven_env.rules.profiles import ModelProfile
 
     profile = ModelProfile.from_dict(
@@ -286,7 +343,7 @@ def test_combat_pool_from_a_riven_profile():
     assert made.weapon.name == "unarmed"
 
 
-def test_declarations_go_attacker_then_defender(script_dice):
+def test_declarations_go_attacker_then_defender(script_dice, engine):
     rng = rng_of(script_dice)
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     assert s.step == "attack" and s.decider == 0
@@ -297,7 +354,7 @@ def test_declarations_go_attacker_then_defender(script_dice):
     assert s.step == "feint" and s.decider == 0 and s.pools == (5, 6)
 
 
-def test_hit_damage_through_the_table(script_dice):
+def test_hit_damage_through_the_table(script_dice, engine):
     # 5 dice vs ATN 6: 3 successes; 4 dice vs DTN 6: 2 -> margin 1.
     # Damage: Brawn 4 + DR 2 + margin 1 - Brawn 4 = level 3 at VII: a broken arm.
     rng = rng_of(script_dice, 6, 7, 8, 2, 3, 6, 9, 2, 3)
@@ -314,7 +371,7 @@ def test_hit_damage_through_the_table(script_dice):
     assert s.exchange == 2 and s.attacker == 0 and s.step == "attack"  # the hitter keeps it
 
 
-def test_tie_does_no_damage_and_keeps_initiative(script_dice):
+def test_tie_does_no_damage_and_keeps_initiative(script_dice, engine):
     rng = rng_of(script_dice, 6, 2, 2, 2, 2, 6, 2)
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:V", "5", "parry", "2", "none"], rng)
@@ -322,7 +379,7 @@ def test_tie_does_no_damage_and_keeps_initiative(script_dice):
     assert s.exchange == 2 and s.attacker == 0
 
 
-def test_winning_defender_attacks_next_and_round_ends_after_two(script_dice):
+def test_winning_defender_attacks_next_and_round_ends_after_two(script_dice, engine):
     rng = rng_of(script_dice, 2, 2, 6, 6)
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:V", "2", "parry", "2", "none"], rng)
@@ -334,7 +391,7 @@ def test_winning_defender_attacks_next_and_round_ends_after_two(script_dice):
     assert s.done and s.end_reason == "the round's exchanges are over"
 
 
-def test_thrust_adds_a_die_and_loses_a_level_unless_paid(script_dice):
+def test_thrust_adds_a_die_and_loses_a_level_unless_paid(script_dice, engine):
     rng = rng_of(script_dice, 6, 6, 6)  # 2 declared + 1 thrust die, all hit; no defence
     s = ros.open_session(fighter(0), fighter(1, wounds=5), rng, DATA)
     s = play(s, ["thrust:VII", "2", "none", "none"], rng)
@@ -347,14 +404,14 @@ def test_thrust_adds_a_die_and_loses_a_level_unless_paid(script_dice):
     assert s.pools[0] == 10 - 3 and exchanges(s)[0]["damage"] == 4 + 2 + 3 - 4
 
 
-def test_heavy_swing_pays_a_die_for_a_level(script_dice):
+def test_heavy_swing_pays_a_die_for_a_level(script_dice, engine):
     rng = rng_of(script_dice, 6, 2)
     s = ros.open_session(fighter(0), fighter(1, wounds=5), rng, DATA)
     s = play(s, ["swing_heavy:VII", "2", "none", "none"], rng)
     assert s.pools[0] == 10 - 3 and exchanges(s)[0]["damage"] == 4 + 2 + 1 + 1 - 4
 
 
-def test_feint_switches_zone_and_buys_dice(script_dice):
+def test_feint_switches_zone_and_buys_dice(script_dice, engine):
     # Near zone (IV -> V): 1 die to call, 1 per die added; far (I -> V): 2 per die.
     rng = rng_of(script_dice, *([2] * 9))
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
@@ -372,21 +429,21 @@ def test_feint_switches_zone_and_buys_dice(script_dice):
     assert s.pools[0] == 10 - 4 - 1 - 2 * 2
 
 
-def test_feint_needs_proficiency_four(script_dice):
+def test_feint_needs_proficiency_four(script_dice, engine):
     rng = rng_of(script_dice, 2, 2, 2, 2)
     s = ros.open_session(fighter(0, proficiency=3), fighter(1), rng, DATA)
     s = play(s, ["swing:IV", "2", "parry", "2"], rng)  # rolls at once: no feint step
     assert len(exchanges(s)) == 1
 
 
-def test_dodge_and_break_ends_the_round(script_dice):
+def test_dodge_and_break_ends_the_round(script_dice, engine):
     rng = rng_of(script_dice, 2, 2, 4)  # DTN 4
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:IV", "2", "dodge_break", "1", "none"], rng)
     assert s.done and "broke off" in s.end_reason and exchanges(s)[0]["dtn"] == 4
 
 
-def test_dodge_and_stand_steals_for_two_dice_or_free(script_dice):
+def test_dodge_and_stand_steals_for_two_dice_or_free(script_dice, engine):
     rng = rng_of(script_dice, 6, 2, 7, 7)  # attacker 1 success, defender 2 vs DTN 7
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:IV", "2", "dodge_stand", "2", "none"], rng)
@@ -401,7 +458,7 @@ def test_dodge_and_stand_steals_for_two_dice_or_free(script_dice):
     assert s.step == "attack" and s.attacker == 1 and s.pools[1] == 9
 
 
-def test_duck_and_weave_costs_the_attacker_half_its_dice(script_dice):
+def test_duck_and_weave_costs_the_attacker_half_its_dice(script_dice, engine):
     rng = rng_of(script_dice, 2, 2, 2, 2, 2, 9, 9)
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:IV", "5", "duck_weave", "2", "none"], rng)
@@ -409,7 +466,7 @@ def test_duck_and_weave_costs_the_attacker_half_its_dice(script_dice):
     assert s.pools[0] == 10 - 5 - 2  # floor(5 / 2) lost
 
 
-def test_counter_pays_two_and_gives_bonus_dice_or_an_extra_success(script_dice):
+def test_counter_pays_two_and_gives_bonus_dice_or_an_extra_success(script_dice, engine):
     rng = rng_of(script_dice, 6, 2, 6, 6)  # attacker 1 success, counter 2
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:IV", "2", "counter", "2", "none"], rng)
@@ -424,14 +481,14 @@ def test_counter_pays_two_and_gives_bonus_dice_or_an_extra_success(script_dice):
     assert record["counter_failed"] and record["margin"] == 1 and record["outcome"] == "hit"
 
 
-def test_fumbled_attack_loses_half_the_dice_spent(script_dice):
+def test_fumbled_attack_loses_half_the_dice_spent(script_dice, engine):
     rng = rng_of(script_dice, 1, 1, 2, 3)
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:IV", "4", "none", "none"], rng)
     assert exchanges(s)[0]["attack_fumble"] and s.pools[0] == 10 - 4 - 2
 
 
-def test_block_needs_a_shield_which_also_armours_its_zones(script_dice):
+def test_block_needs_a_shield_which_also_armours_its_zones(script_dice, engine):
     heater = DATA.shields["heater"]
     shielded = fighter(1, shield=heater, wounds=5)
     rng = rng_of(script_dice, 6, 6, 6, 6, 2)
@@ -444,7 +501,7 @@ def test_block_needs_a_shield_which_also_armours_its_zones(script_dice):
     assert ros.zone_armour(shielded, "V") == 0
 
 
-def test_knockdown_when_the_pool_is_gone(script_dice):
+def test_knockdown_when_the_pool_is_gone(script_dice, engine):
     # Margin 1 at VII level 3 (shock 4) leaves the defender 0 dice: Resistance 4 dice vs
     # TN 2 x 1 = 2 with no success means Prone.
     rng = rng_of(script_dice, 6, 6, 2, 2, 6, 1, 1, 1, 1)
@@ -455,27 +512,27 @@ def test_knockdown_when_the_pool_is_gone(script_dice):
     assert ("condition", 1, "prone") in s.effects
 
 
-def test_mortal_wound_takes_the_model_out_and_ends_the_round(script_dice):
+def test_mortal_wound_takes_the_model_out_and_ends_the_round(script_dice, engine):
     rng = rng_of(script_dice, 6, 6, 6, 6, 6)
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:V", "5", "none", "none"], rng)
     assert s.done and ("out", 1) in s.effects and "slain" in s.end_reason
 
 
-def test_incapacitating_wound_puts_it_down(script_dice):
+def test_incapacitating_wound_puts_it_down(script_dice, engine):
     rng = rng_of(script_dice, 6, 6, 2)  # margin 2 at IV: level 4, "down"
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     s = play(s, ["swing:IV", "3", "none", "none"], rng)
     assert s.done and ("down", 1) in s.effects
 
 
-def test_illegal_option_is_refused(script_dice):
+def test_illegal_option_is_refused(script_dice, engine):
     s = ros.open_session(fighter(0), fighter(1), rng_of(script_dice), DATA)
     with pytest.raises(RulesDataError, match="not legal"):
         ros.apply_choice(s, "swing:IX", rng_of(script_dice), DATA)
 
 
-def test_oracle_rules_explain_every_step(script_dice):
+def test_oracle_rules_explain_every_step(script_dice, engine):
     rng = rng_of(script_dice, *([5] * 30))
     s = ros.open_session(fighter(0), fighter(1), rng, DATA)
     seen = []
@@ -492,8 +549,8 @@ def test_oracle_rules_explain_every_step(script_dice):
 TWO = [("blue", "brawler", "b1", (12, 11.5)), ("red", "brawler", "r1", (12, 12.5))]
 
 
-def test_melee_in_the_game_asks_both_sides(mini_game, script_dice):
-    state = mini_game(TWO, overrides=ROS)
+def test_melee_in_the_game_asks_both_sides(mini_game, script_dice, engine):
+    state = on_engine(mini_game(TWO, overrides=ROS), engine)
     dice = script_dice(state, 4, 4)  # RIVEN activation: 2 successes vs Mettle 4
     state.apply(Decision("activate", model=0, dice=2))
     events = state.apply(Decision("melee", model=0, target=1))
@@ -516,8 +573,8 @@ def test_melee_in_the_game_asks_both_sides(mini_game, script_dice):
     assert decision["side"] == "blue" and decision["kind"] == "choose"
 
 
-def test_pain_carries_to_the_next_round_and_copies_apart(mini_game, script_dice):
-    state = mini_game(TWO, overrides=ROS)
+def test_pain_carries_to_the_next_round_and_copies_apart(mini_game, script_dice, engine):
+    state = on_engine(mini_game(TWO, overrides=ROS), engine)
     dice = script_dice(state, 4, 4, 4)
     state.apply(Decision("activate", model=0, dice=3))
     state.apply(Decision("melee", model=0, target=1))
@@ -539,10 +596,11 @@ def test_pain_carries_to_the_next_round_and_copies_apart(mini_game, script_dice)
     assert start["pools"]["r1"] == 8 - 3
 
 
-def test_ros_tests_in_the_log(mini_game, script_dice):
+def test_ros_tests_in_the_log(mini_game, script_dice, engine):
     state = mini_game(
         [("blue", "trooper", "b1", (12, 2)), ("red", "trooper", "r1", (12, 16))], overrides=ROS
     )
+    on_engine(state, engine)
     dice = script_dice(state, 4)
     state.apply(Decision("activate", model=0, dice=1))
     dice.push(6, 6, 2, 2)  # Agility 2 -> 4 dice vs ATN 6 (no cover)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "riddle_of_steel_tuples.hpp"
 #include "riven/game/decision.hpp"
 #include "riven/game/events.hpp"
 #include "riven/game/queries.hpp"
@@ -503,6 +504,25 @@ void bind_game(nb::module_& module) {
           nb::arg("value").none(),
           "The New World part of the pending roll (None: no pending roll, or another system's); set it after "
           "`pending`.")
+      .def_prop_rw(
+          "pending_choice",
+          [](const GameState& s) -> std::optional<std::tuple<ros_tuples::SessionTuple, int, int>> {
+            if (!s.choice.has_value()) return std::nullopt;
+            return std::make_tuple(ros_tuples::session_out(s.choice->session), s.choice->model, s.choice->target);
+          },
+          [](GameState& s, const std::optional<std::tuple<ros_tuples::SessionTuple, int, int>>& t) {
+            if (!t.has_value()) {
+              s.choice.reset();
+              return;
+            }
+            game::ChoicePending choice;
+            choice.session = ros_tuples::session_in(std::get<0>(*t));
+            choice.model = std::get<1>(*t);
+            choice.target = std::get<2>(*t);
+            s.choice = std::move(choice);
+          },
+          nb::arg("value").none(),
+          "The choice phase's Combat Round (session fields, model, target), or None.")
       .def_rw("decider", &GameState::decider)
       .def_prop_rw(
           "system_state",

@@ -792,6 +792,8 @@ void bind_config(nb::module_& m) {
       .def_rw("invictus", &RulesConfig::invictus)
       .def_rw("has_new_world", &RulesConfig::has_new_world)
       .def_rw("new_world", &RulesConfig::new_world)
+      .def_rw("has_riddle_of_steel", &RulesConfig::has_riddle_of_steel)
+      .def_rw("riddle_of_steel", &RulesConfig::riddle_of_steel)
       .def_ro("prepared", &RulesConfig::prepared)
       .def("prepare", &RulesConfig::prepare);
 }
@@ -825,6 +827,7 @@ void bind_rules(nb::module_& module) {
       .def("integers", &ScriptedDice::integers, nb::arg("low"), nb::arg("high"))
       .def_prop_ro("used", &ScriptedDice::used);
 
+  bind_riddle_of_steel(module);  // its data types first: RulesConfig holds them
   bind_config(module);
   def_rolls<Pcg64>(module);
   def_rolls<ScriptedDice>(module);

@@ -6,6 +6,8 @@
 namespace riven::bindings {
 
 void bind_rules(nanobind::module_& module);
+/// The Riddle of Steel's rules data and engine (bind_riddle_of_steel.cpp; bind_rules calls it).
+void bind_riddle_of_steel(nanobind::module_& module);
 void bind_table(nanobind::module_& module);
 void bind_game(nanobind::module_& module);
 void bind_encoding(nanobind::module_& module);

@@ -160,4 +160,156 @@ inline rules::RulesConfig new_world_v01() {
   return config;
 }
 
+/// The bundled rules under The Riddle of Steel (meta.resolution = "riddle-of-steel"): the
+/// [riddle_of_steel] numbers copy riven_env/rules/data/riddle-of-steel.toml.
+inline rules::RulesConfig riddle_of_steel_v01() {
+  rules::RulesConfig config = riven_v01();
+  config.system = rules::System::RiddleOfSteel;
+  config.system_name = "riddle-of-steel";
+  rules::RiddleOfSteelRules& s = config.riddle_of_steel;
+  s.faces = 10;
+  s.stack_on = 10;
+  s.max_stacks = 3;
+  s.fumble_ones = 2;
+  s.min_tn = 2;
+  s.attributes = {{"brawn", "might", 2}, {"agility", "agility", 2}, {"wits", "wit", 2}, {"presence", "resolve", 2}};
+  s.proficiency_base = 8;
+  s.proficiency_min = 1;
+  s.feint_min = 4;
+  s.test_attribute_for = {{"agility", "agility"}, {"might", "brawn"}, {"wit", "wits"}, {"resolve", "presence"}};
+  s.test_modifier_dice = 1;
+  s.test_min_dice = 1;
+  s.tn_for_riven_tn = {{6, 5}, {8, 6}, {10, 8}, {12, 10}};
+  s.bands = {{"partial", 1}, {"hit", 2}, {"critical", 4}};
+  s.shot_atn = 6;
+  s.cover_tn = {{"none", 0}, {"soft", 1}, {"hard", 3}};
+  s.exchanges = 2;
+  s.modifier_dice = 1;
+  s.ignore_modifier_sources = {"weapon:", "trait:"};
+  s.feint_cost = 1;
+  s.feint_die_cost_near = 1;
+  s.feint_die_cost_far = 2;
+  s.counter_bonus = "attacker_successes";
+  s.counter_fail_extra_successes = 1;
+  s.stand_steal_cost = 2;
+  s.duck_weave_pool_loss = 0.5;
+  s.fumble_pool_loss = 0.5;
+  s.knockdown_tn_per_margin = 2;
+  s.knockdown_condition = "prone";
+  s.bleeding_condition = "bleeding";
+  s.max_wound_level = 5;
+  s.attacks = {{"thrust", 0, 1, -1}, {"thrust_full", 1, 1, 0}, {"swing", 0, 0, 0}, {"swing_heavy", 1, 0, 1}};
+  s.defences = {
+      {"parry", rules::RosDtnSource::Weapon, 0, 0, false},
+      {"block", rules::RosDtnSource::Shield, 0, 0, true},
+      {"dodge_break", rules::RosDtnSource::Number, 4, 0, false},
+      {"dodge_stand", rules::RosDtnSource::Number, 7, 0, false},
+      {"duck_weave", rules::RosDtnSource::Number, 9, 0, false},
+      {"counter", rules::RosDtnSource::Weapon, 0, 2, false},
+  };
+  s.zones = {
+      {"I", "lower legs", {"II"}},
+      {"II", "upper legs", {"I", "III", "VI"}},
+      {"III", "belly and sides", {"II", "IV", "VI", "VII"}},
+      {"IV", "chest and shoulders", {"III", "V", "VII"}},
+      {"V", "head and neck", {"IV"}},
+      {"VI", "groin and hips", {"II", "III"}},
+      {"VII", "arms", {"III", "IV"}},
+  };
+  s.weapons = {
+      {"default", 6, 6, 0, ""},
+      {"sword", 6, 6, 2, ""},
+      {"sword_and_shield", 6, 6, 1, "heater"},
+      {"spear", 5, 7, 1, ""},
+      {"great_weapon", 7, 8, 3, ""},
+      {"dagger", 6, 8, -1, ""},
+      {"club", 7, 8, 1, ""},
+      {"claws", 6, 8, 0, ""},
+      {"crushing_fists", 7, 9, 2, ""},
+      {"unarmed", 7, 9, -2, ""},
+  };
+  s.weapon_traits = {{"heavy", 1, false, ""}, {"shield", 0, true, "heater"}};
+  s.shields = {{"heater", 5, 4, {"III", "IV", "VII"}}};
+  s.damage = {
+      {"default",
+       {
+           {1, 2, 0, 0, "", "a glancing blow"},
+           {3, 5, 5, 0, "", "a bleeding cut"},
+           {6, 8, 6, 1, "knockdown", "a heavy wound"},
+           {10, 10, 7, 1, "down", "an incapacitating wound"},
+           {20, 20, 9, 1, "out", "a mortal wound"},
+       }},
+      {"I",
+       {
+           {1, 2, 0, 0, "", "a bruised shin"},
+           {2, 4, 4, 0, "knockdown", "a gashed calf"},
+           {4, 7, 5, 1, "knockdown", "a broken ankle"},
+           {8, 9, 6, 1, "down", "a shattered shin"},
+           {12, 12, 7, 1, "down", "a severed foot"},
+       }},
+      {"II",
+       {
+           {1, 2, 0, 0, "", "a grazed thigh"},
+           {3, 5, 5, 0, "knockdown", "a torn thigh"},
+           {5, 7, 6, 1, "knockdown", "a split thigh muscle"},
+           {9, 10, 8, 1, "down", "a broken femur"},
+           {15, 15, 10, 1, "out", "a cut thigh artery"},
+       }},
+      {"III",
+       {
+           {2, 3, 0, 0, "", "a scored side"},
+           {3, 6, 5, 0, "", "bleeding, torn and shredded muscle"},
+           {6, 8, 6, 1, "knockdown", "a deep belly wound"},
+           {10, 10, 8, 1, "down", "opened guts"},
+           {20, 20, 10, 1, "out", "disembowelled"},
+       }},
+      {"IV",
+       {
+           {2, 3, 0, 0, "", "a cut shoulder"},
+           {4, 5, 5, 0, "", "a cracked rib"},
+           {6, 8, 6, 1, "knockdown", "heavy injury, tearing major blood vessels"},
+           {12, 12, 9, 1, "down", "a pierced lung"},
+           {20, 20, 12, 1, "out", "a crushed chest"},
+       }},
+      {"V",
+       {
+           {3, 3, 0, 0, "knockdown", "a ringing blow to the head"},
+           {5, 5, 5, 0, "knockdown", "a split scalp"},
+           {8, 8, 7, 1, "down", "a cracked skull"},
+           {15, 15, 10, 1, "out", "a cut throat"},
+           {30, 30, 15, 1, "out", "instant death, very messy"},
+       }},
+      {"VI",
+       {
+           {2, 3, 0, 0, "", "a bruised hip"},
+           {4, 6, 5, 0, "knockdown", "a gashed groin"},
+           {7, 8, 7, 1, "knockdown", "a broken hip"},
+           {10, 10, 9, 1, "down", "a shattered pelvis"},
+           {20, 20, 12, 1, "out", "a cut femoral artery"},
+       }},
+      {"VII",
+       {
+           {1, 2, 0, 0, "", "a nicked arm"},
+           {2, 4, 4, 0, "", "a gashed forearm"},
+           {4, 7, 5, 1, "", "a broken arm"},
+           {8, 9, 7, 1, "down", "a severed hand"},
+           {12, 12, 9, 1, "down", "a severed arm"},
+       }},
+  };
+  s.default_stance = "balanced";
+  s.stances_by_profile = {
+      {"aggressive", "bold"},
+      {"rampage", "bold"},
+      {"beast", "bold"},
+      {"cautious", "guarded"},
+      {"defensive", "guarded"},
+      {"guardian", "guarded"},
+      {"tactical", "balanced"},
+  };
+  s.stances = {{"bold", 0.67, 0.34}, {"balanced", 0.5, 0.5}, {"guarded", 0.4, 0.67}};
+  config.has_riddle_of_steel = true;
+  config.prepare();
+  return config;
+}
+
 }  // namespace riven::testing

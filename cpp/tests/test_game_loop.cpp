@@ -6,9 +6,11 @@
 // game must reach its end with a non-empty menu at every decision point, keep a valid state,
 // number its events without a gap, and replay byte for byte from a copy. The same soak runs
 // under Invictus (invictus_soak: pending pools raised in the spend phase, the aftermath, the
-// Oracle's Invictus choices) and under New World (new_world_soak: helpers and Luck, the
-// defender's Luck, the shared risk); their equality with the Python engine is
-// tests/test_native_invictus_loop.py's and tests/test_native_new_world_loop.py's.
+// Oracle's Invictus choices), under New World (new_world_soak: helpers and Luck, the defender's
+// Luck, the shared risk) and under The Riddle of Steel (riddle_of_steel_soak: d10 tests and
+// shots, the Combat Round's choice phase, Pain, the Oracle's RoS rules); their equality with the
+// Python engine is tests/test_native_invictus_loop.py's, tests/test_native_new_world_loop.py's
+// and tests/test_native_riddle_of_steel_loop.py's.
 //
 // Routes come from the core's own planner (riven::game::NativePlanner on cpp/riven/table/routing),
 // as in a native game: the table's static visibility graph for the bases' radius (the four
@@ -337,15 +339,17 @@ void rollout_soak(const ForwardModel& fm, const std::shared_ptr<const GameStatic
 /// phase changes (`options`, the system's choices, then "accept") before it closes, with its
 /// aftermath. Random and Oracle-decided games on the fixture, each model's track and Luck set up
 /// by `set_up(engine, model, profile)` as setup.py does, must end, keep a valid state (no roll left
-/// pending), replay byte for byte from a copy and reach every `wanted` part of the system.
+/// pending, no Combat Round left open), replay byte for byte from a copy and reach every `wanted`
+/// part of the system. `system_keys` names the per-model state the system keeps (RoS's Pain).
 template <class Engine, class SetUp>
 void system_soak(const char* label, const riven::rules::RulesConfig& rules,
                  const std::optional<Engine> ForwardModel::*engine, std::vector<std::string> options,
-                 const std::vector<std::string>& wanted, SetUp set_up) {
+                 const std::vector<std::string>& wanted, SetUp set_up, std::vector<std::string> system_keys = {}) {
   auto statics = std::make_shared<GameStatic>(*skirmish(rules));
   statics->options = std::move(options);
   statics->options.push_back("accept");
   statics->resources = {"luck"};
+  statics->system_keys = std::move(system_keys);
   statics->validate();
   const std::shared_ptr<const GameStatic> st = statics;
   const ForwardModel fm = forward_model(st, &rules);
@@ -379,7 +383,7 @@ void system_soak(const char* label, const riven::rules::RulesConfig& rules,
       lines = oracle_game_lines(fm, state, o, seed, seed % 3 == 0, decisions);
       RIVEN_CHECK(oracle_game_lines(fm, copy, o, seed, seed % 3 == 0, decisions) == lines);
     }
-    RIVEN_CHECK(!state.pending.has_value());
+    RIVEN_CHECK(!state.pending.has_value() && !state.choice.has_value());
     for (std::size_t k = 0; k < wanted.size(); ++k) seen[k] = seen[k] || lines.find(wanted[k]) != std::string::npos;
   }
   RIVEN_CHECK(decisions > 15 * 2 * 20);
@@ -423,6 +427,24 @@ void new_world_soak() {
                 model.resources[0] = engine.starting_luck(
                     riven::rules::new_world::Fighter{p.might, p.agility, p.wit, p.resolve, p.mettle, p.keywords});
               });
+}
+
+/// The loop under The Riddle of Steel (meta.resolution = "riddle-of-steel"): tests and shots
+/// are d10 pools closed at once, and a melee is a Combat Round of `choose` decisions by both
+/// sides in the choice phase (the defender chooses its defence in the attacker's turn), whose
+/// effects (Pain kept between melees, wounds, Down, Out, Conditions) land at the round's end.
+/// Random and Oracle-decided games on the fixture must end, keep a valid state (the session
+/// only in the choice phase), replay byte for byte from a copy and reach the system's parts.
+void riddle_of_steel_soak() {
+  const riven::rules::RulesConfig rules = riven::testing::riddle_of_steel_v01();
+  system_soak("Riddle of Steel", rules, &ForwardModel::riddle_of_steel,
+              riven::rules::riddle_of_steel::option_vocabulary(rules.riddle_of_steel),
+              {"\"system\":\"riddle-of-steel\"", "\"type\":\"ros_round\"", "\"type\":\"ros_exchange\"",
+               "\"outcome\":\"hit\"", "\"type\":\"ros_pain\"", "\"type\":\"ros_round_end\"", "\"type\":\"shot\"",
+               "\"rule\":\"ros:attack:", "\"kind\":\"choose\""},
+              [](const riven::rules::riddle_of_steel::RiddleOfSteelSystem&, riven::game::Model&,
+                 const riven::game::Profile&) {},  // setup.py: RoS keeps RIVEN's track and no resource
+              {"pain"});
 }
 
 }  // namespace
@@ -485,5 +507,6 @@ int main() {
   rollout_soak(fm, st);
   invictus_soak();
   new_world_soak();
+  riddle_of_steel_soak();
   return RIVEN_TEST_RESULT();
 }

@@ -75,16 +75,32 @@ int main() {
     RIVEN_CHECK(two_dice_refused && same.left() == 0);
   }
   {
+    // The Riddle of Steel: ported too (its d10 pools, tests and Combat Round are its engine's
+    // methods); without its [riddle_of_steel] table the rules are refused.
     auto copy = std::make_shared<RulesConfig>(*rules);
     copy->system = System::RiddleOfSteel;
     bool refused = false;
     try {
       (void)make_resolution(copy);
-    } catch (const NotPorted&) {
+    } catch (const RulesDataError&) {
       refused = true;
     }
     RIVEN_CHECK(refused);
+    const ResolutionSystem ros =
+        make_resolution(std::make_shared<const RulesConfig>(riven::testing::riddle_of_steel_v01()));
+    RIVEN_CHECK(std::holds_alternative<riddle_of_steel::RiddleOfSteelSystem>(ros));
+    ScriptedDice same({4, 1, 6, 4});
+    RIVEN_CHECK(roll_activation(ros, 4, 3, same).actions == 2);  // RIVEN's activation, as above
+    RIVEN_CHECK(roll_out_check(ros, 5, same).out);
+    RIVEN_CHECK(shot_tn(ros, "soft") == 7 && shot_effect(ros, Band::Critical).push_distance == 3.0);  // RoS's ATN
+    bool two_dice_refused = false;
+    try {
+      (void)roll_test(ros, "rally", "resolve", 2, 8, {}, same);
+    } catch (const NotPorted&) {
+      two_dice_refused = true;
+    }
+    RIVEN_CHECK(two_dice_refused && same.left() == 0);
   }
-  RIVEN_CHECK((ported_systems() == std::vector<std::string>{"riven", "invictus", "new-world"}));
+  RIVEN_CHECK((ported_systems() == std::vector<std::string>{"riven", "invictus", "new-world", "riddle-of-steel"}));
   return RIVEN_TEST_RESULT();
 }

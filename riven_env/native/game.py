@@ -12,7 +12,9 @@ test compares every field of the two; :func:`dumps_event` is the native event wr
 What the native state does not hold is refused with :class:`NativeStateError` naming it: a
 pending record of another resolution system than RIVEN's 2d6 ``TestRoll``, Invictus's
 ``InvictusRoll`` (whose own fields travel as ``pending_invictus``) and New World's
-``NewWorldRoll`` (``pending_new_world``), a random stream that is not
+``NewWorldRoll`` (``pending_new_world``) (The Riddle of Steel's Combat Round in the choice phase
+travels as ``pending_choice``: its session's fields, the model and its foe), a random stream
+that is not
 numpy's PCG64, names longer than the core's inline names (31 bytes).
 """
 
@@ -40,6 +42,8 @@ from riven_env.rules.results import BANDS, Modifier, TestRoll
 from riven_env.rules.systems.invictus import INVICTUS_BANDS, InvictusRoll, settings_for
 from riven_env.rules.systems.new_world import NewWorldRoll
 from riven_env.rules.systems.new_world import settings_for as new_world_settings
+from riven_env.rules.systems.riddle_of_steel import MeleeSession
+from riven_env.rules.systems.ros_data import ros_data_for
 from riven_env.table.destinations import DESTINATION_KINDS
 
 __all__ = [
@@ -85,8 +89,15 @@ def _resource_names(state: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _is_ros(rules: Any) -> bool:
+    """Whether the game plays The Riddle of Steel (its melee is the choice phase's round)."""
+    return str(rules.get("meta.resolution")) == "riddle-of-steel"
+
+
 def _system_keys(state: Any) -> tuple[str, ...]:
     names: dict[str, None] = {}
+    if _is_ros(state.rules):  # RoS keeps each model's Pain between melees (choices.py pain_of)
+        names["pain"] = None
     for key in state.system_state:
         if not (isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str)):
             raise NativeStateError(
@@ -154,6 +165,10 @@ def native_static(state: Any) -> Any:
     st.conditions = list(condition_specs(state.rules))
     st.resources = list(resources)
     options = [option for _, option in state.resolution.choice_vocabulary()]
+    if _is_ros(state.rules):  # the Combat Round's `choose` options
+        from riven_env.native.riddle_of_steel import option_vocabulary
+
+        options += option_vocabulary(ros_data_for(state.rules))
     st.options = list(dict.fromkeys([*options, "accept"]))
     st.destination_kinds = list(
         dict.fromkeys([*DESTINATION_KINDS, *_encoding_kinds(state.rules), "objective"])
@@ -264,6 +279,19 @@ def _rolled_result(roll: Any) -> str:
     return roll.rolled_result
 
 
+def _choice_tuple(state: Any) -> tuple:
+    """The core's ``pending_choice`` of a Combat Round in the choice phase (its events written)."""
+    from riven_env.native.riddle_of_steel import session_values
+
+    session, i, context = state.pending
+    if session.new_events or set(context) != {"action", "target"} or context["action"] != "melee":
+        raise NativeStateError(
+            "the choice phase's session: the native state holds a melee's drained session only"
+        )
+    zones = ros_data_for(state.rules).zones
+    return (session_values(session, zones), int(i), int(context["target"]))
+
+
 def _pending_tuple(pending: tuple, st: Any) -> tuple:
     roll, i, context = pending
     if type(roll) not in (TestRoll, InvictusRoll, NewWorldRoll):
@@ -357,7 +385,9 @@ def to_native(state: Any) -> Any:
         out.actions_left = state.actions_left
         out.turn_passes_after = state.turn_passes_after
         out.taken_actions = [_index(st.actions, a, "taken action") for a in state.taken_actions]
-        out.pending = None if state.pending is None else _pending_tuple(state.pending, st)
+        choice = state.pending is not None and type(state.pending[0]) is MeleeSession
+        out.pending = None if state.pending is None or choice else _pending_tuple(state.pending, st)
+        out.pending_choice = _choice_tuple(state) if choice else None
         if state.pending is not None and type(state.pending[0]) is InvictusRoll:
             out.pending_invictus = _invictus_tuple(state.pending[0])
         if state.pending is not None and type(state.pending[0]) is NewWorldRoll:
@@ -419,7 +449,10 @@ def python_view(state: Any) -> dict[str, Any]:
             }
         )
     pending = None
-    if state.pending is not None:
+    if state.pending is not None and type(state.pending[0]) is MeleeSession:
+        session, i, context = state.pending
+        pending = {"session": session, "model": i, "context": dict(context)}
+    elif state.pending is not None:
         roll, i, context = state.pending
         pending = {
             "roll": {
@@ -575,6 +608,16 @@ def native_view(native_state: Any) -> dict[str, Any]:
         )
     pending = None
     raw = native_state.pending
+    choice = native_state.pending_choice
+    if choice is not None:
+        from riven_env.native.riddle_of_steel import session_of
+
+        values, model, target = choice
+        pending = {
+            "session": session_of(values),
+            "model": model,
+            "context": {"action": "melee", "target": target},
+        }
     if raw is not None:
         (kind, attribute, value, mods, tn, dice, rolled, result, spends) = raw[:9]
         momentum_spent, strain_taken, critical, model, ctx = raw[9:]
@@ -710,6 +753,8 @@ def from_native(native_state: Any, like: Any) -> Any:
     pending = view["pending"]
     if pending is None:
         state.pending = None
+    elif "session" in pending:
+        state.pending = (pending["session"], pending["model"], dict(pending["context"]))
     elif "new_world" in pending["roll"]:
         state.pending = (
             _new_world_roll(pending["roll"], like),

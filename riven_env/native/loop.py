@@ -18,11 +18,12 @@ agents use (``legal_decisions``, ``apply``, ``copy``, ``view``, ``is_terminal``,
 situation, the greedy agent's evaluation) comes from :meth:`NativeGameState.python_state`, the
 Python ``GameState`` of the same position (:func:`~riven_env.native.game.from_native`).
 
-RIVEN's, Invictus's and New World's resolution systems are ported (Invictus's pending roll, its
-raises in the spend phase, its melee and aftermath: ``tests/test_native_invictus_loop.py``; New
-World's helpers, Luck, the defender's Luck and the shared risk:
-``tests/test_native_new_world_loop.py``): a game under The Riddle of Steel is refused with
-:class:`~riven_env.native.NativeUnavailableError` naming the system.
+Every bundled resolution system is ported (Invictus's pending roll, its raises in the spend
+phase, its melee and aftermath: ``tests/test_native_invictus_loop.py``; New World's helpers,
+Luck, the defender's Luck and the shared risk: ``tests/test_native_new_world_loop.py``; The
+Riddle of Steel's d10 tests and its Combat Round in the choice phase, Pain and the round's
+effects: ``tests/test_native_riddle_of_steel_loop.py``): a game under a system registered in
+Python only is refused with :class:`~riven_env.native.NativeUnavailableError` naming the system.
 """
 
 from __future__ import annotations

@@ -18,11 +18,12 @@ The stream argument ``rng`` may be
 - a scripted stand-in with a ``faces`` list (the rule tests' ``ScriptedRng``): the faces drawn
   are removed from the list, as the stand-in itself does.
 
-What the core does not have yet is named by :func:`native_resolution` (the other resolution
-systems: The Riddle of Steel). Invictus's and New World's dice engines are in the core
+Every bundled resolution system's dice engine is in the core
 (:class:`riven_env.native.invictus.NativeInvictusResolution`,
-:class:`riven_env.native.new_world.NativeNewWorldResolution`) and the native game loop plays
-them, so they are in :data:`NATIVE_SYSTEMS`.
+:class:`riven_env.native.new_world.NativeNewWorldResolution`,
+:class:`riven_env.native.riddle_of_steel.NativeRiddleOfSteelResolution`) and the native game
+loop plays them, so they are in :data:`NATIVE_SYSTEMS`; :func:`native_resolution` names a
+system registered in Python only that the core does not have.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ __all__ = [
     "strain_max",
 ]
 
-NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus", "new-world")
+NATIVE_SYSTEMS: tuple[str, ...] = ("riven", "invictus", "new-world", "riddle-of-steel")
 """Resolution systems (``meta.resolution``) whose dice engine the core has (the core's own
 ``ported_systems()``, cpp/riven/rules/resolution.hpp; a test keeps the two equal)."""
 
@@ -240,6 +241,9 @@ def native_rules(rules: RulesConfig) -> Any:
     if rules.has("new_world"):
         _native_new_world(config.new_world, rules)
         config.has_new_world = True
+    if rules.has("riddle_of_steel"):
+        _native_riddle_of_steel(native, config.riddle_of_steel, rules)
+        config.has_riddle_of_steel = True
     try:
         config.prepare()
     except ValueError as error:
@@ -319,6 +323,151 @@ def _native_new_world(native: Any, rules: RulesConfig) -> None:
     for key in ("rank_by_keyword", "cover_modifier", "luck_by_keyword"):
         setattr(native, key, _named_ints(getattr(s, key)))
     native.helper_kinds = [str(kind) for kind in s.helper_kinds]
+
+
+def _native_riddle_of_steel(native: Any, target: Any, rules: RulesConfig) -> None:
+    """Fill the core's ``RiddleOfSteelRules`` from the validated ``[riddle_of_steel]`` data
+    (:class:`~riven_env.rules.systems.ros_data.RosData`: every key, tables in data order)."""
+    from riven_env.rules.systems.ros_data import ros_data_for
+
+    d = ros_data_for(rules)
+    for key in (
+        "faces",
+        "stack_on",
+        "max_stacks",
+        "fumble_ones",
+        "min_tn",
+        "proficiency_base",
+        "proficiency_min",
+        "feint_min",
+        "test_modifier_dice",
+        "test_min_dice",
+        "shot_atn",
+        "exchanges",
+        "modifier_dice",
+        "feint_cost",
+        "feint_die_cost_near",
+        "feint_die_cost_far",
+        "counter_fail_extra_successes",
+        "stand_steal_cost",
+        "knockdown_tn_per_margin",
+        "max_wound_level",
+    ):
+        setattr(target, key, int(getattr(d, key)))
+    for key in ("duck_weave_pool_loss", "fumble_pool_loss"):
+        setattr(target, key, float(getattr(d, key)))
+    for key in ("counter_bonus", "knockdown_condition", "bleeding_condition", "default_stance"):
+        setattr(target, key, str(getattr(d, key)))
+    target.attributes = [
+        _filled(native.RosAttributeSpec(), name=name, from_=source, offset=int(offset))
+        for name, source, offset in d.attributes
+    ]
+    target.test_attribute_for = [(str(k), str(v)) for k, v in d.test_attribute_for.items()]
+    target.tn_for_riven_tn = [(int(k), int(v)) for k, v in d.tn_for_riven_tn]
+    target.bands = [(str(band), int(least)) for band, least in d.bands]
+    target.cover_tn = _named_ints(d.cover_tn)
+    target.ignore_modifier_sources = [str(p) for p in d.ignore_modifier_sources]
+    target.attacks = [
+        _filled(
+            native.RosAttack(), name=a.name, extra=a.extra, bonus_dice=a.bonus_dice, damage=a.damage
+        )
+        for a in d.attacks.values()
+    ]
+    target.defences = [
+        _filled(
+            native.RosDefence(),
+            name=x.name,
+            source=x.dtn if isinstance(x.dtn, str) else "number",
+            dtn=0 if isinstance(x.dtn, str) else int(x.dtn),
+            cost=x.cost,
+            needs_shield=x.needs_shield,
+        )
+        for x in d.defences.values()
+    ]
+    # A zone's near zones and a shield's zones in the data's own order (the engine reads
+    # membership only; the Oracle sorts near zones by the zones' order itself).
+    raw = rules.raw.get("riddle_of_steel", {})
+    target.zones = [
+        _filled(
+            native.RosZone(),
+            zone=zone,
+            name=d.zone_names[zone],
+            near=_listed(raw, ("zones", zone, "near"), d.zones, d.zone_near[zone]),
+        )
+        for zone in d.zones
+    ]
+    target.weapons = [
+        _filled(native.RosWeapon(), name=w.name, atn=w.atn, dtn=w.dtn, dr=w.dr, shield=w.shield)
+        for w in d.weapons.values()
+    ]
+    target.weapon_traits = [
+        _filled(
+            native.RosWeaponTrait(),
+            name=str(trait),
+            dr=int(entry.get("dr", 0)),
+            sets_shield="shield" in entry,
+            shield=str(entry.get("shield", "")),
+        )
+        for trait, entry in d.weapon_traits.items()
+    ]
+    target.shields = [
+        _filled(
+            native.RosShield(),
+            name=x.name,
+            dtn=x.dtn,
+            passive_av=x.passive_av,
+            zones=_listed(raw, ("shields", x.name, "zones"), d.zones, x.zones),
+        )
+        for x in d.shields.values()
+    ]
+    target.damage = [
+        _filled(
+            native.RosDamageRow(),
+            zone=str(row),
+            levels=[
+                _filled(
+                    native.RosWound(),
+                    shock=cell.shock,
+                    pain=cell.pain,
+                    bl=cell.bl,
+                    wounds=cell.wounds,
+                    effect=cell.effect,
+                    text=cell.text,
+                )
+                for _, cell in sorted(cells.items())
+            ],
+        )
+        for row, cells in d.damage.items()
+    ]
+    target.stances_by_profile = [(str(k), str(v)) for k, v in d.stances_by_profile.items()]
+    target.stances = [
+        _filled(
+            native.RosStance(),
+            name=x.name,
+            first_attack_share=float(x.first_attack_share),
+            defence_share=float(x.defence_share),
+        )
+        for x in d.stances.values()
+    ]
+
+
+def _listed(
+    raw: Mapping[str, Any], path: tuple[str, ...], order: Sequence[str], members: Any
+) -> list[str]:
+    """The list at ``path`` of the raw table as written, else ``members`` in ``order``."""
+    found: Any = raw
+    for key in path:
+        found = found.get(key) if isinstance(found, Mapping) else None
+    if isinstance(found, list) and set(found) == set(members):
+        return [str(z) for z in found]
+    return [z for z in order if z in members]
+
+
+def _filled(target: Any, **fields: Any) -> Any:
+    """``target`` with ``fields`` set (the core's plain data structs have no keyword init)."""
+    for key, value in fields.items():
+        setattr(target, key, value)
+    return target
 
 
 def _named_ints(table: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -1169,6 +1318,7 @@ def native_resolution(rules: RulesConfig) -> NativeRivenResolution:
 _SYSTEM_CLASSES: dict[str, tuple[str, str]] = {
     "invictus": ("riven_env.native.invictus", "NativeInvictusResolution"),
     "new-world": ("riven_env.native.new_world", "NativeNewWorldResolution"),
+    "riddle-of-steel": ("riven_env.native.riddle_of_steel", "NativeRiddleOfSteelResolution"),
 }
 """Each ported system's wrapper (a :class:`~riven_env.native.system_base.NativeSystemResolution`),
 imported when first asked for: RIVEN's is :class:`NativeRivenResolution`."""

@@ -55,10 +55,9 @@ void ForwardModel::prepare(const GameStatic& statics) {
     throw std::invalid_argument("ForwardModel: rules, table and planner are required");
   }
   if (rules->system != rules::System::Riven && rules->system != rules::System::Invictus &&
-      rules->system != rules::System::NewWorld) {
+      rules->system != rules::System::NewWorld && rules->system != rules::System::RiddleOfSteel) {
     throw rules::NotPorted("meta.resolution = '" + rules->system_name +
-                           "': the native game loop has RIVEN's, Invictus's and New World's engines only (the system "
-                           "is still Python)");
+                           "': the native game loop does not have that engine (the system is still Python)");
   }
   if (actions.size() != statics.actions.size()) {
     throw std::invalid_argument("ForwardModel: " + std::to_string(actions.size()) + " action specs for " +
@@ -112,6 +111,8 @@ void ForwardModel::prepare(const GameStatic& statics) {
           find_name(statics.options, std::string(rules::invictus::kLuck) + std::to_string(k));
     }
   }
+  riddle_of_steel.reset();
+  if (rules->system == rules::System::RiddleOfSteel) riddle_of_steel.emplace(rules);
   new_world.reset();
   help_option.fill(-1);
   luck_option = -1;

@@ -92,9 +92,12 @@ struct ForwardModel {
   std::optional<rules::new_world::NewWorldSystem> new_world;
   std::array<int, kMaxHelpers + 1> help_option{};
   int luck_option = -1;
+  // The Riddle of Steel (meta.resolution = "riddle-of-steel"): its engine (melee is a Combat
+  // Round of `choose` decisions, each option a name of GameStatic::options).
+  std::optional<rules::riddle_of_steel::RiddleOfSteelSystem> riddle_of_steel;
 
   /// Check the model against the game's static part and derive the lookups. Throws
-  /// rules::NotPorted for a resolution system the core lacks (it has RIVEN, Invictus and New World), std::invalid_argument for an
+  /// rules::NotPorted for a resolution system the core lacks, std::invalid_argument for an
   /// action the loop has no handler for or a vocabulary that does not fit.
   void prepare(const GameStatic& statics);
 

@@ -105,6 +105,98 @@ JsonValue detail_json(const rules::new_world::Result& result) {
   return out;
 }
 
+// ---------------------------------------------------------------- The Riddle of Steel's events
+namespace ros = rules::riddle_of_steel;
+
+JsonValue by_fighter_json(const ros::ByFighter& values) {
+  JsonValue out = JsonValue::object();
+  for (const auto& [who, value] : values) out.set(JsonKey(who), I(value));
+  return out;
+}
+
+JsonValue text_or_null(const std::string& text) { return text.empty() ? JsonValue::null() : S(text); }
+
+JsonValue faces_json(const std::vector<std::vector<int>>& faces) {
+  JsonValue out = JsonValue::list();
+  for (const std::vector<int>& die : faces) out.push(ints_json(die));
+  return out;
+}
+
+/// A session event's fields, in riddle_of_steel.py's order (bind_riddle_of_steel.cpp writes the
+/// same to Python dicts).
+void write_session_event(const ros::SessionEvent& event, JsonValue& e) {
+  if (const auto* start = std::get_if<ros::RoundStartEvent>(&event)) {
+    JsonValue weapons = JsonValue::object();
+    for (const auto& [who, w] : start->weapons) {
+      JsonValue entry = JsonValue::object();
+      entry.set("name", S(w.name)).set("atn", I(w.atn)).set("dtn", I(w.dtn)).set("dr", I(w.dr));
+      entry.set("shield", text_or_null(w.shield));
+      weapons.set(JsonKey(who), std::move(entry));
+    }
+    e.set("attacker", S(start->attacker))
+        .set("defender", S(start->defender))
+        .set("pools", by_fighter_json(start->pools))
+        .set("weapons", std::move(weapons))
+        .set("brawn", by_fighter_json(start->brawn));
+    return;
+  }
+  if (const auto* x = std::get_if<ros::ExchangeEvent>(&event)) {
+    e.set("exchange", I(x->exchange))
+        .set("attacker", S(x->attacker))
+        .set("defender", S(x->defender))
+        .set("manoeuvre", S(x->manoeuvre))
+        .set("zone", S(x->zone))
+        .set("zone_name", S(x->zone_name))
+        .set("feint", text_or_null(x->feint))
+        .set("attack_dice", ints_json(x->attack_dice))
+        .set("attack_faces", faces_json(x->attack_faces))
+        .set("attack_bonus_dice", I(x->attack_bonus_dice))
+        .set("atn", I(x->atn))
+        .set("attack_successes", I(x->attack_successes))
+        .set("attack_fumble", B(x->attack_fumble))
+        .set("defence", S(x->defence))
+        .set("defence_dice", ints_json(x->defence_dice))
+        .set("dtn", x->dtn ? I(*x->dtn) : JsonValue::null())
+        .set("defence_successes", I(x->defence_successes))
+        .set("defence_fumble", B(x->defence_fumble))
+        .set("counter_failed", B(x->counter_failed))
+        .set("margin", I(x->margin))
+        .set("outcome", S(ros::outcome_name(x->outcome)));
+    if (x->hit) {
+      const ros::HitRecord& h = *x->hit;
+      e.set("damage", I(h.damage)).set("armour", I(h.armour)).set("wound_level", I(h.wound_level));
+      e.set("wound_text", S(h.wound_text));
+      if (h.wounded) {
+        e.set("shock", I(h.shock))
+            .set("pain", I(h.pain))
+            .set("bl", I(h.bl))
+            .set("effect", S(h.effect))
+            .set("riven_wounds", I(h.riven_wounds));
+      }
+      if (h.knockdown) {
+        JsonValue k = JsonValue::object();
+        k.set("resistance", I(h.knockdown->resistance))
+            .set("tn", I(h.knockdown->tn))
+            .set("dice", ints_json(h.knockdown->dice))
+            .set("successes", I(h.knockdown->successes))
+            .set("prone", B(h.knockdown->prone));
+        e.set("knockdown", std::move(k));
+      }
+    }
+    if (!x->steal.empty()) e.set("steal", S(x->steal));
+    if (x->attacker_pool_lost) e.set("attacker_pool_lost", I(*x->attacker_pool_lost));
+    if (x->counter_bonus) e.set("counter_bonus", I(*x->counter_bonus));
+    e.set("initiative", S(x->initiative)).set("pools", by_fighter_json(x->pools));
+    return;
+  }
+  if (const auto* steal = std::get_if<ros::StealEvent>(&event)) {
+    e.set("model", S(steal->model)).set("stole", B(steal->stole)).set("cost", I(steal->cost));
+    return;
+  }
+  const auto& end = std::get<ros::RoundEndEvent>(event);
+  e.set("reason", S(end.reason)).set("exchanges", I(end.exchanges)).set("pools", by_fighter_json(end.pools));
+}
+
 bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -222,6 +314,18 @@ class Loop {
   const rules::new_world::NewWorldSystem* new_world() const { return fm_.new_world ? &*fm_.new_world : nullptr; }
   rules::new_world::Fighter fighter(std::size_t i) const;
   rules::new_world::RollFacts new_world_facts(std::size_t i, int other, const PendingContext& context) const;
+  // The Riddle of Steel (choices.py): melee is a Combat Round of `choose` decisions.
+  const rules::riddle_of_steel::RiddleOfSteelSystem* riddle_of_steel() const {
+    return fm_.riddle_of_steel ? &*fm_.riddle_of_steel : nullptr;
+  }
+  int pain_of(std::size_t i) const;
+  void open_choice_melee(std::size_t i, std::size_t j, const std::vector<rules::Modifier>& a_mods,
+                         const std::vector<rules::Modifier>& d_mods);
+  void apply_choice_decision(const Decision& decision);
+  void settle_choice();
+  void apply_choice_effects(const std::vector<rules::riddle_of_steel::Effect>& found, std::size_t a, std::size_t b);
+  void ros_test(std::size_t i, const std::string& kind, const std::string& attribute, int value, int tn,
+                const std::vector<rules::Modifier>& modifiers, const PendingContext& context);
   std::vector<rules::Modifier> melee_modifiers(std::size_t i, bool attacking);
   void start_test(std::size_t i, const std::string& kind, const std::string& attribute, int tn,
                   const std::vector<rules::Modifier>& modifiers, const PendingContext& context, int opponent = -1);
@@ -877,7 +981,7 @@ void Loop::apply(const Decision& decision, std::span<const Decision> legal) {
   } else if (s_.phase == Phase::Spend) {
     apply_spend_decision(decision);
   } else if (s_.phase == Phase::Choice) {
-    throw rules::NotPorted("the choice phase belongs to another resolution system (not ported)");
+    apply_choice_decision(decision);
   } else {
     perform(decision);
   }
@@ -1035,6 +1139,10 @@ void Loop::fight(std::size_t i, std::size_t j) {
   const std::vector<rules::Modifier> a_mods = melee_modifiers(i, true);
   const std::vector<rules::Modifier> d_mods = melee_modifiers(j, false);
   m(i).charged = false;  // the charge bonus applies to the first strike only
+  if (riddle_of_steel() != nullptr) {  // a round of choices (choices.py open_melee)
+    open_choice_melee(i, j, a_mods, d_mods);
+    return;
+  }
   PendingContext melee;
   melee.action = static_cast<std::int16_t>(fm_.id(ActionKind::Melee));
   melee.target = static_cast<std::int16_t>(j);
@@ -1196,6 +1304,10 @@ int attribute_value(const Profile& p, const std::string& attribute) {
 void Loop::start_test(std::size_t i, const std::string& kind, const std::string& attribute, int tn,
                       const std::vector<rules::Modifier>& modifiers, const PendingContext& context, int opponent) {
   const int value = attribute_value(profile_of(s_, i), attribute);
+  if (riddle_of_steel() != nullptr) {
+    ros_test(i, kind, attribute, value, tn, modifiers, context);
+    return;
+  }
   if (const auto* engine = invictus()) {
     std::optional<int> against;
     if (opponent >= 0) against = attribute_value(profile_of(s_, at(opponent)), attribute);
@@ -1406,6 +1518,127 @@ void Loop::resolve(const PendingContext& context, std::size_t i, rules::Band res
       throw std::invalid_argument("a pending roll of action " + fm_.actions[at(context.action)].name +
                                   ": no resolver for it");
   }
+}
+
+// ====================================================================== choices.py
+int Loop::pain_of(std::size_t i) const {
+  const int key = find_name(s_.statics->system_keys, ros::kPainKey);
+  for (const SystemEntry& entry : s_.system_state) {
+    if (entry.key == key && at(entry.model) == i) return entry.value;
+  }
+  return 0;
+}
+
+void Loop::open_choice_melee(std::size_t i, std::size_t j, const std::vector<rules::Modifier>& a_mods,
+                             const std::vector<rules::Modifier>& d_mods) {
+  const ros::RiddleOfSteelSystem& engine = *riddle_of_steel();
+  const auto fighter_of = [&](std::size_t k, const std::vector<rules::Modifier>& mods) {
+    const Profile& p = profile_of(s_, k);
+    ros::Profile profile{p.might, p.agility, p.wit, p.resolve, p.mettle, std::nullopt, {}};
+    if (const auto& weapon = fm_.melee[at(s_.statics->model_profile[k])]) {
+      profile.melee = weapon->name;
+      profile.melee_traits = weapon->traits;
+    }
+    return engine.fighter(static_cast<int>(k), id(k), profile, m(k).wounds, pain_of(k), mods);
+  };
+  const ros::Fighter attacker = fighter_of(i, a_mods);
+  const ros::Fighter defender = fighter_of(j, d_mods);
+  ChoicePending choice;
+  choice.session = engine.open_session(attacker, defender, s_.rng);
+  choice.model = static_cast<std::int32_t>(i);
+  choice.target = static_cast<std::int32_t>(j);
+  s_.choice = std::move(choice);
+  s_.phase = Phase::Choice;
+  settle_choice();
+}
+
+void Loop::apply_choice_decision(const Decision& decision) {
+  ros::MeleeSession& session = s_.choice->session;
+  session = riddle_of_steel()->apply_choice(session, s_.statics->options[at(decision.option)], s_.rng);
+  settle_choice();
+}
+
+void Loop::settle_choice() {
+  // choices.py _settle: write the session's new events; hand the choice to its side, or finish.
+  ros::MeleeSession& session = s_.choice->session;
+  for (const ros::SessionEvent& event : session.new_events) write_session_event(event, emit(ros::event_type(event)));
+  session.new_events.clear();
+  if (!session.done()) {
+    s_.decider = static_cast<std::int8_t>(side_of(at(session.decider_index())));
+    return;
+  }
+  const ChoicePending done = std::move(*s_.choice);
+  s_.choice.reset();
+  s_.decider = -1;
+  s_.phase = Phase::Action;
+  apply_choice_effects(done.session.effects, at(done.session.fighters[0].index), at(done.session.fighters[1].index));
+}
+
+void Loop::apply_choice_effects(const std::vector<ros::Effect>& found, std::size_t a, std::size_t b) {
+  const int pain_key = find_name(s_.statics->system_keys, ros::kPainKey);
+  for (const ros::Effect& effect : found) {
+    if (s_.over) return;
+    const auto i = at(effect.index);
+    const int source = static_cast<int>(i == a ? b : a);
+    Model& model = m(i);
+    switch (effect.kind) {
+      case ros::EffectKind::Pain: {
+        if (pain_key < 0) throw std::invalid_argument("system_state key 'pain' is not in the game's vocabulary");
+        const int total = pain_of(i) + effect.amount;
+        auto it = std::find_if(s_.system_state.begin(), s_.system_state.end(), [&](const SystemEntry& entry) {
+          return entry.key == pain_key && at(entry.model) == i;
+        });
+        if (it == s_.system_state.end()) {
+          s_.system_state.push_back(
+              SystemEntry{static_cast<std::int16_t>(pain_key), static_cast<std::int16_t>(i), total});
+        } else {
+          it->value = total;
+        }
+        emit("ros_pain").set("model", S(id(i))).set("pain", I(effect.amount)).set("total", I(total));
+        break;
+      }
+      case ros::EffectKind::Wound:
+        wound(i, effect.amount, source, "melee");
+        break;
+      case ros::EffectKind::Down:
+        if (model.is_active()) wound(i, model.wounds, source, "melee");
+        break;
+      case ros::EffectKind::Out:
+        if (model.is_active()) wound(i, model.wounds, source, "melee");
+        if (m(i).on_table && !s_.over) remove(i, Status::Out);
+        break;
+      case ros::EffectKind::Condition:
+        if (model.is_active()) gain_condition(i, effect.condition, "melee wound");
+        break;
+    }
+  }
+}
+
+void Loop::ros_test(std::size_t i, const std::string& kind, const std::string& attribute, int value, int tn,
+                    const std::vector<rules::Modifier>& modifiers, const PendingContext& context) {
+  // actions.py start_test then _finish_test: an RoS test offers no spend, so it closes at once.
+  const ros::RosTest test = riddle_of_steel()->roll_test(kind, attribute, value, tn, modifiers, s_.rng);
+  s_.phase = Phase::Action;
+  struct Closed {  // RosTestResult's fields every roll event reads (total: the successes)
+    std::string kind;
+    std::string attribute;
+    int attribute_value;
+    std::vector<rules::Modifier> modifiers;
+    int tn;
+    int total;
+    rules::Band result;
+  };
+  const Closed closed{test.kind, test.attribute, test.attribute_value, test.modifiers, test.tn, test.successes,
+                      test.result};
+  const ActionKind action = fm_.action_kinds[at(context.action)];
+  JsonValue& event = roll_event(action, i, context, closed, ints_json(test.dice));
+  event.set("system", S(ros::kName))
+      .set("ros_attribute", S(test.ros_attribute))
+      .set("pool", I(test.pool))
+      .set("successes", I(test.successes))
+      .set("fumble", B(test.fumble))
+      .set("faces", faces_json(test.faces));
+  resolve(context, i, test.result);
 }
 
 void Loop::bleeding_check(std::size_t i) {

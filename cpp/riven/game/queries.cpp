@@ -775,12 +775,27 @@ std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& 
   return out;
 }
 
+std::vector<Decision> choice_decisions(const ForwardModel& fm, const GameState& state) {
+  if (!fm.riddle_of_steel || !state.choice) {
+    throw rules::NotPorted("the choice phase: no Combat Round of a system the core has (The Riddle of Steel)");
+  }
+  std::vector<Decision> out;
+  for (const std::string& option : fm.riddle_of_steel->choice_options(state.choice->session)) {
+    Decision d;
+    d.kind = kChoose;
+    d.option = i16(find_name(state.statics->options, option));
+    if (d.option < 0) {
+      throw std::invalid_argument("choice option '" + option + "': not in the game's option vocabulary");
+    }
+    out.push_back(d);
+  }
+  return out;
+}
+
 std::vector<Decision> legal_decisions(const ForwardModel& fm, const GameState& state) {
   if (state.over) return {};
   if (state.phase == Phase::Spend) return spend_decisions(fm, state);
-  if (state.phase == Phase::Choice) {
-    throw rules::NotPorted("the choice phase belongs to another resolution system (not ported)");
-  }
+  if (state.phase == Phase::Choice) return choice_decisions(fm, state);
   if (state.phase == Phase::Action) return action_decisions(fm, state, at(state.active_model));
   std::vector<Decision> out;
   const std::vector<int> bonus_to = bonus_recipients(fm, state);

@@ -107,6 +107,9 @@ std::vector<int> spend_option_ids(const ForwardModel& fm, const GameState& state
 /// actions.py action_decisions / spend_decisions; GameState.legal_decisions.
 std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& state, std::size_t i);
 std::vector<Decision> spend_decisions(const ForwardModel& fm, const GameState& state);
+/// choices.py choice_decisions: the pending Combat Round's options as `choose` decisions (an
+/// option the game's vocabulary lacks is a std::invalid_argument).
+std::vector<Decision> choice_decisions(const ForwardModel& fm, const GameState& state);
 std::vector<Decision> legal_decisions(const ForwardModel& fm, const GameState& state);
 
 /// str(decision) of the Python Decision.

@@ -130,7 +130,7 @@ int GameState::current_side() const {
 
 std::size_t GameState::owned_bytes() const {
   return sizeof(GameState) + models.capacity() * sizeof(Model) + momentum.capacity() * sizeof(std::int32_t) +
-         system_state.capacity() * sizeof(SystemEntry);
+         system_state.capacity() * sizeof(SystemEntry) + (choice ? sizeof(ChoicePending) : 0);
 }
 
 void GameState::validate() const {
@@ -177,6 +177,13 @@ void GameState::validate() const {
       require(!nw.target_chooses || pending->context.target >= 0,
               "game state: a New World roll the target chooses on needs a target");
     }
+  }
+  require(phase != Phase::Choice || (choice.has_value() && !pending.has_value()),
+          "game state: the choice phase needs its melee session (and no pending roll)");
+  if (choice.has_value()) {
+    require(model_index(choice->model) && choice->model >= 0 && model_index(choice->target) && choice->target >= 0,
+            "game state: the choice melee's models out of range");
+    require(choice->session.new_events.empty(), "game state: the choice melee holds unwritten events");
   }
   for (const SystemEntry& entry : system_state) {
     require(entry.key >= 0 && static_cast<std::size_t>(entry.key) < statics->system_keys.size() && entry.model >= 0 &&

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "riven/rules/pcg64.hpp"
+#include "riven/rules/systems/riddle_of_steel.hpp"
 
 namespace riven::game {
 
@@ -284,6 +285,48 @@ struct Pending {
   NewWorldPart nw;
 };
 
+/// An optional value kept on the heap and copied deeply: a large member that is rarely set stays
+/// out of the state's own bytes (a search copies states by the thousand; copying an empty one
+/// is a null check).
+template <class T>
+class HeapOptional {
+ public:
+  HeapOptional() = default;
+  HeapOptional(const HeapOptional& other) : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  HeapOptional& operator=(const HeapOptional& other) {
+    if (this != &other) value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+    return *this;
+  }
+  HeapOptional(HeapOptional&&) noexcept = default;
+  HeapOptional& operator=(HeapOptional&&) noexcept = default;
+  ~HeapOptional() = default;
+  HeapOptional& operator=(T value) {
+    value_ = std::make_unique<T>(std::move(value));
+    return *this;
+  }
+
+  [[nodiscard]] bool has_value() const { return value_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  T& operator*() { return *value_; }
+  const T& operator*() const { return *value_; }
+  T* operator->() { return value_.get(); }
+  const T* operator->() const { return value_.get(); }
+  void reset() { value_.reset(); }
+
+ private:
+  std::unique_ptr<T> value_;
+};
+
+/// A melee whose resolution is a round of choices (The Riddle of Steel's Combat Round): the
+/// session, the model that started it and its foe (GameState.pending = (session, model,
+/// {"action": "melee", "target": target}) in the choice phase). The session's events are
+/// written as they happen, so its `new_events` is always empty here.
+struct ChoicePending {
+  rules::riddle_of_steel::MeleeSession session;
+  std::int32_t model = -1;
+  std::int32_t target = -1;
+};
+
 /// One entry of GameState.system_state: (key name, model) -> value.
 struct SystemEntry {
   std::int16_t key = 0;  // GameStatic::system_keys
@@ -310,6 +353,7 @@ struct GameState {
   std::uint8_t taken_count = 0;
   std::array<std::int16_t, kMaxTakenActions> taken_actions{};  // GameStatic::actions
   std::optional<Pending> pending;
+  HeapOptional<ChoicePending> choice;  // the choice phase's melee (pending is empty then)
   std::int8_t decider = -1;  // -1: None
   std::vector<SystemEntry> system_state;
   std::uint64_t looted = 0;                 // bit k: objective k looted

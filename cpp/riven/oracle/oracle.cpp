@@ -962,6 +962,28 @@ Choice new_world_spend(const OracleGame& o, Board& board, std::span<const Decisi
   return system_choice(legal, st, chooser, profile_index, choice);
 }
 
+/// The Riddle of Steel's choice in its Combat Round (OracleAgent._choice: the system's
+/// oracle_session_choice decides, on the listed options, under the stance of the profile that
+/// drives the model choosing now).
+Choice ros_choice(const OracleGame& o, Board& board, std::span<const Decision> legal) {
+  const GameState& st = board.state();
+  if (!st.choice || board.rules().system != rules::System::RiddleOfSteel) {
+    return unsupported("no Riddle of Steel Combat Round in the choice phase");
+  }
+  const rules::riddle_of_steel::MeleeSession& session = st.choice->session;
+  const auto chooser = static_cast<size_t>(session.decider_index());
+  const int profile_index = o.model_profile[chooser];
+  if (profile_index < 0) return unsupported("the model's Oracle profile is not in the data");
+  if (static_cast<size_t>(profile_index) >= o.words.size()) {
+    return unsupported("the Oracle profiles' names are not given");
+  }
+  const rules::RiddleOfSteelRules& s = board.rules().riddle_of_steel;
+  const std::string& stance = rules::riddle_of_steel::stance_for(o.words[static_cast<size_t>(profile_index)].name, s);
+  const rules::OracleChoice choice =
+      rules::riddle_of_steel::oracle_choice(session, listed_options(st, legal), stance, s);
+  return system_choice(legal, st, chooser, profile_index, choice);
+}
+
 Choice spend(const OracleGame& o, Board& board, std::span<const Decision> legal) {
   const GameState& st = board.state();
   if (board.rules().system == rules::System::Invictus) return invictus_spend(o, board, legal);
@@ -1084,7 +1106,7 @@ Choice decide(const OracleGame& oracle, const game::GameState& state, const tabl
     case game::Phase::Spend:
       return spend(oracle, board, legal);
     case game::Phase::Choice:
-      return unsupported("a resolution system's choice phase (its own Oracle rule, in Python)");
+      return ros_choice(oracle, board, legal);
     case game::Phase::Over:
       return unsupported("the game is over");
   }

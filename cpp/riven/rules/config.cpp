@@ -14,6 +14,57 @@ int required(const std::vector<NamedInt>& table, const std::string& key, const s
   throw std::invalid_argument(where + "." + key + ": missing from the native rules");
 }
 
+/// The invariants the core's Riddle of Steel engine relies on (ros_data.py validates the rest):
+/// only the highest face stacks, the bands rise, every rule's named table is there and every
+/// Damage Table row runs 1..max_wound_level.
+void prepare_riddle_of_steel(const RiddleOfSteelRules& ros) {
+  const std::string where = "riddle_of_steel";
+  if (ros.faces < 2 || ros.stack_on != ros.faces || ros.max_stacks < 0 || ros.fumble_ones < 1) {
+    throw std::invalid_argument(where +
+                                ".dice: expected faces >= 2, stack_on = faces, max_stacks >= 0, fumble_ones >= 1");
+  }
+  if (ros.attributes.size() != 4) {
+    throw std::invalid_argument(where + ".attributes: expected brawn, agility, wits and presence");
+  }
+  const auto rising = [&] {
+    return ros.bands[0].second < ros.bands[1].second && ros.bands[1].second < ros.bands[2].second;
+  };
+  if (ros.bands.size() != 3 || !rising()) {
+    throw std::invalid_argument(where + ".tests.bands: expected partial < hit < critical");
+  }
+  if (ros.tn_for_riven_tn.empty()) throw std::invalid_argument(where + ".tests.tn_for_riven_tn: at least one entry");
+  if (ros.exchanges < 1 || ros.feint_die_cost_near < 1 || ros.feint_die_cost_far < 1) {
+    throw std::invalid_argument(where + ".melee: expected exchanges >= 1 and feint die costs >= 1");
+  }
+  if (ros.counter_bonus != "attacker_successes" && ros.counter_bonus != "attacker_dice") {
+    throw std::invalid_argument(where + ".melee.counter_bonus = '" + ros.counter_bonus +
+                                "': expected attacker_successes or attacker_dice");
+  }
+  if (ros.attacks.empty() || ros.zones.empty()) {
+    throw std::invalid_argument(where + ".melee.attacks and .zones: at least one of each");
+  }
+  for (const char* name : {"dodge_break", "dodge_stand", "duck_weave", "counter"}) {
+    if (std::none_of(ros.defences.begin(), ros.defences.end(), [&](const RosDefence& d) { return d.name == name; })) {
+      throw std::invalid_argument(where + ".melee.defences." + name + " is missing (a rule refers to it)");
+    }
+  }
+  if (std::none_of(ros.weapons.begin(), ros.weapons.end(), [](const RosWeapon& w) { return w.name == "default"; })) {
+    throw std::invalid_argument(where + ".weapons.default is missing (unlisted weapons use it)");
+  }
+  bool has_default_row = false;
+  for (const RosDamageRow& row : ros.damage) {
+    has_default_row = has_default_row || row.zone == "default";
+    if (row.levels.size() != static_cast<std::size_t>(ros.max_wound_level)) {
+      throw std::invalid_argument(where + ".damage." + row.zone + ": expected levels 1..melee.max_wound_level");
+    }
+  }
+  if (!has_default_row) throw std::invalid_argument(where + ".damage.default is missing (zones without a row use it)");
+  if (std::none_of(ros.stances.begin(), ros.stances.end(),
+                   [&](const RosStance& s) { return s.name == ros.default_stance; })) {
+    throw std::invalid_argument(where + ".oracle.default_stance = '" + ros.default_stance + "': no such stance");
+  }
+}
+
 }  // namespace
 
 void RulesConfig::prepare() {
@@ -84,6 +135,11 @@ void RulesConfig::prepare() {
           "new_world: expected luck.per_point >= 1 and melee.critical_margin >= melee.wound_margin");
     }
   }
+  if (system == System::RiddleOfSteel && !has_riddle_of_steel) {
+    throw std::invalid_argument(
+        "meta.resolution = 'riddle-of-steel': the native rules carry no [riddle_of_steel] table");
+  }
+  if (has_riddle_of_steel) prepare_riddle_of_steel(riddle_of_steel);
   momentum.gain_critical = required(momentum.gain, "critical", "momentum.gain");
   momentum.gain_melee_critical = required(momentum.gain, "melee_critical", "momentum.gain");
   momentum.gain_objective = required(momentum.gain, "objective", "momentum.gain");

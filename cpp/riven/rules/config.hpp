@@ -257,6 +257,138 @@ struct NewWorldRules {
   int oracle_luck_max = 0;  // new_world.oracle.luck_max_per_roll
 };
 
+/// A RIVEN attribute read as an RoS one (`riddle_of_steel.attributes.NAME`: from, offset).
+struct RosAttributeSpec {
+  std::string name;  // brawn, agility, wits, presence (ros_data.py ROS_ATTRIBUTES order)
+  std::string from;  // the RIVEN attribute
+  int offset = 0;
+  bool operator==(const RosAttributeSpec&) const = default;
+};
+
+/// A melee weapon in RoS numbers (`riddle_of_steel.weapons.NAME`).
+struct RosWeapon {
+  std::string name;
+  int atn = 0;
+  int dtn = 0;
+  int dr = 0;
+  std::string shield;  // "" when none
+  bool operator==(const RosWeapon&) const = default;
+};
+
+/// A shield (`riddle_of_steel.shields.NAME`): its Block DTN and the passive armour on `zones`.
+struct RosShield {
+  std::string name;
+  int dtn = 0;
+  int passive_av = 0;
+  std::vector<std::string> zones;  // in the data's zone order
+  bool operator==(const RosShield&) const = default;
+};
+
+/// An unlisted weapon's adjustment by RIVEN trait (`riddle_of_steel.weapon_traits.TRAIT`).
+struct RosWeaponTrait {
+  std::string name;
+  int dr = 0;
+  bool sets_shield = false;  // the trait names a shield (its `shield` key is present)
+  std::string shield;
+};
+
+/// An offensive manoeuvre (`riddle_of_steel.melee.attacks.NAME`).
+struct RosAttack {
+  std::string name;
+  int extra = 0;       // CP dice paid before rolling
+  int bonus_dice = 0;  // dice added to the roll
+  int damage = 0;      // wound levels added on a hit
+};
+
+/// Where a defence's DTN comes from: a number, or the defender's weapon or shield.
+enum class RosDtnSource : std::uint8_t { Number, Weapon, Shield };
+
+/// A defensive manoeuvre (`riddle_of_steel.melee.defences.NAME`).
+struct RosDefence {
+  std::string name;
+  RosDtnSource source = RosDtnSource::Number;
+  int dtn = 0;  // source == Number
+  int cost = 0;
+  bool needs_shield = false;
+};
+
+/// A Target Zone (`riddle_of_steel.zones.ZONE`): its name and the zones a Feint reaches near.
+struct RosZone {
+  std::string zone;  // "I".."VII"
+  std::string name;
+  std::vector<std::string> near;
+};
+
+/// One cell of the Damage Table (`riddle_of_steel.damage.ROW.LEVEL`).
+struct RosWound {
+  int shock = 0;
+  int pain = 0;
+  int bl = 0;
+  int wounds = 0;
+  std::string effect;  // "" | knockdown | down | out
+  std::string text;
+};
+
+/// A row of the Damage Table: a zone's (or "default") levels 1..max_wound_level, in order.
+struct RosDamageRow {
+  std::string zone;
+  std::vector<RosWound> levels;
+};
+
+/// How the Oracle shares its Combat Pool (`riddle_of_steel.oracle.stance.NAME`).
+struct RosStance {
+  std::string name;
+  double first_attack_share = 0.0;
+  double defence_share = 0.0;
+};
+
+/// The `[riddle_of_steel]` section (riven_env/rules/systems/ros_data.py RosData), filled by
+/// riven_env/native/rules.py when meta.resolution = "riddle-of-steel" (has_riddle_of_steel);
+/// field names are RosData's, tables in data order.
+struct RiddleOfSteelRules {
+  int faces = 10;
+  int stack_on = 10;
+  int max_stacks = 0;
+  int fumble_ones = 2;
+  int min_tn = 2;
+  std::vector<RosAttributeSpec> attributes;
+  int proficiency_base = 0;
+  int proficiency_min = 0;
+  int feint_min = 0;
+  std::vector<NamedText> test_attribute_for;  // RIVEN attribute -> RoS attribute
+  int test_modifier_dice = 0;
+  int test_min_dice = 0;
+  std::vector<std::pair<int, int>> tn_for_riven_tn;  // (RIVEN TN, RoS TN), by RIVEN TN
+  std::vector<NamedInt> bands;                       // partial, hit, critical: least successes
+  int shot_atn = 0;
+  std::vector<NamedInt> cover_tn;  // none, soft, hard
+  int exchanges = 2;
+  int modifier_dice = 0;
+  std::vector<std::string> ignore_modifier_sources;
+  int feint_cost = 0;
+  int feint_die_cost_near = 1;
+  int feint_die_cost_far = 1;
+  std::string counter_bonus = "attacker_successes";  // | attacker_dice
+  int counter_fail_extra_successes = 0;
+  int stand_steal_cost = 0;
+  double duck_weave_pool_loss = 0.0;
+  double fumble_pool_loss = 0.0;
+  int knockdown_tn_per_margin = 0;
+  std::string knockdown_condition;
+  std::string bleeding_condition;
+  int max_wound_level = 1;
+  std::vector<RosAttack> attacks;
+  std::vector<RosDefence> defences;
+  std::vector<RosZone> zones;
+  std::vector<RosWeapon> weapons;
+  std::vector<RosWeaponTrait> weapon_traits;
+  std::vector<RosShield> shields;
+  std::vector<RosDamageRow> damage;
+  std::string default_stance;
+  std::vector<NamedText> stances_by_profile;  // Oracle profile -> stance
+  std::vector<RosStance> stances;
+};
+
 struct RulesConfig {
   std::string source;       // the TOML file, for messages
   std::string fingerprint;  // the Python RulesConfig's fingerprint (the cache key)
@@ -280,6 +412,8 @@ struct RulesConfig {
   InvictusRules invictus;
   bool has_new_world = false;  // the [new_world] table was given (meta.resolution = "new-world")
   NewWorldRules new_world;
+  bool has_riddle_of_steel = false;  // the [riddle_of_steel] table was given (meta.resolution = "riddle-of-steel")
+  RiddleOfSteelRules riddle_of_steel;
   bool prepared = false;
 
   /// Derive the hot-path lookups and check the invariants the core relies on.

@@ -2,7 +2,7 @@
 
 namespace riven::rules {
 
-std::vector<std::string> ported_systems() { return {"riven", "invictus", "new-world"}; }
+std::vector<std::string> ported_systems() { return {"riven", "invictus", "new-world", "riddle-of-steel"}; }
 
 ResolutionSystem make_resolution(std::shared_ptr<const RulesConfig> rules) {
   if (!rules) throw std::invalid_argument("make_resolution: no rules");
@@ -15,10 +15,9 @@ ResolutionSystem make_resolution(std::shared_ptr<const RulesConfig> rules) {
     case System::NewWorld:
       return new_world::NewWorldSystem(std::move(rules));
     case System::RiddleOfSteel:
-      break;
+      return riddle_of_steel::RiddleOfSteelSystem(std::move(rules));
   }
-  throw NotPorted("resolution system '" + rules->system_name +
-                  "' (meta.resolution) is not in the native core yet; native systems: riven, invictus, new-world");
+  throw NotPorted("resolution system '" + rules->system_name + "' (meta.resolution) is not in the native core");
 }
 
 }  // namespace riven::rules

@@ -11,8 +11,9 @@
 // apply_spend, spend_options, finalise, resolve_melee) refuse it with NotPorted. New World
 // (riven/rules/systems/new_world.hpp) is behind the seam the same way: RIVEN's shared rolls
 // through the functions below, its 2d6 + characteristic + rank rolls, helpers and Luck as its
-// engine's methods. The Riddle of Steel is still Python (riven_env/rules/systems/):
-// make_resolution refuses it with NotPorted, so a caller falls back to the Python engine.
+// engine's methods. The Riddle of Steel (riven/rules/systems/riddle_of_steel.hpp) is the last
+// alternative: RIVEN's shared rolls through the functions below, its d10 tests and its Combat
+// Round (a session of choices the game loop's choice phase asks for) as its engine's methods.
 #pragma once
 
 #include <memory>
@@ -31,6 +32,7 @@
 #include "riven/rules/shooting.hpp"
 #include "riven/rules/systems/invictus.hpp"
 #include "riven/rules/systems/new_world.hpp"
+#include "riven/rules/systems/riddle_of_steel.hpp"
 #include "riven/rules/tests_2d6.hpp"
 
 namespace riven::rules {
@@ -70,7 +72,8 @@ class RivenSystem : public RivenRolls {
 };
 
 /// Every system the core has; a new one is one more alternative (and one more name below).
-using ResolutionSystem = std::variant<RivenSystem, invictus::InvictusSystem, new_world::NewWorldSystem>;
+using ResolutionSystem = std::variant<RivenSystem, invictus::InvictusSystem, new_world::NewWorldSystem,
+                                      riddle_of_steel::RiddleOfSteelSystem>;
 
 /// The RIVEN engine of `system` for a 2d6 roll (throws NotPorted on another system: its own
 /// rolls are its engine's methods).
