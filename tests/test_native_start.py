@@ -41,6 +41,17 @@ def test_every_mission_starts_as_built_from_scratch(mission: str) -> None:
         _same_start(new_game(mission, seed, engine="native"), _from_scratch(mission, seed))
 
 
+@pytest.mark.parametrize("system", ["invictus", "new-world", "riddle-of-steel"])
+def test_every_system_starts_as_built_from_scratch(system: str) -> None:
+    for mission in ("duel-1v1", "skirmish-5v5"):
+        for seed in range(3):
+            overrides = {"resolution": system}
+            _same_start(
+                new_game(mission, seed, overrides=overrides, engine="native"),
+                _from_scratch(mission, seed, overrides=overrides),
+            )
+
+
 @pytest.mark.parametrize("mission", ["skirmish-5v5", "duel-1v1", "escort-extract"])
 def test_games_from_the_template_play_the_same_log(mission: str) -> None:
     for seed, (blue, red) in enumerate((("oracle", "oracle"), ("random", "oracle"))):
