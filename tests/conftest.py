@@ -266,6 +266,22 @@ def _engine_default_is_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENGINE_VARIABLE, "python")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_a_test_folder(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """stable-baselines3 makes a folder ``SB3-<date>`` in the system's temporary directory for
+    every ``learn`` without a tensorboard folder (its logger's default); the tests that train a
+    model directly put those in pytest's own temporary folder (``SB3_LOGDIR``)."""
+    import os
+
+    before = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))
+    yield
+    if before is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = before
+
+
 #: The ``meta.resolution`` of :func:`python_only_system`.
 PYTHON_ONLY_SYSTEM = "house-dice"
 
