@@ -34,8 +34,8 @@ from riven_env.rules.systems.riddle_of_steel import (
     NAME,
     Fighter,
     MeleeSession,
-    RosTestResult,
     RosTestRoll,
+    closed_test,
 )
 from riven_env.rules.systems.ros_data import RosData, RosShield, RosWeapon, ros_data_for
 from riven_env.rules.systems.ros_dice import PoolRoll
@@ -310,25 +310,7 @@ class NativeRiddleOfSteelResolution(NativeRivenResolution):
 
     def finalise(self, roll: TestRoll) -> TestResult:
         """Close an RoS test (``total`` holds the successes; nothing is rolled)."""
-        if not isinstance(roll, RosTestRoll):
-            raise RulesDataError(f"{NAME}: cannot finalise a {type(roll).__name__}")
-        return RosTestResult(
-            kind=roll.kind,
-            attribute=roll.attribute,
-            attribute_value=roll.attribute_value,
-            modifiers=roll.modifiers,
-            tn=roll.tn,
-            dice=roll.dice,
-            total=roll.successes,
-            result=roll.result,
-            rolled_result=roll.rolled_result,
-            spends=(),
-            pool=roll.pool,
-            successes=roll.successes,
-            fumble=roll.fumble,
-            faces=roll.faces,
-            ros_attribute=roll.ros_attribute,
-        )
+        return closed_test(roll)
 
     def shot_tn(self, cover: str) -> int:
         """The shot's ATN: ``shooting.atn`` plus the cover step."""

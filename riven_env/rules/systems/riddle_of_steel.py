@@ -834,6 +834,30 @@ class RosTestResult(TestResult):
         }
 
 
+def closed_test(roll: TestRoll) -> RosTestResult:
+    """An RoS test closed: ``total`` holds the successes; nothing is rolled, nothing spent (the
+    Python engine's ``finalise`` and the core's wrapper both close a test so)."""
+    if not isinstance(roll, RosTestRoll):
+        raise RulesDataError(f"{NAME}: cannot finalise a {type(roll).__name__}")
+    return RosTestResult(
+        kind=roll.kind,
+        attribute=roll.attribute,
+        attribute_value=roll.attribute_value,
+        modifiers=roll.modifiers,
+        tn=roll.tn,
+        dice=roll.dice,
+        total=roll.successes,
+        result=roll.result,
+        rolled_result=roll.rolled_result,
+        spends=(),
+        pool=roll.pool,
+        successes=roll.successes,
+        fumble=roll.fumble,
+        faces=roll.faces,
+        ros_attribute=roll.ros_attribute,
+    )
+
+
 def ros_test_tn(kind: str, tn: int, data: RosData) -> int:
     """The RoS TN of a RIVEN test: a shot's TN is RoS already; others map by nearest RIVEN TN."""
     if kind == "shot":
@@ -939,25 +963,7 @@ class RiddleOfSteelResolution(RivenResolution):
 
     def finalise(self, roll: TestRoll) -> TestResult:
         """Close an RoS test (``total`` holds the successes)."""
-        if not isinstance(roll, RosTestRoll):
-            raise RulesDataError(f"{NAME}: cannot finalise a {type(roll).__name__}")
-        return RosTestResult(
-            kind=roll.kind,
-            attribute=roll.attribute,
-            attribute_value=roll.attribute_value,
-            modifiers=roll.modifiers,
-            tn=roll.tn,
-            dice=roll.dice,
-            total=roll.successes,
-            result=roll.result,
-            rolled_result=roll.rolled_result,
-            spends=(),
-            pool=roll.pool,
-            successes=roll.successes,
-            fumble=roll.fumble,
-            faces=roll.faces,
-            ros_attribute=roll.ros_attribute,
-        )
+        return closed_test(roll)
 
     def shot_tn(self, cover: str) -> int:
         """The shot's ATN: ``shooting.atn`` plus the cover step (RoS numbers)."""
