@@ -152,8 +152,8 @@ class NativeNewWorldResolution(NativeSystemResolution):
     ) -> tuple[Sequence[int], Sequence[int], int, int, tuple[Modifier, ...]]:
         """Both sides' 2d6 and totals."""
         a_dice, d_dice, _, _, a_total, d_total = head
-        assert roll.melee is not None
-        return a_dice, d_dice, a_total, d_total, roll.melee[2]
+        # Called for a melee only (the base's finalise); a test has no defender's modifiers.
+        return a_dice, d_dice, a_total, d_total, roll.melee[2] if roll.melee is not None else ()
 
     def _test_extra(self, extra: Sequence[Any]) -> dict[str, Any]:
         """The Momentum a critical gains."""

@@ -56,22 +56,18 @@ def clear_starts() -> None:
     _STARTS.clear()
 
 
-def _seed_field(seed: Any) -> Any:
-    """``game_start``'s ``seed``, as :func:`~riven_env.game.setup.game_start_fields` writes it."""
-    return seed if isinstance(seed, int) or seed is None else str(seed)
-
-
 def _build(scenario: Any, rules: Any, first: str, engine: str) -> _Start | None:
     """The start of ``scenario``'s games whose first side is ``first`` (None: not shareable,
     or ``auto`` and the core cannot play it)."""
     from riven_env.game.setup import prepared_game
-    from riven_env.native import NativeUnavailableError, available
+    from riven_env.native import NativeUnavailableError
     from riven_env.native.loop import NativeGameState
     from riven_env.native.rules import NATIVE_SYSTEMS
 
     rng = np.random.default_rng(0)
     state = prepared_game(scenario, rules, rng, first, None)
-    if engine != "native" and (not available() or state.resolution.name not in NATIVE_SYSTEMS):
+    # (new_game asks for a template on auto only where the core is built.)
+    if engine != "native" and state.resolution.name not in NATIVE_SYSTEMS:
         return None
     drawn = rng.bit_generator.state
     state.start()
@@ -125,5 +121,5 @@ def native_new_game(
     native = start.native.copy()
     native.rng = native_stream(rng)
     events = marshal.loads(start.events)
-    events[0]["seed"] = _seed_field(seed)
+    events[0]["seed"] = seed  # an int or None, as game_start_fields writes it
     return NativeGameState(native, start.model, start.like, events)
