@@ -158,7 +158,7 @@ class PythonStrings {
     return found->second.ptr();
   }
   /// A new reference to a value's string.
-  PyObject* value(const std::string& value) { return Py_NewRef(text(value, false)); }
+  PyObject* value(std::string_view value) { return Py_NewRef(text(value, false)); }
 
  private:
   static constexpr std::size_t kLongest = 32;
@@ -195,7 +195,7 @@ PyObject* to_python(const JsonValue& value, PythonStrings& strings) {
     case JsonValue::Kind::Int:
       return checked(PyLong_FromLongLong(value.as_int()));
     case JsonValue::Kind::BigInt:
-      return checked(PyLong_FromString(value.text().c_str(), nullptr, 10));
+      return checked(PyLong_FromString(std::string(value.text()).c_str(), nullptr, 10));
     case JsonValue::Kind::Float:
       return checked(PyFloat_FromDouble(value.as_float()));
     case JsonValue::Kind::String:

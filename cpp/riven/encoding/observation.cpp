@@ -309,10 +309,12 @@ namespace {
 std::vector<double> centre_gaps(const GameState& state) {
   const std::size_t n = state.model_count();
   // hypot(-dx, -dy) == hypot(dx, dy) exactly (xi - xj is exactly -(xj - xi)), so each pair is
-  // computed once; the diagonal is hypot(0, 0) = 0.
+  // computed once; the diagonal is hypot(0, 0) = 0. Only enemies' pairs: nearest reads no other
+  // (the same side's entries stay 0).
   std::vector<double> gaps(n * n, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
+      if (state.model_side(j) == state.model_side(i)) continue;
       const double d = std::hypot(state.models[i].x - state.models[j].x, state.models[i].y - state.models[j].y);
       gaps[i * n + j] = d;
       gaps[j * n + i] = d;

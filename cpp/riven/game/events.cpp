@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -27,50 +28,145 @@ JsonKey& JsonKey::operator=(const JsonKey& other) {
   return *this;
 }
 
-JsonValue JsonValue::boolean(bool value) {
-  JsonValue v;
-  v.kind_ = Kind::Bool;
-  v.scalar_.boolean = value;
-  return v;
+JsonValue::JsonValue(const JsonValue& other) : JsonValue() { copy(other); }
+
+JsonValue& JsonValue::operator=(const JsonValue& other) {
+  if (this != &other) {
+    JsonValue copied(other);
+    destroy();
+    take(std::move(copied));
+  }
+  return *this;
 }
 
-JsonValue JsonValue::integer(std::int64_t value) {
-  JsonValue v;
-  v.kind_ = Kind::Int;
-  v.scalar_.integer = value;
-  return v;
+JsonValue& JsonValue::operator=(JsonValue&& other) noexcept {
+  if (this != &other) {
+    destroy();
+    take(std::move(other));
+  }
+  return *this;
 }
 
-JsonValue JsonValue::big_integer(std::string digits) {
+void JsonValue::release() noexcept {
+  switch (kind_) {
+    case Kind::String:
+    case Kind::BigInt:
+      std::destroy_at(&long_);
+      break;
+    case Kind::List:
+      std::destroy_at(&items_);
+      break;
+    case Kind::Object:
+      std::destroy_at(&members_);
+      break;
+    default:
+      break;
+  }
+  kind_ = Kind::Null;
+  long_text_ = false;
+}
+
+void JsonValue::take_owned(JsonValue&& other) noexcept {
+  switch (kind_) {
+    case Kind::String:
+    case Kind::BigInt:
+      std::construct_at(&long_, std::move(other.long_));
+      break;
+    case Kind::List:
+      std::construct_at(&items_, std::move(other.items_));
+      break;
+    case Kind::Object:
+      std::construct_at(&members_, std::move(other.members_));
+      break;
+    default:
+      break;
+  }
+  other.release();
+}
+
+void JsonValue::take(JsonValue&& other) noexcept {
+  kind_ = other.kind_;
+  long_text_ = other.long_text_;
+  if (other.owns()) {
+    take_owned(std::move(other));
+  } else {
+    short_ = other.short_;
+    other.kind_ = Kind::Null;
+  }
+}
+
+void JsonValue::copy(const JsonValue& other) {
+  // This holds nothing (a Null).
+  switch (other.kind_) {
+    case Kind::String:
+    case Kind::BigInt:
+      set_text(other.text());
+      break;
+    case Kind::List:
+      std::construct_at(&items_, other.items_);
+      break;
+    case Kind::Object:
+      std::construct_at(&members_, other.members_);
+      break;
+    default:
+      scalar_ = other.scalar_;
+      break;
+  }
+  kind_ = other.kind_;
+}
+
+void JsonValue::set_text(std::string_view text) {
+  // This holds nothing; the caller sets the kind.
+  if (text.size() <= kShortText) {
+    std::copy(text.begin(), text.end(), short_.chars.begin());
+    short_.size = static_cast<std::uint8_t>(text.size());
+    long_text_ = false;
+  } else {
+    std::construct_at(&long_, text);
+    long_text_ = true;
+  }
+}
+
+std::string_view JsonValue::text() const {
+  if (kind_ != Kind::String && kind_ != Kind::BigInt) return {};
+  if (long_text_) return long_;
+  return {short_.chars.data(), short_.size};
+}
+
+const std::vector<JsonValue>& JsonValue::items() const {
+  static const std::vector<JsonValue> kNone;
+  return kind_ == Kind::List ? items_ : kNone;
+}
+
+const std::vector<JsonValue::Member>& JsonValue::members() const {
+  static const std::vector<Member> kNone;
+  return kind_ == Kind::Object ? members_ : kNone;
+}
+
+JsonValue JsonValue::big_integer(std::string_view digits) {
   JsonValue v;
+  v.set_text(digits);
   v.kind_ = Kind::BigInt;
-  v.text_ = std::move(digits);
   return v;
 }
 
-JsonValue JsonValue::number(double value) {
+JsonValue JsonValue::string(std::string_view value) {
   JsonValue v;
-  v.kind_ = Kind::Float;
-  v.scalar_.number = value;
-  return v;
-}
-
-JsonValue JsonValue::string(std::string value) {
-  JsonValue v;
+  v.set_text(value);
   v.kind_ = Kind::String;
-  v.text_ = std::move(value);
   return v;
 }
 
 JsonValue JsonValue::list(std::vector<JsonValue> items) {
   JsonValue v;
+  std::construct_at(&v.items_, std::move(items));
   v.kind_ = Kind::List;
-  v.items_ = std::move(items);
   return v;
 }
 
 JsonValue JsonValue::object() {
   JsonValue v;
+  std::construct_at(&v.members_);
   v.kind_ = Kind::Object;
   return v;
 }
@@ -251,7 +347,7 @@ void JsonValue::write(std::string& out) const {
       out.append(std::to_string(scalar_.integer));
       return;
     case Kind::BigInt:
-      out.append(text_);
+      out.append(text());
       return;
     case Kind::Float: {
       // events.py _clean: round to FLOAT_DIGITS, and a rounded zero is written as 0.0.
@@ -260,7 +356,7 @@ void JsonValue::write(std::string& out) const {
       return;
     }
     case Kind::String:
-      write_json_string(text_, out);
+      write_json_string(text(), out);
       return;
     case Kind::List:
       out.push_back('[');
@@ -300,10 +396,10 @@ JsonValue& EventLog::emit(GameState& state, std::string_view type) {
   }
   JsonValue event = JsonValue::object();
   event.reserve_members(kEventMembers);
-  event.set("type", JsonValue::string(std::string(type)));
+  event.set("type", JsonValue::string(type));
   event.set("seq", JsonValue::integer(state.seq));
   event.set("round", JsonValue::integer(state.round));
-  event.set("side", state.in_turn ? JsonValue::string(std::string(kSideNames[state.side])) : JsonValue::null());
+  event.set("side", state.in_turn ? JsonValue::string(kSideNames[state.side]) : JsonValue::null());
   ++state.seq;
   events_.push_back(std::move(event));
   return events_.back();

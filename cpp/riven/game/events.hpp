@@ -8,6 +8,7 @@
 // in insertion order.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -61,6 +62,11 @@ class JsonKey {
 };
 
 /// A JSON value of an event (null, bool, integer, float, string, list or object).
+///
+/// Laid out small (40 bytes): the kind, then one payload in a union (a scalar, a short string
+/// held inline, a long string, a list's items or an object's members). An event of a whole game
+/// is built, moved into its log and freed thousands of times a game; a value that carried a
+/// string and two vectors side by side paid for all three at every step.
 class JsonValue {
  public:
   /// Sink: what a discarding EventLog hands out; set and push on it keep nothing.
@@ -68,14 +74,47 @@ class JsonValue {
   /// An object's member, in insertion order.
   struct Member;
 
-  JsonValue() = default;
+  JsonValue() noexcept : scalar_{.integer = 0} {}
+  JsonValue(const JsonValue& other);
+  // Inline, with the scalar and short-text kinds copied as they are: each member of an event is
+  // moved at least once and its moved-from husk destroyed.
+  JsonValue(JsonValue&& other) noexcept : short_(other.short_) {
+    kind_ = other.kind_;
+    long_text_ = other.long_text_;
+    if (other.owns()) {
+      take_owned(std::move(other));
+    } else {
+      other.kind_ = Kind::Null;
+    }
+  }
+  JsonValue& operator=(const JsonValue& other);
+  JsonValue& operator=(JsonValue&& other) noexcept;
+  ~JsonValue() {
+    if (owns()) release();
+  }
+
   static JsonValue null() { return {}; }
-  static JsonValue boolean(bool value);
-  static JsonValue integer(std::int64_t value);
+  static JsonValue boolean(bool value) {
+    JsonValue v;
+    v.kind_ = Kind::Bool;
+    v.scalar_.boolean = value;
+    return v;
+  }
+  static JsonValue integer(std::int64_t value) {
+    JsonValue v;
+    v.kind_ = Kind::Int;
+    v.scalar_.integer = value;
+    return v;
+  }
   /// An integer outside int64, as its decimal digits (Python ints have no bound).
-  static JsonValue big_integer(std::string digits);
-  static JsonValue number(double value);
-  static JsonValue string(std::string value);
+  static JsonValue big_integer(std::string_view digits);
+  static JsonValue number(double value) {
+    JsonValue v;
+    v.kind_ = Kind::Float;
+    v.scalar_.number = value;
+    return v;
+  }
+  static JsonValue string(std::string_view value);
   static JsonValue list(std::vector<JsonValue> items = {});
   static JsonValue object();
   /// A value that swallows every member and item (EventLog::discarding's events).
@@ -91,14 +130,15 @@ class JsonValue {
   /// as a Python dict does).
   JsonValue& set(JsonKey key, JsonValue value);
   /// A list's items (empty for any other kind).
-  [[nodiscard]] const std::vector<JsonValue>& items() const { return items_; }
+  [[nodiscard]] const std::vector<JsonValue>& items() const;
   /// An object's members (empty for any other kind).
-  [[nodiscard]] const std::vector<Member>& members() const { return members_; }
+  [[nodiscard]] const std::vector<Member>& members() const;
   // The scalar held (the game loop's Python seam reads events back as Python values).
-  [[nodiscard]] bool as_bool() const { return scalar_.boolean; }
-  [[nodiscard]] std::int64_t as_int() const { return scalar_.integer; }
-  [[nodiscard]] double as_float() const { return scalar_.number; }
-  [[nodiscard]] const std::string& text() const { return text_; }
+  [[nodiscard]] bool as_bool() const { return kind_ == Kind::Bool && scalar_.boolean; }
+  [[nodiscard]] std::int64_t as_int() const { return kind_ == Kind::Int ? scalar_.integer : 0; }
+  [[nodiscard]] double as_float() const { return kind_ == Kind::Float ? scalar_.number : 0.0; }
+  /// A string's text, or a big integer's digits (empty for any other kind).
+  [[nodiscard]] std::string_view text() const;
 
   /// Append the JSON text of this value to `out`.
   void write(std::string& out) const;
@@ -109,11 +149,38 @@ class JsonValue {
     std::int64_t integer;
     double number;
   };
+  static constexpr std::size_t kShortText = 31;
+  struct ShortText {
+    std::array<char, kShortText> chars;
+    std::uint8_t size;
+  };
+
+  // Whether the payload owns memory (a long string, a list, an object).
+  [[nodiscard]] bool owns() const {
+    return kind_ == Kind::List || kind_ == Kind::Object || ((kind_ == Kind::String || kind_ == Kind::BigInt) && long_text_);
+  }
+  // Frees an owning payload (the value is then a Null).
+  void release() noexcept;
+  void destroy() noexcept {
+    if (owns()) release();
+    kind_ = Kind::Null;
+  }
+  // Moves `other`'s owning payload into this (kind already copied); `other` is left a Null.
+  void take_owned(JsonValue&& other) noexcept;
+  // Builds this (holding nothing) from `other`'s payload, moved; `other` is left a Null.
+  void take(JsonValue&& other) noexcept;
+  void copy(const JsonValue& other);
+  void set_text(std::string_view text);
+
   Kind kind_ = Kind::Null;
-  Scalar scalar_{.integer = 0};
-  std::string text_;             // String, BigInt
-  std::vector<JsonValue> items_;  // List
-  std::vector<Member> members_;   // Object
+  bool long_text_ = false;  // a String or BigInt held in long_ (else in short_)
+  union {
+    Scalar scalar_;
+    ShortText short_;
+    std::string long_;
+    std::vector<JsonValue> items_;
+    std::vector<Member> members_;
+  };
 };
 
 struct JsonValue::Member {

@@ -19,7 +19,7 @@ namespace {
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
-JsonValue S(std::string_view text) { return JsonValue::string(std::string(text)); }
+JsonValue S(std::string_view text) { return JsonValue::string(text); }
 JsonValue I(std::int64_t value) { return JsonValue::integer(value); }
 JsonValue F(double value) { return JsonValue::number(value); }
 JsonValue B(bool value) { return JsonValue::boolean(value); }

@@ -426,8 +426,9 @@ bool Shape::contains(const Point& p) const { return locate(p) == Location::kInte
 bool Shape::meets_segment(const Point& a, const Point& b) const {
   if (box_.misses_segment(a, b)) return false;
   // GEOS's prepared-polygon intersects for a line: an end in the closed polygon, or a crossing
-  // of its boundary.
-  if (locate(a) != Location::kExterior || locate(b) != Location::kExterior) return true;
+  // of its boundary. The boundary first: a segment that meets no edge (the predicates are exact,
+  // touching included) has neither end on the boundary and lies in one open region, so one end's
+  // location answers for both (one ray-crossing pass instead of two).
   for (const Ring& ring : rings_) {
     if (ring.box.misses_segment(a, b)) continue;
     const std::vector<Point>& pts = ring.points;
@@ -435,7 +436,7 @@ bool Shape::meets_segment(const Point& a, const Point& b) const {
       if (segments_meet(a, b, pts[k - 1], pts[k])) return true;
     }
   }
-  return false;
+  return locate(a) == Location::kInterior;
 }
 
 double Shape::first_contact(const Point& a, const Point& b) const {

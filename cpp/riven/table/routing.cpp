@@ -3,6 +3,7 @@
 #include "riven/table/memo.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cmath>
@@ -107,12 +108,35 @@ bool segment_point_closer(Point a, Point b, Point c, double limit) {
 // the callers cost each one, in any order), selected in place: ``candidates`` (the caller's
 // scratch, in increasing order, so the stable order is (value, index)) keeps the chosen ones.
 void keep_cheapest(std::vector<std::size_t>& candidates, const std::vector<double>& values, std::size_t count) {
-  const auto before = [&](std::size_t a, std::size_t b) { return values[a] < values[b] || (values[a] == values[b] && a < b); };
-  if (candidates.size() > count) {
+  if (candidates.size() <= count) return;
+  constexpr std::size_t kKept = 16;
+  if (count > kKept) {
+    const auto before = [&](std::size_t a, std::size_t b) { return values[a] < values[b] || (values[a] == values[b] && a < b); };
     std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(count), candidates.end(),
                       before);
     candidates.resize(count);
+    return;
   }
+  // The kept ones in (value, index) order, by insertion: the candidates come in increasing
+  // index order, so one that only ties the dearest kept value comes after it and stays out;
+  // most candidates cost one comparison with the dearest kept (a heap cost several, each through
+  // the indices).
+  std::array<double, kKept> kept_value{};
+  std::array<std::size_t, kKept> kept_index{};
+  std::size_t kept = 0;
+  for (const std::size_t c : candidates) {
+    const double value = values[c];
+    if (kept == count && !(value < kept_value[kept - 1])) continue;
+    std::size_t at = kept < count ? kept++ : kept - 1;
+    for (; at > 0 && value < kept_value[at - 1]; --at) {
+      kept_value[at] = kept_value[at - 1];
+      kept_index[at] = kept_index[at - 1];
+    }
+    kept_value[at] = value;
+    kept_index[at] = c;
+  }
+  std::copy_n(kept_index.begin(), kept, candidates.begin());
+  candidates.resize(kept);
 }
 
 // navigation._dedupe / dedupe_xy: drop each point within 1e-12 of the point before it.
@@ -216,15 +240,18 @@ struct ActiveGraph {
   // A settled static waypoint's cursor into its edges cheapest first (NavGraph::by_cost).
   std::vector<std::uint32_t> edge_next;
   // The straight-bound candidates of the settled waypoints (to a ring point or the start, and
-  // every link of a ring point or the start), each waypoint's run cheapest first, with its
+  // every link of a ring point or the start), each waypoint's run a min-heap, with its
   // cursor and end.
   struct Listed {
     double key;
     std::uint32_t to;
   };
+  struct ListedLater {
+    bool operator()(const Listed& x, const Listed& y) const { return x.key > y.key || (x.key == y.key && x.to > y.to); }
+  };
   std::vector<Listed> listed;
-  std::vector<std::uint32_t> listed_next;
-  std::vector<std::uint32_t> listed_end;
+  std::vector<std::uint32_t> listed_next;  // the start of a waypoint's run (its heap)
+  std::vector<std::uint32_t> listed_end;   // the end of the run's heap: the candidates not yet popped
 
   [[nodiscard]] double next_key() const { return heap.empty() ? kInf : heap.front().key; }
 };
@@ -926,10 +953,9 @@ class Navigator {
       if (!(key < g.dist[j])) continue;  // cannot improve j (the eager relaxation is strict)
       g.listed.push_back({key, static_cast<std::uint32_t>(j)});
     }
-    std::sort(g.listed.begin() + static_cast<std::ptrdiff_t>(begin), g.listed.end(),
-              [](const ActiveGraph::Listed& x, const ActiveGraph::Listed& y) {
-                return x.key < y.key || (x.key == y.key && x.to < y.to);
-              });
+    // A min-heap on (key, to), not a sorted run: a search pops only the first few candidates of
+    // most runs, and popping a heap yields them in the very order sorting would.
+    std::make_heap(g.listed.begin() + static_cast<std::ptrdiff_t>(begin), g.listed.end(), ActiveGraph::ListedLater{});
     g.listed_next[u] = static_cast<std::uint32_t>(begin);
     g.listed_end[u] = static_cast<std::uint32_t>(g.listed.size());
     queue_listed(g, u);
@@ -958,17 +984,18 @@ class Navigator {
     g.edge_next[u] = count;
   }
 
-  // Queues settled waypoint u's cheapest listed candidate still able to improve its end.
+  // Queues settled waypoint u's cheapest listed candidate still able to improve its end (its
+  // run's heap shrinks from the back as candidates are popped).
   void queue_listed(ActiveGraph& g, std::size_t u) {
-    for (std::uint32_t p = g.listed_next[u]; p < g.listed_end[u]; ++p) {
-      const ActiveGraph::Listed candidate = g.listed[p];
+    const auto first = g.listed.begin() + static_cast<std::ptrdiff_t>(g.listed_next[u]);
+    while (g.listed_end[u] > g.listed_next[u]) {
+      std::pop_heap(first, g.listed.begin() + static_cast<std::ptrdiff_t>(g.listed_end[u]), ActiveGraph::ListedLater{});
+      const ActiveGraph::Listed candidate = g.listed[--g.listed_end[u]];
       if (g.done[candidate.to] || !(candidate.key < g.dist[candidate.to])) continue;
-      g.listed_next[u] = p + 1;
       g.heap.push_back(ActiveGraph::Entry::make(candidate.key, u, candidate.to, ActiveGraph::Entry::kListed));
       std::push_heap(g.heap.begin(), g.heap.end(), ActiveGraph::Later{});
       return;
     }
-    g.listed_next[u] = g.listed_end[u];
   }
 
   // One step of the search: the queue's cheapest candidate checked, or a waypoint settled.
