@@ -125,11 +125,26 @@ ActionCatalogue::ActionCatalogue(CatalogueSpec spec, std::shared_ptr<const game:
     option_key(kind, option);
   }
   option_key("spend", "accept");
+  target_codes_.reserve(action_targets_.size());
+  for (const std::string& target : action_targets_) {
+    target_codes_.push_back(target.empty()             ? Target::kNone
+                            : target == "enemy"        ? Target::kEnemy
+                            : target == "friend"       ? Target::kFriend
+                            : target == "objective"    ? Target::kObjective
+                            : target == "destination"  ? Target::kDestination
+                                                       : Target::kOther);
+  }
+  for (std::size_t k = 0; k < keys_.size(); ++k) index_.try_emplace(packed(keys_[k]), static_cast<int>(k));
+}
+
+std::uint64_t ActionCatalogue::packed(const Key& key) {
+  const auto bits = [](std::int16_t v) { return static_cast<std::uint64_t>(static_cast<std::uint16_t>(v)); };
+  return bits(key.kind) << 32U | bits(key.a) << 16U | bits(key.b);
 }
 
 int ActionCatalogue::find(const Key& key) const {
-  const auto found = std::find(keys_.begin(), keys_.end(), key);
-  return found == keys_.end() ? -1 : static_cast<int>(found - keys_.begin());
+  const auto found = index_.find(packed(key));
+  return found == index_.end() ? -1 : found->second;
 }
 
 int ActionCatalogue::slot_of(int model, int side) const {
@@ -151,19 +166,20 @@ int ActionCatalogue::index_of(const Decision& decision, int side, std::string* w
   Key key{decision.kind, -1, -1};
   const int action = decision.kind - game::kFirstActionKind;
   if (action >= 0 && static_cast<std::size_t>(action) < action_targets_.size() &&
-      !action_targets_[static_cast<std::size_t>(action)].empty()) {
+      target_codes_[static_cast<std::size_t>(action)] != Target::kNone) {
     const std::string& target = action_targets_[static_cast<std::size_t>(action)];
-    if (target == "enemy" || target == "friend") {
-      const int slot = slot_of(decision.target, target == "enemy" ? enemy : side);
+    const Target code = target_codes_[static_cast<std::size_t>(action)];
+    if (code == Target::kEnemy || code == Target::kFriend) {
+      const int slot = slot_of(decision.target, code == Target::kEnemy ? enemy : side);
       if (slot < 0) {
         return fail("target model " + std::to_string(decision.target) + " is not a " + target + " model");
       }
       key.a = narrow(slot);
-    } else if (target == "objective" || target == "destination") {
+    } else if (code == Target::kObjective || code == Target::kDestination) {
       if (decision.destination_kind < 0) {
         return fail("the action needs a destination");
       }
-      if (target == "objective") {
+      if (code == Target::kObjective) {
         key.a = narrow(decision.destination_ref);
       } else {
         const int how = destination_refs_[static_cast<std::size_t>(decision.destination_kind)];

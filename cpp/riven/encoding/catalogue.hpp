@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "riven/game/decision.hpp"
@@ -59,6 +60,10 @@ class ActionCatalogue {
     friend bool operator==(const Key&, const Key&) = default;
   };
   [[nodiscard]] int find(const Key& key) const;
+  [[nodiscard]] static std::uint64_t packed(const Key& key);
+  // An action's target, read once from its name (index_of is asked for every legal decision
+  // of every step of a batch).
+  enum class Target : std::uint8_t { kNone, kEnemy, kFriend, kObjective, kDestination, kOther };
   [[nodiscard]] int slot_of(int model, int side) const;
 
   CatalogueSpec spec_;
@@ -66,6 +71,8 @@ class ActionCatalogue {
   std::vector<Key> keys_;
   std::vector<std::string> labels_;
   std::vector<std::string> action_targets_;   // by action id ("" for decision-point kinds)
+  std::vector<Target> target_codes_;          // by action id: action_targets_, read
+  std::unordered_map<std::uint64_t, int> index_;  // packed key -> its first index in keys_
   std::vector<int> destination_refs_;        // by destination kind id: RefKind, or -1 absent
   std::vector<int> slots_;                   // model -> slot within its side
 };

@@ -139,12 +139,21 @@ void keep_cheapest(std::vector<std::size_t>& candidates, const std::vector<doubl
   candidates.resize(kept);
 }
 
+// hypot(b - a) > kDuplicate (numpy's hypot), the hypot only when the squared length is too close
+// to call (hypot_side).
+bool apart(Point a, Point b) {
+  const double dx = b.x - a.x;
+  const double dy = b.y - a.y;
+  const int side = hypot_side(dx, dy, kDuplicate);
+  return side != 0 ? side > 0 : std::hypot(dx, dy) > kDuplicate;
+}
+
 // navigation._dedupe / dedupe_xy: drop each point within 1e-12 of the point before it.
 std::vector<Point> dedupe_points(const std::vector<Point>& points) {
   std::vector<Point> kept;
   kept.reserve(points.size());
   for (std::size_t k = 0; k < points.size(); ++k) {
-    if (k == 0 || std::hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y) > kDuplicate) {
+    if (k == 0 || apart(points[k - 1], points[k])) {
       kept.push_back(points[k]);
     }
   }
@@ -160,7 +169,7 @@ Route make_route(const std::vector<Point>& xy, const std::vector<double>& costs,
   route.costs.reserve(costs.size());
   route.points.push_back(xy.front());
   for (std::size_t k = 1; k < xy.size(); ++k) {
-    if (std::hypot(xy[k].x - xy[k - 1].x, xy[k].y - xy[k - 1].y) > kDuplicate) {
+    if (apart(xy[k - 1], xy[k])) {
       route.points.push_back(xy[k]);
       route.costs.push_back(costs[k - 1]);
     }
@@ -847,7 +856,10 @@ class Navigator {
     g.usable.assign(v, 1);
     for (std::size_t i = 0; i < n; ++i) {
       for (const std::size_t k : active) {
-        if (!(std::hypot(nav.nodes[i].x - centres_[k].x, nav.nodes[i].y - centres_[k].y) >= limit_[k])) {
+        const double dx = nav.nodes[i].x - centres_[k].x;
+        const double dy = nav.nodes[i].y - centres_[k].y;
+        const int side = hypot_side(dx, dy, limit_[k]);
+        if (side != 0 ? side < 0 : !(std::hypot(dx, dy) >= limit_[k])) {
           g.usable[i] = 0;
           break;
         }
@@ -1191,8 +1203,11 @@ class Navigator {
       std::vector<std::vector<std::size_t>> rows(count);
       for (std::size_t j = 0; j < count; ++j) {
         for (std::size_t m = 0; m < count; ++m) {
-          const double gap = std::hypot(centres_[m].x - centres_[j].x, centres_[m].y - centres_[j].y) - reach_[m] - reach_[j];
-          if (gap < 2.0 * margin_) rows[j].push_back(m);
+          // hypot_side against the sum: its margin is far above the two subtractions' rounding.
+          const double dx = centres_[m].x - centres_[j].x;
+          const double dy = centres_[m].y - centres_[j].y;
+          const int side = hypot_side(dx, dy, 2.0 * margin_ + reach_[m] + reach_[j]);
+          if (side != 0 ? side < 0 : std::hypot(dx, dy) - reach_[m] - reach_[j] < 2.0 * margin_) rows[j].push_back(m);
         }
       }
       chains_ = std::move(rows);
@@ -1437,7 +1452,10 @@ std::optional<Point> legal_goal(const Navigator& nav, Point goal) {
     const std::vector<Point>& centres = nav.centres();
     std::vector<std::size_t> inside;
     for (std::size_t k = 0; k < centres.size(); ++k) {
-      if (std::hypot(centres[k].x - point.x, centres[k].y - point.y) < nav.limits()[k]) inside.push_back(k);
+      const double dx = centres[k].x - point.x;
+      const double dy = centres[k].y - point.y;
+      const int side = hypot_side(dx, dy, nav.limits()[k]);
+      if (side != 0 ? side < 0 : std::hypot(dx, dy) < nav.limits()[k]) inside.push_back(k);
     }
     for (const std::size_t k : inside) {
       double ax = point.x - centres[k].x;
@@ -1508,6 +1526,8 @@ std::optional<std::pair<StraightPlan, int>> cover_move(const TableGeometry& tabl
   std::vector<double> straight(spots.size());
   std::vector<std::size_t> near;
   for (std::size_t k = 0; k < spots.size(); ++k) {
+    // A spot surely beyond the allowance needs no hypot (only the near ones' lengths are read).
+    if (hypot_side(spots[k].x - s.x, spots[k].y - s.y, allowance) > 0) continue;
     straight[k] = std::hypot(spots[k].x - s.x, spots[k].y - s.y);
     if (straight[k] <= allowance && straight[k] >= min_move) near.push_back(k);
   }
