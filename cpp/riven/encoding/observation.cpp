@@ -254,6 +254,12 @@ void ObservationEncoder::check_state(const GameState& state) const {
   if (state.statics == statics_) {
     return;
   }
+  {
+    const std::lock_guard<std::mutex> lock(verified_->mutex);
+    for (const auto& known : verified_->statics) {
+      if (known == state.statics) return;
+    }
+  }
   const GameStatic& other = *state.statics;
   const GameStatic& mine = *statics_;
   bool same = other.model_sides == mine.model_sides && other.model_ids == mine.model_ids &&
@@ -269,6 +275,8 @@ void ObservationEncoder::check_state(const GameState& state) const {
            std::to_string(state.model_count()) + " models, the encoder's has " + std::to_string(mine.model_count()) +
            ")";
   });
+  const std::lock_guard<std::mutex> lock(verified_->mutex);
+  if (verified_->statics.size() < kVerified) verified_->statics.push_back(state.statics);
 }
 
 ObservationEncoder::Nearby ObservationEncoder::nearest(const GameState& state, const std::vector<double>& gaps) const {

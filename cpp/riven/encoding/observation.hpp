@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -103,8 +104,18 @@ class ObservationEncoder {
   Nearby nearest(const game::GameState& state, const std::vector<double>& gaps) const;
   void disc(std::vector<std::uint8_t>& layer, double x, double y, double r) const;
 
+  // The static parts check_state found of this encoder's scenario (held, so that no other part
+  // can take a freed one's address), shared by copies of the encoder: a batch's games share a
+  // few static parts, and comparing one field by field cost as much as a tenth of an encoding.
+  struct Verified {
+    std::mutex mutex;
+    std::vector<std::shared_ptr<const game::GameStatic>> statics;
+  };
+  static constexpr std::size_t kVerified = 8;
+
   EncoderSpec spec_;
   std::shared_ptr<const game::GameStatic> statics_;
+  std::shared_ptr<Verified> verified_ = std::make_shared<Verified>();
   std::vector<float> terrain_;
   std::vector<std::string> model_features_;
   std::vector<std::string> objective_features_;
