@@ -30,26 +30,36 @@ namespace {
 #if defined(RIVEN_AVX_ROWS)
 // One row of Navigator::reach_bounds four columns at a time, on a CPU with AVX (asked once:
 // the build targets the baseline x86-64, whose widest registers are SSE2's two lanes): the same
-// sums and the same ordered comparisons lane by lane, so the very doubles and indices of the
-// two-lane and scalar loops. Returns the first column it left (fewer than four remain).
-__attribute__((target("avx"))) std::size_t reach_row_avx(double link, const double* row, std::size_t k,
-                                                         std::size_t n, double* best, std::size_t* at) {
-  static_assert(sizeof(std::size_t) == 8, "the index lanes are 64-bit");
+// sums and the same ordered comparisons lane by lane (minpd(via, was) is via < was ? via : was),
+// so the very doubles of the two-lane and scalar loops. Returns the first column it left (fewer
+// than four remain).
+__attribute__((target("avx"))) std::size_t reach_row_avx(double link, const double* row, std::size_t n,
+                                                         double* best) {
   const __m256d link4 = _mm256_set1_pd(link);
-  const __m256d row_index = _mm256_castsi256_pd(_mm256_set1_epi64x(static_cast<long long>(k)));
   std::size_t v = 0;
   for (; v + 4 <= n; v += 4) {
     const __m256d via = _mm256_add_pd(link4, _mm256_loadu_pd(row + v));
-    const __m256d was = _mm256_loadu_pd(best + v);
-    const __m256d less = _mm256_cmp_pd(via, was, _CMP_LT_OQ);
-    // Selects as and / and-not / or, as the two-lane loop (GCC turns a blendv of the loaded
-    // indices into four scalar branches).
-    _mm256_storeu_pd(best + v, _mm256_or_pd(_mm256_and_pd(less, via), _mm256_andnot_pd(less, was)));
-    auto* const lanes = reinterpret_cast<__m256i*>(at + v);
-    const __m256d held = _mm256_castsi256_pd(_mm256_loadu_si256(lanes));
-    _mm256_storeu_si256(lanes, _mm256_castpd_si256(_mm256_or_pd(_mm256_and_pd(less, row_index), _mm256_andnot_pd(less, held))));
+    _mm256_storeu_pd(best + v, _mm256_min_pd(via, _mm256_loadu_pd(best + v)));
   }
   return v;
+}
+
+// min over k of links[k] + column[k] (n terms), four at a time with AVX: the same sums, and the
+// least of them is the least in any order.
+__attribute__((target("avx"))) double column_min_avx(const double* links, const double* column, std::size_t n) {
+  __m256d best4 = _mm256_set1_pd(std::numeric_limits<double>::infinity());
+  std::size_t k = 0;
+  for (; k + 4 <= n; k += 4) {
+    best4 = _mm256_min_pd(_mm256_add_pd(_mm256_loadu_pd(links + k), _mm256_loadu_pd(column + k)), best4);
+  }
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, best4);
+  double best = std::min(std::min(lanes[0], lanes[1]), std::min(lanes[2], lanes[3]));
+  for (; k < n; ++k) {
+    const double via = links[k] + column[k];
+    best = via < best ? via : best;
+  }
+  return best;
 }
 
 bool cpu_has_avx() {
@@ -613,14 +623,13 @@ class Navigator {
     return std::isnan(start_links_.links[k]) ? start_links_.bound[k] : start_links_.links[k];
   }
 
-  // Navigator._reach_bounds: reach[v] = min over k of start_value(k) + dist[k][v], first[v] the
-  // first k giving it (a strict comparison in k order, as np.argmin over the column), row by row.
-  void reach_bounds(std::vector<double>& reach, std::vector<std::size_t>& first) const {
+  // Navigator._reach_bounds: reach[v] = min over k of start_value(k) + dist[k][v], row by row.
+  // The k giving it (np.argmin over the column) is asked only for the waypoint a route leaves
+  // from (first_reach), not kept for every column.
+  void reach_bounds(std::vector<double>& reach) const {
     const std::size_t n = nav_->size();
     reach.assign(n, kInf);
-    first.assign(n, 0);
     double* const best = reach.data();
-    std::size_t* const at = first.data();
 #if defined(RIVEN_AVX_ROWS)
     const bool avx = cpu_has_avx();
 #endif
@@ -629,62 +638,79 @@ class Navigator {
       const double* const row = nav_->dist.data() + k * n;
       std::size_t v = 0;
 #if defined(RIVEN_AVX_ROWS)
-      if (avx) v = reach_row_avx(link, row, k, n, best, at);
+      if (avx) v = reach_row_avx(link, row, n, best);
 #endif
 #if defined(__SSE2__)
-      // Two columns at a time, without branches (GCC does not if-convert the index select, and
-      // the branches mispredict): the same sums and the same ordered comparisons, lane by lane,
-      // so the very doubles and indices.
-      static_assert(sizeof(std::size_t) == 8, "the index lanes are 64-bit");
+      // Two columns at a time: the same sums and the same ordered comparisons, lane by lane
+      // (minpd(via, was) is via < was ? via : was), so the very doubles.
       const __m128d link2 = _mm_set1_pd(link);
-      const __m128i row_index = _mm_set1_epi64x(static_cast<long long>(k));
       for (; v + 2 <= n; v += 2) {
         const __m128d via = _mm_add_pd(link2, _mm_loadu_pd(row + v));
-        const __m128d was = _mm_loadu_pd(best + v);
-        const __m128d less = _mm_cmplt_pd(via, was);
-        _mm_storeu_pd(best + v, _mm_or_pd(_mm_and_pd(less, via), _mm_andnot_pd(less, was)));
-        const __m128i pick = _mm_castpd_si128(less);
-        auto* const lanes = reinterpret_cast<__m128i*>(at + v);
-        const __m128i held = _mm_loadu_si128(lanes);
-        _mm_storeu_si128(lanes, _mm_or_si128(_mm_and_si128(pick, row_index), _mm_andnot_si128(pick, held)));
+        _mm_storeu_pd(best + v, _mm_min_pd(via, _mm_loadu_pd(best + v)));
       }
 #endif
       for (; v < n; ++v) {
         const double via = link + row[v];
-        const bool less = via < best[v];
-        best[v] = less ? via : best[v];
-        at[v] = less ? k : at[v];
+        best[v] = via < best[v] ? via : best[v];
       }
     }
   }
 
-  // reach_bounds after the start links of ``changed`` were checked: a checked link costs at least
-  // its straight length, so only a column whose first cheapest row was checked can change (any
-  // other row only grows, and a row that ties after the first never displaces it): those
-  // columns are computed again, in k order as reach_bounds does.
-  void update_reach(std::vector<double>& reach, std::vector<std::size_t>& first,
-                    const std::vector<std::size_t>& changed) const {
+  // The first k giving reach[v] (a strict comparison in k order, as np.argmin over the column;
+  // 0 when no k gives a finite cost): computed from the start links as they are now, it is the
+  // one reach_bounds and update_reach would have kept (a checked link only grows, so a k that
+  // gave no least value before gives none now).
+  [[nodiscard]] std::size_t first_reach(std::size_t v) const {
     const std::size_t n = nav_->size();
-    std::vector<std::uint8_t>& hit = hit_scratch_;
-    hit.assign(n, 0);
-    for (const std::size_t k : changed) hit[k] = 1;
+    const double* const column = nav_->dist_by_column.data() + v * n;
+    double best = kInf;
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const double via = start_value(k) + column[k];
+      if (via < best) {
+        best = via;
+        at = k;
+      }
+    }
+    return at;
+  }
+
+  // reach_bounds after the start links of ``changed`` were checked: a checked link costs at least
+  // its straight length, so only a column that one of those rows gave its least value (with its
+  // straight length, as every earlier computation added it) can change; those columns are
+  // computed again, in k order as reach_bounds does.
+  void update_reach(std::vector<double>& reach, const std::vector<std::size_t>& changed) const {
+    const std::size_t n = nav_->size();
+    const double* const dist = nav_->dist.data();
+    std::vector<std::uint8_t>& redo = hit_scratch_;
+    redo.assign(n, 0);
+    for (const std::size_t k : changed) {
+      const double was = start_links_.bound[k];
+      const double* const row = dist + k * n;
+      for (std::size_t v = 0; v < n; ++v) redo[v] |= static_cast<std::uint8_t>(was + row[v] == reach[v]);
+    }
     std::vector<double>& links = links_scratch_;
     links.resize(n);
     for (std::size_t k = 0; k < n; ++k) links[k] = start_value(k);
-    const double* const dist = nav_->dist.data();
+    const double* const by_column = nav_->dist_by_column.data();
+#if defined(RIVEN_AVX_ROWS)
+    const bool avx = cpu_has_avx();
+#endif
     for (std::size_t v = 0; v < n; ++v) {
-      if (!hit[first[v]]) continue;
+      if (!redo[v]) continue;
+      const double* const column = by_column + v * n;
+#if defined(RIVEN_AVX_ROWS)
+      if (avx) {
+        reach[v] = column_min_avx(links.data(), column, n);
+        continue;
+      }
+#endif
       double best = kInf;
-      std::size_t at = 0;
       for (std::size_t k = 0; k < n; ++k) {
-        const double via = links[k] + dist[k * n + v];
-        if (via < best) {
-          best = via;
-          at = k;
-        }
+        const double via = links[k] + column[k];
+        best = via < best ? via : best;
       }
       reach[v] = best;
-      first[v] = at;
     }
   }
 
@@ -713,14 +739,13 @@ class Navigator {
     std::optional<std::size_t> best_node;
     if (direct) best_cost = link_cost(start_, *direct);
     std::vector<double> reach;
-    std::vector<std::size_t> first;
     if (n > 0) {
       std::vector<double> total(n);
       // Scratch of the rounds below (allocated once per search, not once per round), filled by
       // index: the candidates of a batch, in increasing order.
       std::vector<std::size_t> open(n);
       std::vector<double> col(n);
-      reach_bounds(reach, first);  // kept current by update_reach as start links are settled
+      reach_bounds(reach);  // kept current by update_reach as start links are settled
       for (std::size_t round = 0; round < 2 * n + 2; ++round) {
         // The totals and their first minimum (np.argmin) in one pass.
         std::size_t node = 0;
@@ -745,7 +770,7 @@ class Navigator {
             open.resize(count);
             keep_cheapest(open, col, kBatch);
             settle_start(open);
-            update_reach(reach, first, open);
+            update_reach(reach, open);
             open.resize(n);
             continue;
           }
@@ -765,7 +790,7 @@ class Navigator {
         open.resize(n);
       }
     }
-    if (best_node) return static_route(*best_node, links, first);
+    if (best_node) return static_route(*best_node, links);
     if (direct && std::isfinite(best_cost)) return make_route({start_, *direct}, {best_cost}, true);
     return static_nearest(aim);
   }
@@ -780,9 +805,9 @@ class Navigator {
     return path;
   }
 
-  Route static_route(std::size_t node, const GoalLinks& links, const std::vector<std::size_t>& first) const {
+  Route static_route(std::size_t node, const GoalLinks& links) const {
     const std::size_t n = nav_->size();
-    const std::vector<std::size_t> hops = static_path(first[node], node);
+    const std::vector<std::size_t> hops = static_path(first_reach(node), node);
     std::vector<Point> xy{start_};
     std::vector<double> costs{start_links_.links[hops.front()]};
     for (std::size_t k = 0; k < hops.size(); ++k) {
@@ -799,8 +824,7 @@ class Navigator {
     if (n == 0) return stay_route(start_);
     complete_start();
     std::vector<double> reach;
-    std::vector<std::size_t> first;
-    reach_bounds(reach, first);
+    reach_bounds(reach);
     std::optional<std::size_t> node;
     double best = kInf;
     for (std::size_t v = 0; v < n; ++v) {
@@ -812,7 +836,7 @@ class Navigator {
       }
     }
     if (!node) return stay_route(start_);
-    const std::vector<std::size_t> hops = static_path(first[*node], *node);
+    const std::vector<std::size_t> hops = static_path(first_reach(*node), *node);
     std::vector<Point> xy{start_};
     std::vector<double> costs{start_links_.links[hops.front()]};
     for (std::size_t k = 0; k < hops.size(); ++k) {

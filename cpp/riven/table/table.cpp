@@ -145,6 +145,12 @@ void TableGeometry::set_nav(std::size_t index, NavGraph nav) {
   // Which orientations the edge list names (routing's lazy search checks an edge's cut by them).
   nav.listed.assign(n * n, 0);
   for (const auto& [i, j] : nav.edges) nav.listed[i * n + j] = 1;
+  // The lazy search reads one column of dist at a time (a waypoint's cheapest ways in from every
+  // other): stored contiguous too.
+  nav.dist_by_column.assign(n * n, 0.0);
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t v = 0; v < n; ++v) nav.dist_by_column[v * n + k] = nav.dist[k * n + v];
+  }
   nav.by_cost.assign(n * n, 0);
   nav.by_cost_count.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {

@@ -35,6 +35,7 @@ struct NavGraph {
   std::vector<Point> nodes;              // waypoints
   std::vector<double> cost;              // (N, N) row-major edge costs (inf: no edge)
   std::vector<double> dist;              // (N, N) all-pairs cheapest costs (Floyd-Warshall)
+  std::vector<double> dist_by_column;    // dist transposed (row v: dist[k][v] for every k); set_nav fills it
   std::vector<std::int64_t> next_hop;    // (N, N) the node after i on a cheapest way to j
   std::vector<std::pair<std::size_t, std::size_t>> edges;  // (i < j) in StaticNav.edges order
   std::vector<std::uint8_t> listed;      // (N, N): 1 where edges lists (i, j); set_nav fills it
