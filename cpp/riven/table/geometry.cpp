@@ -10,6 +10,11 @@
 #include <limits>
 #include <stdexcept>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define RIVEN_AVX_EDGES 1
+#endif
+
 namespace riven::table {
 
 void Box::add(const Point& p) {
@@ -386,20 +391,98 @@ Shape::Shape(const std::vector<double>& coords, const std::vector<std::size_t>& 
       ring.box.add(p);
     }
     box_.add(ring.box);
+    const std::size_t edges = ring.points.size() - 1;
+    const std::size_t blocks = (edges + 3) / 4;
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    ring.edge_boxes.resize(16 * blocks);
+    for (std::size_t e = 0; e < 4 * blocks; ++e) {
+      double* const block = ring.edge_boxes.data() + 16 * (e / 4);
+      const std::size_t lane = e % 4;
+      if (e < edges) {
+        const Point& q1 = ring.points[e];
+        const Point& q2 = ring.points[e + 1];
+        block[lane] = std::min(q1.x, q2.x);
+        block[4 + lane] = std::max(q1.x, q2.x);
+        block[8 + lane] = std::min(q1.y, q2.y);
+        block[12 + lane] = std::max(q1.y, q2.y);
+      } else {  // meets no segment and holds no point's y
+        block[lane] = kInf;
+        block[4 + lane] = -kInf;
+        block[8 + lane] = kInf;
+        block[12 + lane] = -kInf;
+      }
+    }
     rings_.push_back(std::move(ring));
     start = end;
   }
   if (2 * start != coords.size()) throw std::invalid_argument("shape: coordinates left over after the last ring");
 }
 
+namespace {
+
+#if defined(RIVEN_AVX_EDGES)
+bool cpu_has_avx_edges() {
+  static const bool has = __builtin_cpu_supports("avx") != 0;
+  return has;
+}
+
+// The edges of `ring` whose boxes meet the box of segment a-b (segments_meet's own first test,
+// !(x < y) written x >= y: coordinates are finite), tested exactly in edge order.
+__attribute__((target("avx"))) bool ring_meets_segment_avx(const Ring& ring, const Point& a, const Point& b) {
+  const __m256d sxmin = _mm256_set1_pd(std::min(a.x, b.x));
+  const __m256d sxmax = _mm256_set1_pd(std::max(a.x, b.x));
+  const __m256d symin = _mm256_set1_pd(std::min(a.y, b.y));
+  const __m256d symax = _mm256_set1_pd(std::max(a.y, b.y));
+  const std::vector<Point>& pts = ring.points;
+  const double* const boxes = ring.edge_boxes.data();
+  for (std::size_t e = 0; e + 1 < pts.size(); e += 4) {
+    const double* const block = boxes + 4 * e;
+    const __m256d x = _mm256_and_pd(_mm256_cmp_pd(sxmax, _mm256_loadu_pd(block), _CMP_GE_OQ),
+                                    _mm256_cmp_pd(_mm256_loadu_pd(block + 4), sxmin, _CMP_GE_OQ));
+    const __m256d y = _mm256_and_pd(_mm256_cmp_pd(symax, _mm256_loadu_pd(block + 8), _CMP_GE_OQ),
+                                    _mm256_cmp_pd(_mm256_loadu_pd(block + 12), symin, _CMP_GE_OQ));
+    auto bits = static_cast<unsigned>(_mm256_movemask_pd(_mm256_and_pd(x, y)));
+    while (bits != 0) {
+      const std::size_t k = e + static_cast<std::size_t>(std::countr_zero(bits)) + 1;
+      bits &= bits - 1;
+      if (segments_meet(a, b, pts[k - 1], pts[k])) return true;
+    }
+  }
+  return false;
+}
+
+// A bit per edge of the block at `e` that locate's tests could act on for p: p.y within the
+// edge's y-range and not both ends left of p (any other edge is skipped by those tests).
+__attribute__((target("avx"))) unsigned locate_block_avx(const double* block, const Point& p) {
+  const __m256d px = _mm256_set1_pd(p.x);
+  const __m256d py = _mm256_set1_pd(p.y);
+  const __m256d right = _mm256_cmp_pd(_mm256_loadu_pd(block + 4), px, _CMP_GE_OQ);
+  const __m256d spans = _mm256_and_pd(_mm256_cmp_pd(py, _mm256_loadu_pd(block + 8), _CMP_GE_OQ),
+                                      _mm256_cmp_pd(_mm256_loadu_pd(block + 12), py, _CMP_GE_OQ));
+  return static_cast<unsigned>(_mm256_movemask_pd(_mm256_and_pd(right, spans)));
+}
+#endif
+
+}  // namespace
+
 Location Shape::locate(const Point& p) const {
   if (box_.excludes(p)) return Location::kExterior;
   // GEOS RayCrossingCounter::countSegment, over every ring (a ray to +x).
   std::size_t crossings = 0;
+#if defined(RIVEN_AVX_EDGES)
+  const bool avx = cpu_has_avx_edges();
+#endif
   for (const Ring& ring : rings_) {
     if (ring.box.excludes(p)) continue;
     const std::vector<Point>& pts = ring.points;
     for (std::size_t k = 1; k < pts.size(); ++k) {
+#if defined(RIVEN_AVX_EDGES)
+      // Four edges at a time where none can act: the same edges act, in the same order.
+      if (avx && (k - 1) % 4 == 0 && locate_block_avx(ring.edge_boxes.data() + 4 * (k - 1), p) == 0) {
+        k += 3;
+        continue;
+      }
+#endif
       const Point& p1 = pts[k - 1];
       const Point& p2 = pts[k];
       if (p1.x < p.x && p2.x < p.x) continue;
@@ -429,8 +512,17 @@ bool Shape::meets_segment(const Point& a, const Point& b) const {
   // of its boundary. The boundary first: a segment that meets no edge (the predicates are exact,
   // touching included) has neither end on the boundary and lies in one open region, so one end's
   // location answers for both (one ray-crossing pass instead of two).
+#if defined(RIVEN_AVX_EDGES)
+  const bool avx = cpu_has_avx_edges();
+#endif
   for (const Ring& ring : rings_) {
     if (ring.box.misses_segment(a, b)) continue;
+#if defined(RIVEN_AVX_EDGES)
+    if (avx) {
+      if (ring_meets_segment_avx(ring, a, b)) return true;
+      continue;
+    }
+#endif
     const std::vector<Point>& pts = ring.points;
     for (std::size_t k = 1; k < pts.size(); ++k) {
       if (segments_meet(a, b, pts[k - 1], pts[k])) return true;

@@ -73,6 +73,10 @@ enum class Location { kExterior, kBoundary, kInterior };
 struct Ring {
   std::vector<Point> points;
   Box box;
+  // Each edge's box, four edges to a block of 16: x min, x max, y min, y max, four of each (the
+  // last block padded with boxes that meet nothing): the segment and point tests pick their
+  // candidate edges four at a time and test those exactly, as before.
+  std::vector<double> edge_boxes;
 };
 
 /// A polygon or multipolygon: every ring of every part (exteriors and holes), as the union of
