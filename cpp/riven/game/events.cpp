@@ -51,7 +51,7 @@ void JsonValue::release() noexcept {
   switch (kind_) {
     case Kind::String:
     case Kind::BigInt:
-      std::destroy_at(&long_);
+      if (long_text_) std::destroy_at(&long_);
       break;
     case Kind::List:
       std::destroy_at(&items_);
