@@ -62,6 +62,23 @@ __attribute__((target("avx"))) double column_min_avx(const double* links, const 
   return best;
 }
 
+// redo[v] |= (link + row[v] == reach[v]) four columns at a time (the same sums, compared for
+// equality lane by lane). Returns the first column it left (fewer than four remain).
+__attribute__((target("avx"))) std::size_t mark_row_avx(double link, const double* row, const double* reach,
+                                                        std::size_t n, std::uint8_t* redo) {
+  const __m256d link4 = _mm256_set1_pd(link);
+  std::size_t v = 0;
+  for (; v + 4 <= n; v += 4) {
+    const __m256d via = _mm256_add_pd(link4, _mm256_loadu_pd(row + v));
+    auto bits = static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(via, _mm256_loadu_pd(reach + v), _CMP_EQ_OQ)));
+    while (bits != 0) {
+      redo[v + static_cast<std::size_t>(std::countr_zero(bits))] = 1;
+      bits &= bits - 1;
+    }
+  }
+  return v;
+}
+
 bool cpu_has_avx() {
   static const bool has = __builtin_cpu_supports("avx") != 0;
   return has;
@@ -684,18 +701,22 @@ class Navigator {
     const double* const dist = nav_->dist.data();
     std::vector<std::uint8_t>& redo = hit_scratch_;
     redo.assign(n, 0);
+#if defined(RIVEN_AVX_ROWS)
+    const bool avx = cpu_has_avx();
+#endif
     for (const std::size_t k : changed) {
       const double was = start_links_.bound[k];
       const double* const row = dist + k * n;
-      for (std::size_t v = 0; v < n; ++v) redo[v] |= static_cast<std::uint8_t>(was + row[v] == reach[v]);
+      std::size_t v = 0;
+#if defined(RIVEN_AVX_ROWS)
+      if (avx) v = mark_row_avx(was, row, reach.data(), n, redo.data());
+#endif
+      for (; v < n; ++v) redo[v] |= static_cast<std::uint8_t>(was + row[v] == reach[v]);
     }
     std::vector<double>& links = links_scratch_;
     links.resize(n);
     for (std::size_t k = 0; k < n; ++k) links[k] = start_value(k);
     const double* const by_column = nav_->dist_by_column.data();
-#if defined(RIVEN_AVX_ROWS)
-    const bool avx = cpu_has_avx();
-#endif
     for (std::size_t v = 0; v < n; ++v) {
       if (!redo[v]) continue;
       const double* const column = by_column + v * n;
@@ -759,11 +780,11 @@ class Navigator {
           // The cheapest way to ``node`` is exact once no unchecked start link could match it.
           bool pending = false;
           std::size_t count = 0;
-          const double* const column = nav_->dist.data() + node;
+          const double* const column = nav_->dist_by_column.data() + node * n;
           for (std::size_t k = 0; k < n; ++k) {
             if (!std::isnan(start_links_.links[k])) continue;
             open[count++] = k;
-            col[k] = start_links_.bound[k] + column[k * n];
+            col[k] = start_links_.bound[k] + column[k];
             pending = pending || col[k] <= reach[node];
           }
           if (pending) {
