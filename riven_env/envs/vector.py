@@ -52,6 +52,9 @@ _ORACLE_KINDS = ("oracle", "native-oracle")
 
 # Seeds drawn for reset() without a seed stay below this (RivenSkirmishEnv's bound).
 _SEED_BOUND = 2**62
+# The side names as an object array: a batch's per-row names are one indexing, not a list built
+# in Python every step.
+_SIDE_NAMES = np.array(SIDES, dtype=object)
 
 
 def native_opponent(opponent: Any) -> bool:
@@ -356,17 +359,15 @@ class RivenVectorEnv(VectorEnv):
     def _infos(self, done: np.ndarray | None, final: Any = None) -> dict[str, Any]:
         infos: dict[str, Any] = {
             "action_mask": self._masks.astype(np.int8),
-            "learner_side": np.array([SIDES[s] for s in self._sides], dtype=object),
+            "learner_side": _SIDE_NAMES[np.asarray(self._sides, dtype=np.intp)],
         }
         if done is not None and final is not None:
             infos["final_obs"] = final
             infos["_final_obs"] = done.copy()
             # The finished games' winners ("blue", "red", None for a draw; None where not done).
-            infos["final_winner"] = np.array(
-                [
-                    SIDES[w] if d and w >= 0 else None
-                    for w, d in zip(self._winner, done, strict=True)
-                ],
-                dtype=object,
-            )
+            winner = np.asarray(self._winner, dtype=np.intp)
+            decided = np.asarray(done, dtype=bool) & (winner >= 0)
+            final_winner = np.full(winner.shape[0], None, dtype=object)
+            final_winner[decided] = _SIDE_NAMES[winner[decided]]
+            infos["final_winner"] = final_winner
         return infos
