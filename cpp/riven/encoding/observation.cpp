@@ -279,43 +279,6 @@ void ObservationEncoder::check_state(const GameState& state) const {
   if (verified_->statics.size() < kVerified) verified_->statics.push_back(state.statics);
 }
 
-ObservationEncoder::Nearby ObservationEncoder::nearest(const GameState& state, const std::vector<double>& gaps) const {
-  // situation.py nearest_enemies: the first of equals, gap clamped at 0 (np.maximum's tie rule).
-  const std::size_t n = state.model_count();
-  const double diagonal = std::hypot(statics_->table_width, statics_->table_height);
-  Nearby result{std::vector<int>(n, -1), std::vector<double>(n, diagonal), std::vector<int>(n, 0)};
-  for (std::size_t i = 0; i < n; ++i) {
-    const Model& mi = state.models[i];
-    if (!mi.is_on_table_status()) {
-      continue;
-    }
-    double best = std::numeric_limits<double>::infinity();
-    int best_j = -1;
-    int count = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (state.model_side(j) == state.model_side(i) || !state.models[j].is_active()) {
-        continue;
-      }
-      const double raw = gaps[i * n + j] - mi.radius - state.models[j].radius;
-      if (raw <= spec_.contact_tolerance) {
-        ++count;
-      }
-      const double clamped = raw > 0.0 ? raw : 0.0;
-      if (clamped < best) {
-        best = clamped;
-        best_j = static_cast<int>(j);
-      }
-    }
-    if (best_j < 0) {
-      continue;  // no active enemy left
-    }
-    result.engaged[i] = count;
-    result.enemy[i] = best_j;
-    result.gap[i] = best;
-  }
-  return result;
-}
-
 namespace {
 // np.maximum(v, -1) then np.minimum(v, 1), NaN kept: four lanes at a time where the CPU has SSE
 // (maxps(lo, v) is lo > v ? lo : v and minps(hi, v) is hi < v ? hi : v, the scalar tests'
@@ -337,27 +300,49 @@ void clamp_unit(std::span<float> out) {
   }
 }
 
-std::vector<double> centre_gaps(const GameState& state) {
-  const std::size_t n = state.model_count();
-  // hypot(-dx, -dy) == hypot(dx, dy) exactly (xi - xj is exactly -(xj - xi)), so each pair is
-  // computed once; the diagonal is hypot(0, 0) = 0. Only enemies' pairs: nearest reads no other
-  // (the same side's entries stay 0).
-  std::vector<double> gaps(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i + 1; j < n; ++j) {
-      if (state.model_side(j) == state.model_side(i)) continue;
-      const double d = std::hypot(state.models[i].x - state.models[j].x, state.models[i].y - state.models[j].y);
-      gaps[i * n + j] = d;
-      gaps[j * n + i] = d;
-    }
-  }
-  return gaps;
-}
 }  // namespace
 
 ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state) const {
+  // situation.py nearest_enemies: each on-table model's nearest active enemy (the first of
+  // equals), the gap clamped at 0 (np.maximum's tie rule), and how many are within contact.
+  // Each pair of enemies is measured once (hypot(-dx, -dy) == hypot(dx, dy) exactly) and offered
+  // to both ends; a model meets its candidates in increasing index order either way (those
+  // below it as the outer loop reaches them, then those above it), as the per-model scan did.
   check_state(state);
-  return nearest(state, centre_gaps(state));
+  const std::size_t n = state.model_count();
+  const double diagonal = std::hypot(statics_->table_width, statics_->table_height);
+  Nearby result{std::vector<int>(n, -1), std::vector<double>(n, diagonal), std::vector<int>(n, 0)};
+  std::vector<double> best(n, std::numeric_limits<double>::infinity());
+  const auto offer = [&](std::size_t i, std::size_t j, double centres) {
+    const double raw = centres - state.models[i].radius - state.models[j].radius;
+    if (raw <= spec_.contact_tolerance) ++result.engaged[i];
+    const double clamped = raw > 0.0 ? raw : 0.0;
+    if (clamped < best[i]) {
+      best[i] = clamped;
+      result.enemy[i] = static_cast<int>(j);
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Model& mi = state.models[i];
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (state.model_side(j) == state.model_side(i)) continue;
+      const Model& mj = state.models[j];
+      const bool for_i = mi.is_on_table_status() && mj.is_active();
+      const bool for_j = mj.is_on_table_status() && mi.is_active();
+      if (!for_i && !for_j) continue;
+      const double centres = std::hypot(mi.x - mj.x, mi.y - mj.y);
+      if (for_i) offer(i, j, centres);
+      if (for_j) offer(j, i, centres);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (result.enemy[i] < 0) {
+      result.engaged[i] = 0;  // no active enemy left: the defaults
+      continue;
+    }
+    result.gap[i] = best[i];
+  }
+  return result;
 }
 
 std::vector<int> ObservationEncoder::nearest_enemies(const GameState& state) const {
@@ -466,7 +451,7 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
     for (std::size_t j = 0; j < n; ++j) {
       float* row = flat + offsets[j] + col_dx_;
       if (state.models[j].is_on_table_status()) {
-        // centre_gaps's entry (a, j): hypot is the same either way round.
+        // The acting model's gap to j (hypot is the same either way round).
         const double centres = std::hypot(state.models[a].x - state.models[j].x, state.models[a].y - state.models[j].y);
         double gap = centres - ra - state.models[j].radius;
         gap = gap > 0.0 ? gap : 0.0;

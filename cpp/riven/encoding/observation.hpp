@@ -101,7 +101,6 @@ class ObservationEncoder {
 
  private:
   void check_state(const game::GameState& state) const;
-  Nearby nearest(const game::GameState& state, const std::vector<double>& gaps) const;
   void disc(std::vector<std::uint8_t>& layer, double x, double y, double r) const;
 
   // The static parts check_state found of this encoder's scenario (held, so that no other part
