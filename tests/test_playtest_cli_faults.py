@@ -67,17 +67,21 @@ def test_a_killed_worker_is_replaced_and_every_game_is_stored(tmp_path):
     assert _stored(db) == list(range(GAMES))
 
 
+# Games enough that no pool can finish the run between its start and its loss: on the native
+# core a duel game takes about 4 ms, and 60 of them could end before a worker was killed.
+DYING_GAMES = 1000
+
+
 @pytest.mark.timeout(400)
 def test_workers_that_keep_dying_stop_the_run_with_one_line_and_the_resume_hint(tmp_path):
     db = tmp_path / "p.duckdb"
-    process = _start(db)
+    process = _start(db, games=DYING_GAMES)
     seen: set[int] = set()
     killed = 0
-    while process.poll() is None:  # kill a worker of every pool the run starts
+    while process.poll() is None:  # kill every worker of every pool the run starts, at once
         for pid in spawned_workers(process.pid):
             if pid not in seen:
                 seen.add(pid)
-                time.sleep(0.3)
                 try:
                     os.kill(pid, signal.SIGKILL)
                     killed += 1
