@@ -6,11 +6,10 @@ script's default run (``docs/performance.md``).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
+from benchmark_scripts import load_benchmark
 
 from riven_env import native
 
@@ -18,11 +17,7 @@ pytestmark = pytest.mark.skipif(not native.available(), reason="native core not 
 
 
 def _script():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "native_distribution.py"
-    spec = importlib.util.spec_from_file_location("riven_native_distribution", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("native_distribution")
 
 
 def test_the_engines_play_the_same_games_and_distributions(capsys) -> None:

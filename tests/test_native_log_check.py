@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from benchmark_scripts import load_benchmark
 
 from riven_env import native
 
@@ -13,11 +11,7 @@ pytestmark = pytest.mark.skipif(not native.available(), reason="native core not 
 
 
 def _script():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "native_log_check.py"
-    spec = importlib.util.spec_from_file_location("riven_native_log_check", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("native_log_check")
 
 
 def test_every_system_plays_the_same_logs(capsys: pytest.CaptureFixture[str]) -> None:

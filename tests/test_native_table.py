@@ -17,6 +17,7 @@ import math
 import numpy as np
 import pytest
 import shapely
+from benchmark_scripts import load_benchmark
 
 from riven_env.errors import TerrainError
 from riven_env.native import available
@@ -370,14 +371,9 @@ def test_the_cores_hypot_comparisons_are_math_hypots() -> None:
 
 
 def test_equivalence_benchmark_rounds_cover_every_map_and_stop_on_time(capsys, monkeypatch) -> None:
-    import importlib.util
     import json
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "native_table_equivalence.py"
-    spec = importlib.util.spec_from_file_location("riven_native_table_equivalence", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("native_table_equivalence")
     # Two small maps stand for the benchmark's list (its rounds, not the maps, are under test).
     chosen = [pair for pair in equivalence_maps(0) if pair[0] in ("duel-1v1", "open-field")]
     monkeypatch.setattr(module, "equivalence_maps", lambda generated, seed: chosen)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from benchmark_scripts import load_benchmark
 from typer.testing import CliRunner
 
 from riven_env.cli.main import app
@@ -88,15 +88,10 @@ def test_bench_json_has_every_measure() -> None:
 @pytest.mark.slow
 def test_whatif_replays_every_workload_byte_for_byte(capsys: pytest.CaptureFixture[str]) -> None:
     """benchmarks/whatif.py is only a measurement if a replayed pass is the same game."""
-    import importlib.util
-
     from riven_env.game import actions
     from riven_env.game.state import GameState
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "whatif.py"
-    spec = importlib.util.spec_from_file_location("riven_whatif", path)
-    whatif = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(whatif)
+    whatif = load_benchmark("whatif")
     before = (actions._find_destination, GameState._compute_legal)
 
     report = whatif.main(
