@@ -76,7 +76,7 @@ double holding(const game::ForwardModel& fm, const game::GameState& state, int s
 
 SideFeatures side_features(const game::ForwardModel& fm, const game::GameState& state, int side,
                            const EvaluationWeights& weights, const EvaluationGame& game) {
-  const std::vector<int> models = game::side_models(state, side);
+  const game::ModelList models = game::side_models(state, side);
   int start_wounds = 0;
   int wounds = 0;
   int active = 0;

@@ -311,8 +311,8 @@ ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state) co
   check_state(state);
   const std::size_t n = state.model_count();
   const double diagonal = std::hypot(statics_->table_width, statics_->table_height);
-  Nearby result{std::vector<int>(n, -1), std::vector<double>(n, diagonal), std::vector<int>(n, 0)};
-  std::vector<double> best(n, std::numeric_limits<double>::infinity());
+  Nearby result{Recycled<int>(n, -1), Recycled<double>(n, diagonal), Recycled<int>(n, 0)};
+  Recycled<double> best(n, std::numeric_limits<double>::infinity());
   const auto offer = [&](std::size_t i, std::size_t j, double centres) {
     const double raw = centres - state.models[i].radius - state.models[j].radius;
     if (raw <= spec_.contact_tolerance) ++result.engaged[i];
@@ -346,7 +346,8 @@ ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state) co
 }
 
 std::vector<int> ObservationEncoder::nearest_enemies(const GameState& state) const {
-  return nearby(state).enemy;
+  const Recycled<int> nearest = std::move(nearby(state).enemy);
+  return {nearest.begin(), nearest.end()};
 }
 
 void ObservationEncoder::encode(const GameState& state, int side, std::span<const SightCode> sight,
@@ -386,8 +387,8 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
   }
 
   // The situation (ObservationEncoder._build_situation): positions in the observer's frame.
-  std::vector<double> rel_x(n);
-  std::vector<double> rel_y(n);
+  Recycled<double> rel_x(n);
+  Recycled<double> rel_y(n);
   for (std::size_t i = 0; i < n; ++i) {
     rel_x[i] = side == 1 ? width - state.models[i].x : state.models[i].x;
     rel_y[i] = side == 1 ? height - state.models[i].y : state.models[i].y;

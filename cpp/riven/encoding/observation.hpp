@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "riven/game/state.hpp"
+#include "riven/recycled.hpp"
 
 namespace riven::encoding {
 
@@ -79,10 +80,10 @@ class ObservationEncoder {
 
   /// Each model's nearest active enemy (-1: none, or the model is off the table), its edge gap
   /// and how many enemies it touches (situation.py nearest_enemies).
-  struct Nearby {
-    std::vector<int> enemy;
-    std::vector<double> gap;
-    std::vector<int> engaged;
+  struct Nearby {  // (Recycled: built every step)
+    Recycled<int> enemy;
+    Recycled<double> gap;
+    Recycled<int> engaged;
   };
   [[nodiscard]] Nearby nearby(const game::GameState& state) const;
   /// Each model's nearest active enemy (-1: none, or the model is off the table): the shooters

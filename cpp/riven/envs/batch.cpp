@@ -85,7 +85,7 @@ void BatchEnv::refresh_legal(Game& g) {
   if (g.state.over) {
     return;
   }
-  g.legal = game::legal_decisions(model_, g.state);
+  game::legal_decisions_into(model_, g.state, g.legal);
   const int side = g.state.current_side();
   for (std::size_t k = 0; k < g.legal.size(); ++k) {
     std::string why;
@@ -123,11 +123,12 @@ void BatchEnv::set_next_opponent(std::size_t k, std::shared_ptr<const oracle::Or
 void BatchEnv::play_opponent(Game& g) {
   // RivenSkirmishEnv._play_opponent; the events are not kept (the single env emits no
   // oracle_decision events either).
+  Recycled<game::Decision> legal;  // each decision's menu, in one reused buffer
   if (g.oracle) {
     const oracle::OracleGame& oracle = *g.oracle;
     const oracle::Routing routing = oracle::loop_routing(model_, g.state);
     while (!g.state.over && g.state.current_side() != g.learner) {
-      const std::vector<game::Decision> legal = game::legal_decisions(model_, g.state);
+      game::legal_decisions_into(model_, g.state, legal);
       const oracle::Choice c =
           oracle::decide(oracle, g.state, *model_.table, *model_.rules, legal, g.opponent_rng, routing);
       require(c.branch != oracle::Branch::Unsupported,
@@ -139,7 +140,7 @@ void BatchEnv::play_opponent(Game& g) {
     return;
   }
   while (!g.state.over && g.state.current_side() != g.learner) {
-    const std::vector<game::Decision> legal = game::legal_decisions(model_, g.state);
+    game::legal_decisions_into(model_, g.state, legal);
     const auto pick = static_cast<std::size_t>(g.opponent_rng.integers(0, static_cast<std::int64_t>(legal.size())));
     game::apply(model_, g.state, legal[pick], log_, legal);
     (void)log_.drain();

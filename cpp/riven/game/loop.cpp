@@ -229,6 +229,9 @@ class Loop {
   Model& m(std::size_t i) { return s_.models[i]; }
   table::Point position(std::size_t i) const { return {s_.models[i].x, s_.models[i].y}; }
   JsonValue& emit(std::string_view type) { return log_.emit(s_, type); }
+  // Whether events are kept: a discarding log (a batched env's, a search's) hands back a sink,
+  // so an event's fields are not even computed (emit itself still runs: it advances the seq).
+  [[nodiscard]] bool recording() const { return !log_.discards(); }
   int condition_id(const std::string& name) const {
     const int c = find_name(s_.statics->conditions, name);
     if (c < 0) throw std::invalid_argument("Condition '" + name + "' is not in the game's vocabulary");
@@ -254,7 +257,7 @@ class Loop {
   void change_strain(std::size_t i, int delta, const std::string& reason);
   bool gain_condition(std::size_t i, const std::string& name, const std::string& reason);
   void lose_condition(std::size_t i, const std::string& name, const std::string& reason);
-  void expire_conditions(std::size_t i, const std::string& when);
+  void expire_conditions(std::size_t i, std::string_view when_name);
   void roll_complication(std::size_t i);
   void wound(std::size_t i, int amount, int source, const std::string& cause);
   void out_check(std::size_t i);
@@ -365,11 +368,13 @@ int Loop::change_momentum(int side, int delta, std::string_view reason) {
   const int now = std::max(0, std::min(rules_.momentum.cap, old + delta));
   if (now == old) return 0;
   s_.momentum[owner] = now;
-  emit("momentum")
-      .set("owner", S(s_.statics->owners[owner]))
-      .set("delta", I(now - old))
-      .set("value", I(now))
-      .set("reason", S(reason));
+  if (JsonValue& logged = emit("momentum"); recording()) {
+    logged
+        .set("owner", S(s_.statics->owners[owner]))
+        .set("delta", I(now - old))
+        .set("value", I(now))
+        .set("reason", S(reason));
+  }
   return now - old;
 }
 
@@ -383,12 +388,14 @@ void Loop::change_resource(std::size_t i, const std::string& name, int delta, co
   if (now == old) return;
   model.resource_mask = static_cast<std::uint8_t>(model.resource_mask | bit);
   model.resources[at(r)] = now;
-  emit("resource")
-      .set("model", S(id(i)))
-      .set("resource", S(name))
-      .set("delta", I(now - old))
-      .set("value", I(now))
-      .set("reason", S(reason));
+  if (JsonValue& logged = emit("resource"); recording()) {
+    logged
+        .set("model", S(id(i)))
+        .set("resource", S(name))
+        .set("delta", I(now - old))
+        .set("value", I(now))
+        .set("reason", S(reason));
+  }
 }
 
 void Loop::apply_aftermath(std::size_t i, int j, const std::vector<rules::Aftermath>& aftermath) {
@@ -430,18 +437,22 @@ void Loop::change_strain(std::size_t i, int delta, const std::string& reason) {
   }
   if (change.new_value != change.old_value) {
     model.strain = change.new_value;
-    emit("strain")
-        .set("model", S(id(i)))
-        .set("delta", I(change.new_value - change.old_value))
-        .set("value", I(change.new_value))
-        .set("reason", S(reason));
+    if (JsonValue& logged = emit("strain"); recording()) {
+      logged
+          .set("model", S(id(i)))
+          .set("delta", I(change.new_value - change.old_value))
+          .set("value", I(change.new_value))
+          .set("reason", S(reason));
+    }
   }
   if (change.overflow) {
-    emit("strain")
-        .set("model", S(id(i)))
-        .set("delta", I(0))
-        .set("value", I(m(i).strain))
-        .set("reason", S(std::string("overflow (d6 ").append(std::to_string(change.roll)).append(")")));
+    if (JsonValue& logged = emit("strain"); recording()) {
+      logged
+          .set("model", S(id(i)))
+          .set("delta", I(0))
+          .set("value", I(m(i).strain))
+          .set("reason", S(std::string("overflow (d6 ").append(std::to_string(change.roll)).append(")")));
+    }
     if (!change.condition_gained.empty()) gain_condition(i, change.condition_gained, "strain overflow");
   }
 }
@@ -457,7 +468,9 @@ bool Loop::gain_condition(std::size_t i, const std::string& name, const std::str
   }
   if (model.condition_count >= kMaxConditions) throw std::invalid_argument("more Conditions than the native state holds");
   model.gain_condition(c);
-  emit("condition").set("model", S(id(i))).set("condition", S(name)).set("gained", B(true)).set("reason", S(reason));
+  if (JsonValue& logged = emit("condition"); recording()) {
+    logged.set("model", S(id(i))).set("condition", S(name)).set("gained", B(true)).set("reason", S(reason));
+  }
   return true;
 }
 
@@ -466,12 +479,15 @@ void Loop::lose_condition(std::size_t i, const std::string& name, const std::str
   const int c = condition_id(name);
   if (!model.has_condition(c)) return;
   model.lose_condition(c);
-  emit("condition").set("model", S(id(i))).set("condition", S(name)).set("gained", B(false)).set("reason", S(reason));
+  if (JsonValue& logged = emit("condition"); recording()) {
+    logged.set("model", S(id(i))).set("condition", S(name)).set("gained", B(false)).set("reason", S(reason));
+  }
 }
 
-void Loop::expire_conditions(std::size_t i, const std::string& when) {
+void Loop::expire_conditions(std::size_t i, std::string_view when_name) {
   Model& model = m(i);
-  if (model.condition_count == 0) return;
+  if (model.condition_count == 0) return;  // before any string is built: most models hold none
+  const std::string when(when_name);
   std::string spaced = when;
   std::replace(spaced.begin(), spaced.end(), '_', ' ');
   for (const std::string& name : rules::conditions_expiring(when, condition_names(s_, i), rules_)) {
@@ -492,12 +508,14 @@ void Loop::roll_complication(std::size_t i) {
       break;
     }
   }
-  emit("complication")
-      .set("model", S(id(i)))
-      .set("roll", I(entry.roll))
-      .set("name", S(entry.name))
-      .set("effect", S(entry.effect))
-      .set("text", S(text));
+  if (JsonValue& logged = emit("complication"); recording()) {
+    logged
+        .set("model", S(id(i)))
+        .set("roll", I(entry.roll))
+        .set("name", S(entry.name))
+        .set("effect", S(entry.effect))
+        .set("text", S(text));
+  }
   const std::string reason = "complication: " + entry.name;
   if (entry.effect == "strain") {
     change_strain(i, entry.amount, reason);
@@ -518,16 +536,20 @@ void Loop::wound(std::size_t i, int amount, int source, const std::string& cause
   Model& model = m(i);
   if (amount <= 0 || !model.is_active()) return;
   model.wounds = std::max(0, model.wounds - amount);
-  emit("wound")
-      .set("model", S(id(i)))
-      .set("amount", I(amount))
-      .set("wounds_left", I(model.wounds))
-      .set("source", source < 0 ? JsonValue::null() : S(id(at(source))))
-      .set("cause", S(cause));
+  if (JsonValue& logged = emit("wound"); recording()) {
+    logged
+        .set("model", S(id(i)))
+        .set("amount", I(amount))
+        .set("wounds_left", I(model.wounds))
+        .set("source", source < 0 ? JsonValue::null() : S(id(at(source))))
+        .set("cause", S(cause));
+  }
   if (model.wounds == 0) {
     model.status = Status::Down;
     model.stable = false;
-    emit("down").set("model", S(id(i)));
+    if (JsonValue& logged = emit("down"); recording()) {
+      logged.set("model", S(id(i)));
+    }
     if (s_.active_model == static_cast<int>(i)) s_.actions_left = 0;
     check_immediate();
     return;
@@ -537,11 +559,13 @@ void Loop::wound(std::size_t i, int amount, int source, const std::string& cause
 
 void Loop::out_check(std::size_t i) {
   const rules::OutCheckResult result = rules::roll_out_check(system_, profile_of(s_, i).mettle, s_.rng);
-  emit("out_check")
-      .set("model", S(id(i)))
-      .set("mettle", I(result.mettle))
-      .set("die", I(result.die))
-      .set("out", B(result.out));
+  if (JsonValue& logged = emit("out_check"); recording()) {
+    logged
+        .set("model", S(id(i)))
+        .set("mettle", I(result.mettle))
+        .set("die", I(result.die))
+        .set("out", B(result.out));
+  }
   if (result.out) remove(i, Status::Out);
 }
 
@@ -554,7 +578,9 @@ void Loop::remove(std::size_t i, Status reason) {
   model.status = reason;
   model.on_table = false;
   const bool casualty = reason == Status::Out || reason == Status::Fled;
-  emit("removed").set("model", S(id(i))).set("reason", S(kStatusNames[static_cast<std::size_t>(reason)]));
+  if (JsonValue& logged = emit("removed"); recording()) {
+    logged.set("model", S(id(i))).set("reason", S(kStatusNames[static_cast<std::size_t>(reason)]));
+  }
   if (casualty) on_casualty(i);
   if (s_.active_model == static_cast<int>(i)) s_.actions_left = 0;
   if (casualty) morale_after_loss(i);
@@ -573,13 +599,15 @@ void Loop::apply_move(std::size_t i, const MovePlan& plan, std::string_view kind
     path.reserve_members(plan.path.size());
     for (const table::Point& p : plan.path) path.push(P(p));
   }
-  emit("move")
-      .set("model", S(id(i)))
-      .set("from", P(start))
-      .set("to", P(end))
-      .set("path", std::move(path))
-      .set("path_length", F(plan.cost))
-      .set("kind", S(kind));
+  if (JsonValue& logged = emit("move"); recording()) {
+    logged
+        .set("model", S(id(i)))
+        .set("from", P(start))
+        .set("to", P(end))
+        .set("path", std::move(path))
+        .set("path_length", F(plan.cost))
+        .set("kind", S(kind));
+  }
   if (kind != "flee") after_move(i);
 }
 
@@ -601,14 +629,16 @@ bool Loop::flee(std::size_t i, double distance) {
 void Loop::morale_test(std::size_t i, std::string_view trigger_name) {
   if (!m(i).is_active() || s_.over) return;
   const rules::MoraleResult result = rules::roll_morale(system_, profile_of(s_, i).mettle, s_.rng);
-  emit("morale")
-      .set("model", S(id(i)))
-      .set("trigger", S(trigger_name))
-      .set("mettle", I(result.mettle))
-      .set("die", I(result.die))
-      .set("passed", B(result.passed))
-      .set("flee_distance", F(result.passed ? 0.0 : result.flee_distance))
-      .set("fled_off_table", B(false));
+  if (JsonValue& logged = emit("morale"); recording()) {
+    logged
+        .set("model", S(id(i)))
+        .set("trigger", S(trigger_name))
+        .set("mettle", I(result.mettle))
+        .set("die", I(result.die))
+        .set("passed", B(result.passed))
+        .set("flee_distance", F(result.passed ? 0.0 : result.flee_distance))
+        .set("fled_off_table", B(false));
+  }
   const std::size_t event = log_.events().size() - 1;
   if (!result.passed) {
     const bool fled_off = flee(i, result.flee_distance);
@@ -623,7 +653,7 @@ void Loop::morale_after_loss(std::size_t i) {
   const rules::MoraleTrigger* leader = trigger(rules_, "leader_out");
   const rules::MoraleTrigger* friend_lost = trigger(rules_, "friend_lost");
   const rules::MoraleTrigger* half = trigger(rules_, "half_strength");
-  const std::vector<int> members = side_models(s_, side);
+  const ModelList members = side_models(s_, side);
   if (leader != nullptr && leader->enabled && contains(lost.keywords, leader->keyword)) {
     for (const int j : members) {
       if (m(at(j)).is_active()) testers.emplace_back(j, "leader_out");
@@ -662,18 +692,22 @@ void Loop::score(int side, std::int64_t points, const std::string& reason) {
   if (__builtin_add_overflow(s_.points[at(side)], points, &s_.points[at(side)])) {
     throw std::overflow_error("points: " + std::string(side_name(side)) + "'s total passes 2**63 - 1");
   }
-  emit("score")
-      .set("side", S(side_name(side)))
-      .set("points", I(points))
-      .set("total", I(s_.points[at(side)]))
-      .set("reason", S(reason));
+  if (JsonValue& logged = emit("score"); recording()) {
+    logged
+        .set("side", S(side_name(side)))
+        .set("points", I(points))
+        .set("total", I(s_.points[at(side)]))
+        .set("reason", S(reason));
+  }
 }
 
 void Loop::objective_gained(int side, std::size_t objective, std::string_view event) {
-  emit("objective")
-      .set("objective", S(s_.statics->objectives[objective].name))
-      .set("side", S(side_name(side)))
-      .set("event", S(event));
+  if (JsonValue& logged = emit("objective"); recording()) {
+    logged
+        .set("objective", S(s_.statics->objectives[objective].name))
+        .set("side", S(side_name(side)))
+        .set("event", S(event));
+  }
   if (event == "controlled") {
     change_momentum(side, rules_.momentum.gain_objective_held, "objective held");
   } else {
@@ -815,12 +849,14 @@ void Loop::end_game(int winner, std::string_view reason) {
   JsonValue points = JsonValue::object();
   points.set("blue", I(s_.points[0]));
   points.set("red", I(s_.points[1]));
-  emit("game_end")
-      .set("winner", winner < 0 ? JsonValue::null() : S(side_name(winner)))
-      .set("draw", B(winner < 0))
-      .set("reason", S(reason))
-      .set("rounds", I(s_.round))
-      .set("points", std::move(points));
+  if (JsonValue& logged = emit("game_end"); recording()) {
+    logged
+        .set("winner", winner < 0 ? JsonValue::null() : S(side_name(winner)))
+        .set("draw", B(winner < 0))
+        .set("reason", S(reason))
+        .set("rounds", I(s_.round))
+        .set("points", std::move(points));
+  }
 }
 
 // ====================================================================== state.py
@@ -831,7 +867,9 @@ void Loop::start_turn() {
   s_.last_activated = -1;
   s_.phase = Phase::Activate;
   s_.in_turn = true;
-  emit("turn_start").set("side", S(side_name(s_.side))).set("round", I(s_.round));
+  if (JsonValue& logged = emit("turn_start"); recording()) {
+    logged.set("side", S(side_name(s_.side))).set("round", I(s_.round));
+  }
 }
 
 void Loop::begin_activation(std::size_t i, int dice) {
@@ -846,30 +884,36 @@ void Loop::begin_activation(std::size_t i, int dice) {
   int actions = 1;
   bool passes = false;
   if (dice <= 0) {
-    emit("activation")
-        .set("side", S(side_name(side_of(i))))
-        .set("model", S(id(i)))
-        .set("mettle", I(profile.mettle))
-        .set("dice", JsonValue::list())
-        .set("successes", I(0))
-        .set("actions", I(1))
-        .set("turn_passes", B(false))
-        .set("bonus", B(true));
+    if (JsonValue& logged = emit("activation"); recording()) {
+      logged
+          .set("side", S(side_name(side_of(i))))
+          .set("model", S(id(i)))
+          .set("mettle", I(profile.mettle))
+          .set("dice", JsonValue::list())
+          .set("successes", I(0))
+          .set("actions", I(1))
+          .set("turn_passes", B(false))
+          .set("bonus", B(true));
+    }
   } else {
     const rules::ActivationResult roll = rules::roll_activation(system_, profile.mettle, dice, s_.rng);
     actions = roll.actions;
     passes = roll.turn_passes;
     JsonValue faces = JsonValue::list();
-    for (const int d : roll.dice) faces.push(I(d));
-    emit("activation")
-        .set("side", S(side_name(side_of(i))))
-        .set("model", S(id(i)))
-        .set("mettle", I(roll.mettle))
-        .set("dice", std::move(faces))
-        .set("successes", I(roll.successes))
-        .set("actions", I(roll.actions))
-        .set("turn_passes", B(roll.turn_passes))
-        .set("bonus", B(false));
+    if (recording()) {
+      for (const int d : roll.dice) faces.push(I(d));
+    }
+    if (JsonValue& logged = emit("activation"); recording()) {
+      logged
+          .set("side", S(side_name(side_of(i))))
+          .set("model", S(id(i)))
+          .set("mettle", I(roll.mettle))
+          .set("dice", std::move(faces))
+          .set("successes", I(roll.successes))
+          .set("actions", I(roll.actions))
+          .set("turn_passes", B(roll.turn_passes))
+          .set("bonus", B(false));
+    }
     if (dice == rules_.activation.max_dice) {
       change_strain(i, rules::strain_gain_amount("max_dice_activation", rules_), "max dice");
     }
@@ -913,7 +957,9 @@ void Loop::end_turn(std::string_view reason) {
     if (m(i).is_on_table_status()) expire_conditions(i, "end_of_side_turn");
   }
   if (s_.over) return;
-  emit("turn_end").set("side", S(side_name(side))).set("round", I(s_.round)).set("reason", S(reason));
+  if (JsonValue& logged = emit("turn_end"); recording()) {
+    logged.set("side", S(side_name(side))).set("round", I(s_.round)).set("reason", S(reason));
+  }
   s_.in_turn = false;
   if (s_.turn_index == 0) {
     s_.turn_index = 1;
@@ -922,7 +968,9 @@ void Loop::end_turn(std::string_view reason) {
     return;
   }
   end_of_round();
-  emit("round_end").set("round", I(s_.round));
+  if (JsonValue& logged = emit("round_end"); recording()) {
+    logged.set("round", I(s_.round));
+  }
   if (s_.over) return;
   if (s_.round >= s_.statics->round_limit) {
     end_at_round_limit("round_limit");
@@ -931,7 +979,9 @@ void Loop::end_turn(std::string_view reason) {
   ++s_.round;
   s_.turn_index = 0;
   s_.side = s_.statics->first_side;
-  emit("round_start").set("round", I(s_.round));
+  if (JsonValue& logged = emit("round_start"); recording()) {
+    logged.set("round", I(s_.round));
+  }
   start_turn();
 }
 
@@ -965,10 +1015,12 @@ void Loop::apply(const Decision& decision, std::span<const Decision> legal) {
   const std::string_view kind_name = decision.kind < kFirstActionKind
                                          ? kDecisionPointKinds[at(decision.kind)]
                                          : std::string_view(s_.statics->actions[at(decision.kind - kFirstActionKind)]);
-  emit("decision")
-      .set("side", current < 0 ? JsonValue::null() : S(side_name(current)))
-      .set("decision", S(decision_label(fm_, s_, decision)))
-      .set("kind", S(kind_name));
+  if (JsonValue& logged = emit("decision"); recording()) {
+    logged
+        .set("side", current < 0 ? JsonValue::null() : S(side_name(current)))
+        .set("decision", S(decision_label(fm_, s_, decision)))
+        .set("kind", S(kind_name));
+  }
   if (s_.phase == Phase::Activate) {
     if (decision.kind == kPass) {
       end_turn("pass");
@@ -1002,17 +1054,19 @@ void Loop::perform(const Decision& decision) {
   if (s_.taken_count >= kMaxTakenActions) throw std::invalid_argument("more actions in one activation than the native state holds");
   s_.taken_actions[s_.taken_count++] = static_cast<std::int16_t>(action);
   JsonValue destination = JsonValue::null();
-  if (decision.destination_kind >= 0) {
+  if (decision.destination_kind >= 0 && recording()) {
     std::string label = s_.statics->destination_kinds[at(decision.destination_kind)];
     if (decision.destination_ref >= 0) label.append(":").append(std::to_string(decision.destination_ref));
     destination = S(label);
   }
-  emit("action")
-      .set("model", S(id(i)))
-      .set("action", S(spec.name))
-      .set("target", decision.target < 0 ? JsonValue::null() : S(id(at(decision.target))))
-      .set("destination", std::move(destination))
-      .set("actions_left", I(s_.actions_left));
+  if (JsonValue& logged = emit("action"); recording()) {
+    logged
+        .set("model", S(id(i)))
+        .set("action", S(spec.name))
+        .set("target", decision.target < 0 ? JsonValue::null() : S(id(at(decision.target))))
+        .set("destination", std::move(destination))
+        .set("actions_left", I(s_.actions_left));
+  }
   if (kind == ActionKind::Charge || kind == ActionKind::Melee || kind == ActionKind::Shoot ||
       kind == ActionKind::Move || kind == ActionKind::Disengage) {
     m(i).moved_or_attacked = true;
@@ -1035,7 +1089,7 @@ void Loop::perform(const Decision& decision) {
         morale_test(j, "terror_charge");
       }
       if (m(j).is_active() && m(i).is_active()) {
-        const std::vector<int> engaged = engaged_enemies(fm_, s_, i);
+        const ModelList engaged = engaged_enemies(fm_, s_, i);
         if (std::find(engaged.begin(), engaged.end(), static_cast<int>(j)) != engaged.end()) fight(i, j);
       }
       m(i).charged = false;
@@ -1086,7 +1140,9 @@ void Loop::perform(const Decision& decision) {
     case ActionKind::Stabilise: {
       const auto j = at(decision.target);
       m(j).stable = true;
-      emit("stabilise").set("model", S(id(j))).set("by", S(id(i)));
+      if (JsonValue& logged = emit("stabilise"); recording()) {
+        logged.set("model", S(id(j))).set("by", S(id(i)));
+      }
       break;
     }
     case ActionKind::Rally: {
@@ -1174,37 +1230,41 @@ JsonValue Loop::side_id(std::size_t i, std::size_t j, rules::Winner side) const 
 }
 
 void Loop::apply_melee(std::size_t i, std::size_t j, const rules::MeleeResult& result) {
-  emit("melee")
-      .set("attacker", S(id(i)))
-      .set("defender", S(id(j)))
-      .set("attacker_dice", dice_json(result.attacker_dice))
-      .set("defender_dice", dice_json(result.defender_dice))
-      .set("attacker_total", I(result.attacker_total))
-      .set("defender_total", I(result.defender_total))
-      .set("attacker_modifiers", mods_json(result.attacker_modifiers))
-      .set("defender_modifiers", mods_json(result.defender_modifiers))
-      .set("outcome", S(rules::melee_outcome_name(result.outcome)))
-      .set("winner", side_id(i, j, result.winner))
-      .set("loser", side_id(i, j, result.loser()));
+  if (JsonValue& logged = emit("melee"); recording()) {
+    logged
+        .set("attacker", S(id(i)))
+        .set("defender", S(id(j)))
+        .set("attacker_dice", dice_json(result.attacker_dice))
+        .set("defender_dice", dice_json(result.defender_dice))
+        .set("attacker_total", I(result.attacker_total))
+        .set("defender_total", I(result.defender_total))
+        .set("attacker_modifiers", mods_json(result.attacker_modifiers))
+        .set("defender_modifiers", mods_json(result.defender_modifiers))
+        .set("outcome", S(rules::melee_outcome_name(result.outcome)))
+        .set("winner", side_id(i, j, result.winner))
+        .set("loser", side_id(i, j, result.loser()));
+  }
   melee_outcome(i, j, result.winner, result.outcome, result.wounds, result.recoil_distance, result.condition);
 }
 
 template <class Result>
 void Loop::apply_system_melee(std::size_t i, std::size_t j, const Result& result, JsonValue defender_dice,
                               int defender_total, JsonValue winner, JsonValue loser) {
-  emit("melee")
-      .set("attacker", S(id(i)))
-      .set("defender", S(id(j)))
-      .set("attacker_dice", ints_json(result.dice))
-      .set("defender_dice", std::move(defender_dice))
-      .set("attacker_total", I(result.total))
-      .set("defender_total", I(defender_total))
-      .set("attacker_modifiers", mods_json(result.modifiers))
-      .set("defender_modifiers", mods_json(result.defender_modifiers))
-      .set("outcome", S(rules::melee_outcome_name(result.outcome)))
-      .set("winner", std::move(winner))
-      .set("loser", std::move(loser))
-      .set("detail", detail_json(result));
+  if (JsonValue& logged = emit("melee"); recording()) {
+    logged
+        .set("attacker", S(id(i)))
+        .set("defender", S(id(j)))
+        .set("attacker_dice", ints_json(result.dice))
+        .set("defender_dice", std::move(defender_dice))
+        .set("attacker_total", I(result.total))
+        .set("defender_total", I(defender_total))
+        .set("attacker_modifiers", mods_json(result.modifiers))
+        .set("defender_modifiers", mods_json(result.defender_modifiers))
+        .set("outcome", S(rules::melee_outcome_name(result.outcome)))
+        .set("winner", std::move(winner))
+        .set("loser", std::move(loser))
+        .set("detail", detail_json(result));
+  }
   melee_outcome(i, j, result.winner, result.outcome, result.wounds, result.recoil_distance, result.condition);
   if (!result.aftermath.empty() && !s_.over) apply_aftermath(i, static_cast<int>(j), result.aftermath);
 }
@@ -1594,7 +1654,9 @@ void Loop::apply_choice_effects(const std::vector<ros::Effect>& found, std::size
         } else {
           it->value = total;
         }
-        emit("ros_pain").set("model", S(id(i))).set("pain", I(effect.amount)).set("total", I(total));
+        if (JsonValue& logged = emit("ros_pain"); recording()) {
+          logged.set("model", S(id(i))).set("pain", I(effect.amount)).set("total", I(total));
+        }
         break;
       }
       case ros::EffectKind::Wound:
@@ -1644,7 +1706,9 @@ void Loop::ros_test(std::size_t i, const std::string& kind, const std::string& a
 void Loop::bleeding_check(std::size_t i) {
   const int mettle = profile_of(s_, i).mettle;
   const auto [die, wounded] = rules::roll_wound_check(mettle, s_.rng, rules_);
-  emit("bleeding").set("model", S(id(i))).set("mettle", I(mettle)).set("die", I(die)).set("wounded", B(wounded));
+  if (JsonValue& logged = emit("bleeding"); recording()) {
+    logged.set("model", S(id(i))).set("mettle", I(mettle)).set("die", I(die)).set("wounded", B(wounded));
+  }
   if (wounded) wound(i, 1, -1, "bleeding");
 }
 

@@ -73,8 +73,8 @@ int strain_max(const ForwardModel& fm, const GameState& state, std::size_t i) {
 
 // (The model lists below are asked for many times a step: each is sized once, for every model,
 // rather than grown by doubling.)
-std::vector<int> side_models(const GameState& state, int side) {
-  std::vector<int> out;
+ModelList side_models(const GameState& state, int side) {
+  ModelList out;
   out.reserve(state.models.size());
   for (std::size_t i = 0; i < state.models.size(); ++i) {
     if (state.model_side(i) == side) out.push_back(static_cast<int>(i));
@@ -82,8 +82,8 @@ std::vector<int> side_models(const GameState& state, int side) {
   return out;
 }
 
-std::vector<int> active_models(const GameState& state, int side) {
-  std::vector<int> out;
+ModelList active_models(const GameState& state, int side) {
+  ModelList out;
   out.reserve(state.models.size());
   for (std::size_t i = 0; i < state.models.size(); ++i) {
     if (state.model_side(i) == side && state.models[i].is_active()) out.push_back(static_cast<int>(i));
@@ -99,8 +99,8 @@ bool is_friend_of(const GameState& state, std::size_t i, std::size_t j) {
   return j != i && state.model_side(j) == state.model_side(i) && state.models[j].is_on_table_status();
 }
 
-std::vector<int> enemies_of(const GameState& state, std::size_t i) {
-  std::vector<int> out;
+ModelList enemies_of(const GameState& state, std::size_t i) {
+  ModelList out;
   out.reserve(state.models.size());
   for (std::size_t j = 0; j < state.models.size(); ++j) {
     if (is_enemy_of(state, i, j)) out.push_back(static_cast<int>(j));
@@ -108,8 +108,8 @@ std::vector<int> enemies_of(const GameState& state, std::size_t i) {
   return out;
 }
 
-std::vector<int> friends_of(const GameState& state, std::size_t i) {
-  std::vector<int> out;
+ModelList friends_of(const GameState& state, std::size_t i) {
+  ModelList out;
   out.reserve(state.models.size());
   for (std::size_t j = 0; j < state.models.size(); ++j) {
     if (is_friend_of(state, i, j)) out.push_back(static_cast<int>(j));
@@ -117,9 +117,9 @@ std::vector<int> friends_of(const GameState& state, std::size_t i) {
   return out;
 }
 
-std::vector<int> engaged_enemies(const ForwardModel& fm, const GameState& state, std::size_t i) {
+ModelList engaged_enemies(const ForwardModel& fm, const GameState& state, std::size_t i) {
   const BasesArrays bases = bases_of(state);
-  std::vector<int> out;
+  ModelList out;
   const int side = state.model_side(i);
   for (const std::size_t j : table::contacts(bases.view(), i, fm.contact_tolerance)) {
     if (state.model_side(j) != side && state.models[j].is_active()) out.push_back(static_cast<int>(j));
@@ -214,8 +214,11 @@ std::vector<std::pair<int, std::int64_t>> move_options(const ForwardModel& fm, c
     if (is_friend_of(state, i, j)) friends.push_back(static_cast<std::int64_t>(j));
   }
   for (const Objective& o : state.statics->objectives) objectives.push_back({o.x, o.y});
+  const std::vector<std::pair<table::DestinationKind, std::int64_t>> options =
+      fm.table->destination_options(bases.view(), i, enemies, friends, objectives);
   std::vector<std::pair<int, std::int64_t>> out;
-  for (const auto& [kind, ref] : fm.table->destination_options(bases.view(), i, enemies, friends, objectives)) {
+  out.reserve(options.size());
+  for (const auto& [kind, ref] : options) {
     if (kind == table::DestinationKind::kTowardObjective && state.is_looted(static_cast<std::size_t>(ref))) continue;
     out.emplace_back(static_cast<int>(kind), ref);
   }
@@ -226,7 +229,7 @@ std::vector<int> charge_targets(const ForwardModel& fm, const GameState& state, 
   std::vector<int> out;
   if (!state.models[i].on_table) return out;
   const BasesArrays bases = bases_of(state);
-  const std::vector<int> foes = enemies_of(state, i);
+  const ModelList foes = enemies_of(state, i);
   const std::vector<std::int64_t> enemies(foes.begin(), foes.end());
   for (const std::int64_t j : fm.planner->charge_targets(bases.view(), i, reach, enemies)) {
     out.push_back(static_cast<int>(j));
@@ -247,8 +250,8 @@ int max_dice(const ForwardModel& fm, const GameState& state, std::size_t i) {
   return cap ? std::max(1, std::min(most, *cap)) : most;
 }
 
-std::vector<int> eligible_models(const GameState& state) {
-  std::vector<int> out;
+ModelList eligible_models(const GameState& state) {
+  ModelList out;
   out.reserve(state.models.size());
   for (std::size_t i = 0; i < state.models.size(); ++i) {
     const Model& m = state.models[i];
@@ -257,10 +260,10 @@ std::vector<int> eligible_models(const GameState& state) {
   return out;
 }
 
-std::vector<int> bonus_recipients(const ForwardModel& fm, const GameState& state) {
+ModelList bonus_recipients(const ForwardModel& fm, const GameState& state) {
   if (state.momentum_of(state.side) < fm.rules->momentum.cost_bonus_action) return {};
   if (fm.rules->momentum.bonus_mode == rules::BonusMode::Replace) return eligible_models(state);
-  std::vector<int> out;
+  ModelList out;
   for (std::size_t i = 0; i < state.models.size(); ++i) {
     if (state.model_side(i) == state.side && state.models[i].is_active() &&
         static_cast<int>(i) != state.last_activated) {
@@ -614,28 +617,33 @@ std::vector<Decision> spend_decisions(const ForwardModel& fm, const GameState& s
 
 namespace {
 
-/// actions.py _allowed_actions: by action id.
-std::vector<bool> allowed_actions(const ForwardModel& fm, const GameState& state,
-                                  const std::vector<std::string>& forbids) {
+/// actions.py _allowed_actions: by action id. (The names are viewed, not copied, in recycled
+/// lists: a menu is built at every decision.)
+Recycled<std::uint8_t> allowed_actions(const ForwardModel& fm, const GameState& state,
+                                       const std::vector<std::string>& forbids) {
   const auto& statics = *state.statics;
-  std::vector<std::string> taken;
-  for (std::size_t k = 0; k < state.taken_count; ++k) taken.push_back(statics.actions[at(state.taken_actions[k])]);
+  const auto contains = [](const std::vector<std::string_view>& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  Recycled<std::string_view> taken;
+  for (std::size_t k = 0; k < state.taken_count; ++k) taken.emplace_back(statics.actions[at(state.taken_actions[k])]);
   // rules/actions.py excluded_by.
-  std::vector<std::string> blocked = forbids;
+  Recycled<std::string_view> blocked;
+  blocked.assign(forbids.begin(), forbids.end());
   for (const ActionSpec& spec : fm.actions) {
     if (contains(taken, spec.name)) {
       blocked.insert(blocked.end(), spec.excludes.begin(), spec.excludes.end());
-      if (spec.once_per_activation) blocked.push_back(spec.name);
+      if (spec.once_per_activation) blocked.emplace_back(spec.name);
     } else {
       for (const std::string& e : spec.excludes) {
         if (contains(taken, e)) {
-          blocked.push_back(spec.name);
+          blocked.emplace_back(spec.name);
           break;
         }
       }
     }
   }
-  std::vector<bool> allowed(fm.actions.size(), false);
+  Recycled<std::uint8_t> allowed(fm.actions.size(), 0);
   for (std::size_t a = 0; a < fm.actions.size(); ++a) {
     const ActionSpec& spec = fm.actions[a];
     allowed[a] = !contains(blocked, spec.name) && spec.cost <= state.actions_left &&
@@ -647,11 +655,18 @@ std::vector<bool> allowed_actions(const ForwardModel& fm, const GameState& state
 }  // namespace
 
 std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& state, std::size_t i) {
+  std::vector<Decision> out;
+  out.reserve(16);  // a model's menu rarely holds more (grown by doubling, it cost four allocations)
+  append_action_decisions(fm, state, i, out);
+  return out;
+}
+
+void append_action_decisions(const ForwardModel& fm, const GameState& state, std::size_t i, std::vector<Decision>& out) {
   const Model& model = state.models[i];
   const auto& rules = *fm.rules;
   const rules::ConditionLimits lim = limits(fm, state, i);
-  std::vector<bool> allowed = allowed_actions(fm, state, lim.forbids);
-  const std::vector<int> engaged_with = engaged_enemies(fm, state, i);
+  Recycled<std::uint8_t> allowed = allowed_actions(fm, state, lim.forbids);
+  const ModelList engaged_with = engaged_enemies(fm, state, i);
   const bool engaged = !engaged_with.empty();
   if (engaged) {
     for (std::size_t a = 0; a < fm.actions.size(); ++a) {
@@ -666,8 +681,6 @@ std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& 
   const auto& ranged = fm.ranged[at(state.statics->model_profile[i])];
   const double allowance = std::max(0.0, profile.move - lim.move_penalty);
   const std::vector<std::string> held = condition_names(state, i);
-  std::vector<Decision> out;
-  out.reserve(16);  // a model's menu rarely holds more (grown by doubling, it cost four allocations)
   std::vector<std::pair<int, std::int64_t>> options;
   bool have_options = false;
   auto move_decisions = [&](ActionKind kind) {
@@ -772,7 +785,6 @@ std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& 
   Decision end;
   end.kind = i16(kFirstActionKind + fm.id(ActionKind::End));
   out.push_back(end);
-  return out;
 }
 
 std::vector<Decision> choice_decisions(const ForwardModel& fm, const GameState& state) {
@@ -793,12 +805,29 @@ std::vector<Decision> choice_decisions(const ForwardModel& fm, const GameState& 
 }
 
 std::vector<Decision> legal_decisions(const ForwardModel& fm, const GameState& state) {
-  if (state.over) return {};
-  if (state.phase == Phase::Spend) return spend_decisions(fm, state);
-  if (state.phase == Phase::Choice) return choice_decisions(fm, state);
-  if (state.phase == Phase::Action) return action_decisions(fm, state, at(state.active_model));
   std::vector<Decision> out;
-  const std::vector<int> bonus_to = bonus_recipients(fm, state);
+  // Sized once for a side's usual menu (grown by doubling, it cost five allocations).
+  out.reserve(state.phase == Phase::Action ? 16 : 64);
+  legal_decisions_into(fm, state, out);
+  return out;
+}
+
+void legal_decisions_into(const ForwardModel& fm, const GameState& state, std::vector<Decision>& out) {
+  out.clear();
+  if (state.over) return;
+  if (state.phase == Phase::Spend) {
+    out = spend_decisions(fm, state);
+    return;
+  }
+  if (state.phase == Phase::Choice) {
+    out = choice_decisions(fm, state);
+    return;
+  }
+  if (state.phase == Phase::Action) {
+    append_action_decisions(fm, state, at(state.active_model), out);
+    return;
+  }
+  const ModelList bonus_to = bonus_recipients(fm, state);
   for (std::size_t i = 0; i < state.models.size(); ++i) {
     const Model& m = state.models[i];
     if (state.model_side(i) != state.side || !m.is_active()) continue;
@@ -820,7 +849,6 @@ std::vector<Decision> legal_decisions(const ForwardModel& fm, const GameState& s
     }
   }
   out.push_back(Decision{});
-  return out;
 }
 
 std::string decision_label(const ForwardModel& fm, const GameState& state, const Decision& d) {

@@ -13,6 +13,7 @@
 #include "riven/game/decision.hpp"
 #include "riven/game/forward_model.hpp"
 #include "riven/game/state.hpp"
+#include "riven/recycled.hpp"
 #include "riven/rules/conditions.hpp"
 #include "riven/table/table.hpp"
 
@@ -21,9 +22,12 @@ namespace riven::game {
 /// The bases of a state as the table queries take them (Bases: centres, radii, on-table flags).
 /// One allocation holds all three (the queries ask for the bases a few dozen times a decision);
 /// a view points into it, so it stays valid when the arrays are moved.
+/// A list of model indices (Recycled: the model lists below are asked for many times a step).
+using ModelList = Recycled<int>;
+
 struct BasesArrays {
   std::size_t count = 0;
-  std::vector<double> storage;  // x0, y0, x1, y1, ..., then the radii, then the flags' bytes
+  Recycled<double> storage;  // (Recycled: built for every query) x0, y0, x1, y1, ..., then the radii, then the flags' bytes
 
   [[nodiscard]] std::span<const double> centers() const { return {storage.data(), 2 * count}; }
   [[nodiscard]] std::span<const double> radii() const { return {storage.data() + 2 * count, count}; }
@@ -43,16 +47,16 @@ int strain_max(const ForwardModel& fm, const GameState& state, std::size_t i);
 const Profile& profile_of(const GameState& state, std::size_t i);
 
 /// GameState.side_models / active_models / enemies_of / friends_of.
-std::vector<int> side_models(const GameState& state, int side);
-std::vector<int> active_models(const GameState& state, int side);
-std::vector<int> enemies_of(const GameState& state, std::size_t i);
-std::vector<int> friends_of(const GameState& state, std::size_t i);
+ModelList side_models(const GameState& state, int side);
+ModelList active_models(const GameState& state, int side);
+ModelList enemies_of(const GameState& state, std::size_t i);
+ModelList friends_of(const GameState& state, std::size_t i);
 /// Whether model j is in enemies_of(state, i) (an active model of the other side) and in
 /// friends_of(state, i) (another model of i's side on the table).
 bool is_enemy_of(const GameState& state, std::size_t i, std::size_t j);
 bool is_friend_of(const GameState& state, std::size_t i, std::size_t j);
 /// GameState.engaged_enemies / is_engaged.
-std::vector<int> engaged_enemies(const ForwardModel& fm, const GameState& state, std::size_t i);
+ModelList engaged_enemies(const ForwardModel& fm, const GameState& state, std::size_t i);
 bool is_engaged(const ForwardModel& fm, const GameState& state, std::size_t i);
 /// GameState.distance (edge to edge) and distance_to_point.
 double distance(const GameState& state, std::size_t i, std::size_t j);
@@ -76,8 +80,8 @@ int chooser_of(const GameState& state);
 
 /// GameState.max_dice / bonus_recipients / eligible_models / _any_eligible.
 int max_dice(const ForwardModel& fm, const GameState& state, std::size_t i);
-std::vector<int> bonus_recipients(const ForwardModel& fm, const GameState& state);
-std::vector<int> eligible_models(const GameState& state);
+ModelList bonus_recipients(const ForwardModel& fm, const GameState& state);
+ModelList eligible_models(const GameState& state);
 bool any_eligible(const ForwardModel& fm, const GameState& state);
 
 /// actions.py _spend_options as rules spends.
@@ -106,11 +110,16 @@ std::vector<int> spend_option_ids(const ForwardModel& fm, const GameState& state
 
 /// actions.py action_decisions / spend_decisions; GameState.legal_decisions.
 std::vector<Decision> action_decisions(const ForwardModel& fm, const GameState& state, std::size_t i);
+/// action_decisions appended to ``out``.
+void append_action_decisions(const ForwardModel& fm, const GameState& state, std::size_t i, std::vector<Decision>& out);
 std::vector<Decision> spend_decisions(const ForwardModel& fm, const GameState& state);
 /// choices.py choice_decisions: the pending Combat Round's options as `choose` decisions (an
 /// option the game's vocabulary lacks is a std::invalid_argument).
 std::vector<Decision> choice_decisions(const ForwardModel& fm, const GameState& state);
 std::vector<Decision> legal_decisions(const ForwardModel& fm, const GameState& state);
+/// legal_decisions into ``out`` (cleared first; its storage is reused: the batch and the game
+/// loops ask at every decision).
+void legal_decisions_into(const ForwardModel& fm, const GameState& state, std::vector<Decision>& out);
 
 /// str(decision) of the Python Decision.
 std::string decision_label(const ForwardModel& fm, const GameState& state, const Decision& decision);

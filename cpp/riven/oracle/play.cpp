@@ -198,11 +198,12 @@ Played play(const game::ForwardModel& fm, GameState& state, std::array<Seat, gam
   }
   const Routing routing = loop_routing(fm, state);
   Played out;
+  Recycled<Decision> legal;  // each decision's menu, in one reused buffer
   while (!state.over && (max_decisions < 0 || out.decisions < max_decisions)) {
     const int side = state.current_side();
     if (side < 0) throw std::logic_error("oracle play: no side decides in a running game");
     Seat& seat = seats[static_cast<std::size_t>(side)];
-    const std::vector<Decision> legal = game::legal_decisions(fm, state);
+    game::legal_decisions_into(fm, state, legal);
     const auto wall = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     const std::clock_t cpu = timed ? std::clock() : std::clock_t{};
     Decision decision;
@@ -250,11 +251,12 @@ Played rollout(const game::ForwardModel& fm, GameState& state, std::array<Seat, 
   const Routing routing = loop_routing(fm, state);
   game::EventLog log = game::EventLog::discarding();  // a rollout's events are never read
   Played out;
+  Recycled<Decision> legal;  // each decision's menu, in one reused buffer
   while (!state.over && out.decisions < max_decisions) {
     const int side = state.current_side();
     if (side < 0) throw std::logic_error("oracle rollout: no side decides in a running game");
     Seat& seat = seats[static_cast<std::size_t>(side)];
-    const std::vector<Decision> legal = game::legal_decisions(fm, state);
+    game::legal_decisions_into(fm, state, legal);
     Decision decision;
     if (legal.size() == 1) {
       decision = legal.front();

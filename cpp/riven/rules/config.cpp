@@ -151,11 +151,11 @@ void RulesConfig::prepare() {
   prepared = true;
 }
 
-double RulesConfig::distance(const std::string& name) const {
+double RulesConfig::distance(std::string_view name) const {
   for (const auto& [key, value] : distances) {
     if (key == name) return value;
   }
-  throw std::invalid_argument(source + ": unknown rules key 'distances." + name + "'");
+  throw std::invalid_argument(source + ": unknown rules key 'distances." + std::string(name) + "'");
 }
 
 }  // namespace riven::rules

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -423,7 +424,7 @@ struct RulesConfig {
   void prepare();
 
   /// distances.NAME (throws std::invalid_argument when there is no such key).
-  [[nodiscard]] double distance(const std::string& name) const;
+  [[nodiscard]] double distance(std::string_view name) const;
 };
 
 }  // namespace riven::rules

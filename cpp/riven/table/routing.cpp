@@ -1,6 +1,7 @@
 #include "riven/table/routing.hpp"
 
 #include "riven/table/memo.hpp"
+#include "riven/recycled.hpp"
 
 #include <algorithm>
 #include <array>
@@ -213,15 +214,19 @@ Route stay_route(Point start) {
 
 // The lazily checked links of the start (links.StartReach) or of a goal (links.GoalLinks).
 struct StartLinks {
-  std::vector<double> links;  // nan: not checked yet
-  std::vector<double> bound;  // straight lengths
+  Recycled<double> links;  // nan: not checked yet
+  Recycled<double> bound;  // straight lengths
   bool complete = false;
 };
 
 struct GoalLinks {
-  std::vector<Point> points;
-  std::vector<double> bound;  // inf: no goal point (inside contact)
-  std::vector<double> cost;   // nan: not checked yet; inf: blocked, or the goal point is not legal
+  Recycled<Point> points;
+  // Whether points[v] is placed. A contact spot outside contact is placed (one hypot) only when
+  // its link is first costed; until then its bound is its length's lower bound less the contact
+  // distance, so the search answers as if every spot had been placed first.
+  Recycled<std::uint8_t> placed;
+  Recycled<double> bound;  // inf: no goal point (inside contact)
+  Recycled<double> cost;   // nan: not checked yet; inf: blocked, or the goal point is not legal
   // A contact spot's legality (table, terrain, the other bases) is checked when its link is
   // first costed: an illegal spot's link costs inf, which its straight length bounds from
   // below, so the search answers as if every spot had been checked first.
@@ -597,11 +602,19 @@ class Navigator {
     } else {
       const Point centre = centres_[*target];
       const double contact = reach_[*target] + tol_ / 2.0;
+      links.placed.assign(n, 0);
       for (std::size_t v = 0; v < n; ++v) {
-        const std::optional<Point> spot = contact_spot(centre, contact, nav_->nodes[v]);
+        const double ox = nav_->nodes[v].x - centre.x;
+        const double oy = nav_->nodes[v].y - centre.y;
+        const int side = hypot_side(ox, oy, contact);
+        if (side > 0) {
+          // Surely outside contact: placed when first costed (goal_spot), bounded here.
+          links.bound[v] = contact_spot_bound(centre, contact, nav_->nodes[v]);
+          continue;
+        }
+        const std::optional<Point> spot = side < 0 ? std::nullopt : contact_spot(centre, contact, nav_->nodes[v]);
+        links.placed[v] = 1;
         if (!spot) {
-          const double ox = nav_->nodes[v].x - centre.x;
-          const double oy = nav_->nodes[v].y - centre.y;
           links.points[v] = Point{centre.x + ox * contact, centre.y + oy * contact};
           links.cost[v] = kInf;
         } else {
@@ -614,14 +627,36 @@ class Navigator {
       aim = centre;
     }
     for (std::size_t v = 0; v < n; ++v) {
+      if (!links.placed.empty() && !links.placed[v]) continue;  // bounded above
       links.bound[v] = std::isnan(links.cost[v]) ? straight_bound(nav_->nodes[v], links.points[v]) : kInf;
     }
   }
 
+  // A lower bound of the cost from ``origin`` (surely outside contact) to its contact spot:
+  // the spot lies on the segment to the centre, ``contact`` from it, so the link is the
+  // origin's distance less ``contact``; the slack is far above the rounding of the spot's
+  // coordinates and of either length.
+  static double contact_spot_bound(Point centre, double contact, Point origin) {
+    const double ox = origin.x - centre.x;
+    const double oy = origin.y - centre.y;
+    const double slack = 1e-9 * (1.0 + contact + std::abs(centre.x) + std::abs(centre.y) + std::abs(ox) + std::abs(oy));
+    return std::max(0.0, std::sqrt(ox * ox + oy * oy) * (1.0 - 1e-12) - contact - slack);
+  }
+
+  // Waypoint v's goal point, placed now if it was left for later (goal_links).
+  Point goal_spot(GoalLinks& links, std::size_t v) const {
+    if (!links.placed.empty() && !links.placed[v]) {
+      const Point centre = centres_[*links.target];
+      links.points[v] = contact_spot(centre, reach_[*links.target] + tol_ / 2.0, nav_->nodes[v]).value();
+      links.placed[v] = 1;
+    }
+    return links.points[v];
+  }
+
   // The cost of waypoint v's goal link: inf where its contact spot is not legal (off the table,
   // in terrain, or overlapping a base other than the target), else navigation.link_cost.
-  [[nodiscard]] double goal_link_cost(const GoalLinks& links, std::size_t v) const {
-    const Point spot = links.points[v];
+  [[nodiscard]] double goal_link_cost(GoalLinks& links, std::size_t v) const {
+    const Point spot = goal_spot(links, v);
     if (links.target && !(nav_legal(spot) && legal_bases(spot, *links.target))) return kInf;
     return link_cost(nav_->nodes[v], spot);
   }
@@ -759,13 +794,13 @@ class Navigator {
     double best_cost = kInf;
     std::optional<std::size_t> best_node;
     if (direct) best_cost = link_cost(start_, *direct);
-    std::vector<double> reach;
+    Recycled<double> reach;
     if (n > 0) {
-      std::vector<double> total(n);
+      Recycled<double> total(n);
       // Scratch of the rounds below (allocated once per search, not once per round), filled by
       // index: the candidates of a batch, in increasing order.
-      std::vector<std::size_t> open(n);
-      std::vector<double> col(n);
+      Recycled<std::size_t> open(n);
+      Recycled<double> col(n);
       reach_bounds(reach);  // kept current by update_reach as start links are settled
       for (std::size_t round = 0; round < 2 * n + 2; ++round) {
         // The totals and their first minimum (np.argmin) in one pass.
@@ -826,7 +861,7 @@ class Navigator {
     return path;
   }
 
-  Route static_route(std::size_t node, const GoalLinks& links) const {
+  Route static_route(std::size_t node, GoalLinks& links) const {
     const std::size_t n = nav_->size();
     const std::vector<std::size_t> hops = static_path(first_reach(node), node);
     std::vector<Point> xy{start_};
@@ -835,7 +870,7 @@ class Navigator {
       xy.push_back(nav_->nodes[hops[k]]);
       if (k > 0) costs.push_back(nav_->cost[hops[k - 1] * n + hops[k]]);
     }
-    xy.push_back(links.points[node]);
+    xy.push_back(goal_spot(links, node));
     costs.push_back(links.cost[node]);
     return make_route(xy, costs, true);
   }
@@ -1309,7 +1344,9 @@ class Navigator {
     std::vector<double> costs = found.costs;
     for (std::size_t round = 0; round < kMaxLazyRounds; ++round) {
       const double total = numpy_sum(costs);
-      const std::vector<Point> paid = total <= allowance ? points : truncate(points, costs, allowance).path;
+      StraightPlan cut;
+      if (total > allowance) cut = truncate(points, costs, allowance);
+      const std::vector<Point>& paid = total <= allowance ? points : cut.path;
       const std::optional<std::size_t> seg = first_crossing(paid);
       if (!seg) {
         Route repaired;
@@ -1324,17 +1361,23 @@ class Navigator {
       const Point q = points[*seg + 1];
       const std::optional<std::size_t> k = first_crossed(paid[*seg], paid[*seg + 1], p, q);
       if (!k) return std::nullopt;
-      const std::vector<std::size_t> members = cluster(*k);
+      const std::vector<std::size_t>& members = cluster(*k);
       const std::vector<Point> corners = wrap(members);
       const bool p_inside = in_convex(corners, p);
       const bool q_inside = in_convex(corners, q);
-      std::optional<std::pair<std::vector<Point>, std::vector<double>>> best;
+      const std::vector<std::vector<Point>> ways = around(corners, p, q, p_inside, q_inside);
+      std::optional<std::size_t> best;  // the way kept, its legs' costs in best_costs
+      Recycled<double> best_costs;
       double best_sum = kInf;
-      for (const std::vector<Point>& way : around(corners, p, q, p_inside, q_inside)) {
-        std::vector<Point> legs{p};
+      Recycled<Point> legs;
+      Recycled<double> leg_costs;
+      for (std::size_t w = 0; w < ways.size(); ++w) {
+        const std::vector<Point>& way = ways[w];
+        legs.clear();
+        legs.push_back(p);
         legs.insert(legs.end(), way.begin(), way.end());
         legs.push_back(q);
-        const bool legal_way = std::all_of(way.begin(), way.end(), [&](Point w) { return nav_legal(w); });
+        const bool legal_way = std::all_of(way.begin(), way.end(), [&](Point c) { return nav_legal(c); });
         if (!legal_way) continue;
         bool visible = true;
         for (std::size_t s = 0; s + 1 < legs.size() && visible; ++s) visible = !blocks(legs[s], legs[s + 1]);
@@ -1344,19 +1387,21 @@ class Navigator {
           for (std::size_t s = 0; s + 1 < legs.size() && clear; ++s) clear = clear_of(legs[s], legs[s + 1], members);
           if (!clear) continue;
         }
-        std::vector<double> leg_costs;
+        leg_costs.clear();
         for (std::size_t s = 0; s + 1 < legs.size(); ++s) leg_costs.push_back(table_.segment_cost(legs[s], legs[s + 1]));
         const double sum = numpy_sum(leg_costs);
         if (!best || sum < best_sum) {
-          best = std::make_pair(way, std::move(leg_costs));
+          best = w;
+          best_costs.swap(leg_costs);
           best_sum = sum;
         }
       }
       if (!best) return std::nullopt;
+      const std::vector<Point>& way = ways[*best];
       const auto at = static_cast<std::ptrdiff_t>(*seg);
-      points.insert(points.begin() + at + 1, best->first.begin(), best->first.end());
+      points.insert(points.begin() + at + 1, way.begin(), way.end());
       costs.erase(costs.begin() + at);
-      costs.insert(costs.begin() + at, best->second.begin(), best->second.end());
+      costs.insert(costs.begin() + at, best_costs.begin(), best_costs.end());
     }
     return std::nullopt;
   }
@@ -1415,15 +1460,16 @@ class Navigator {
   double tol_;
   double margin_;
   std::size_t sides_;
-  std::vector<std::size_t> ids_;
-  std::vector<Point> centres_;
-  std::vector<double> reach_;
-  std::vector<double> limit_;
-  std::vector<double> limit2_;
-  std::vector<double> far2_;  // clear_of_base's squared distance beyond which a point is clear
+  // (Recycled: a route plan builds a Navigator, and these were a dozen allocations each time.)
+  Recycled<std::size_t> ids_;
+  Recycled<Point> centres_;
+  Recycled<double> reach_;
+  Recycled<double> limit_;
+  Recycled<double> limit2_;
+  Recycled<double> far2_;  // clear_of_base's squared distance beyond which a point is clear
   StartLinks start_links_;
-  mutable std::vector<std::uint8_t> hit_scratch_;  // update_reach's scratch
-  mutable std::vector<double> links_scratch_;
+  mutable Recycled<std::uint8_t> hit_scratch_;  // update_reach's scratch
+  mutable Recycled<double> links_scratch_;
   std::map<std::vector<std::size_t>, std::unique_ptr<ActiveGraph>> graphs_;
   std::map<std::size_t, std::vector<std::size_t>> clusters_;
   std::optional<std::vector<std::vector<std::size_t>>> chains_;

@@ -1,6 +1,7 @@
 #include "riven/table/table.hpp"
 
 #include "riven/table/memo.hpp"
+#include "riven/recycled.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -286,7 +287,7 @@ std::vector<std::pair<DestinationKind, std::int64_t>> TableGeometry::destination
     const Point there = bases.center(j);
     return python_hypot_above(here.x - there.x, here.y - there.y, reach + bases.radii[j]);  // math.dist
   };
-  std::vector<std::int64_t> live;
+  Recycled<std::int64_t> live;
   live.reserve(enemies.size());
   for (const std::int64_t e : enemies) {
     const std::size_t j = valid(e);
@@ -319,7 +320,7 @@ std::vector<std::pair<double, double>> TableGeometry::difficult_spans(Point a, P
   const double dx = b.x - a.x;
   const double dy = b.y - a.y;
   const Box span_box{std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)};
-  std::vector<double> cuts;
+  Recycled<double> cuts;  // (built for every segment costed)
   for (const auto& [box, edges] : difficult_edges_) {
     if (box.xmax < span_box.xmin || box.xmin > span_box.xmax || box.ymax < span_box.ymin ||
         box.ymin > span_box.ymax) {
