@@ -74,8 +74,10 @@ class Board {
   const std::vector<std::pair<size_t, double>>& enemy_gaps(size_t i) {
     auto& slot = gaps_[i];
     if (!slot) {
+      const std::vector<size_t>& enemies = enemies_of(i);
       std::vector<std::pair<size_t, double>> found;
-      for (const size_t j : enemies_of(i)) found.emplace_back(j, distance(i, j));
+      found.reserve(enemies.size());  // sized once (growth by doubling cost several allocations)
+      for (const size_t j : enemies) found.emplace_back(j, distance(i, j));
       slot = std::move(found);
     }
     return *slot;
@@ -160,6 +162,7 @@ class Situation {
   const std::vector<size_t>& active_friends() {
     if (!active_friends_) {
       std::vector<size_t> out;
+      out.reserve(friends().size());
       for (const size_t j : friends()) {
         if (s_.models[j].is_active()) out.push_back(j);
       }
@@ -770,6 +773,7 @@ Choice activate(const OracleGame& o, Board& board, std::span<const Decision> leg
   const int side = st.current_side();
   if (side < 0) return unsupported("the game is over");
   std::vector<size_t> eligible;
+  eligible.reserve(st.models.size());  // sized once: at most every model
   for (const Decision& d : legal) {
     if (d.kind == game::kActivate && d.model >= 0) {
       const auto m = static_cast<size_t>(d.model);
@@ -793,6 +797,7 @@ Choice activate(const OracleGame& o, Board& board, std::span<const Decision> leg
   sits.reserve(eligible.size());
   std::vector<size_t> slot_of(st.models.size(), 0);
   std::vector<size_t> ready;
+  ready.reserve(eligible.size());
   for (const size_t i : eligible) {
     slot_of[i] = sits.size();
     sits.emplace_back(board, i, std::span<const Decision>(), false);
@@ -825,6 +830,7 @@ Choice activate(const OracleGame& o, Board& board, std::span<const Decision> leg
     }
   }
   std::vector<int> offered;
+  offered.reserve(legal.size());
   for (const Decision& d : legal) {
     if (d.kind == game::kActivate && d.model == static_cast<int>(chosen)) offered.push_back(d.dice);
   }
