@@ -26,7 +26,10 @@ class Recycled : public std::vector<T> {
     return *this;
   }
   Recycled& operator=(Recycled&& other) noexcept {
-    std::vector<T>::swap(other);  // other returns this one's storage to the pool
+    // other takes this one's storage, emptied as a moved-from vector is, and returns it to the
+    // pool when it goes.
+    std::vector<T>::swap(other);
+    other.clear();
     return *this;
   }
   ~Recycled() { give(std::move(static_cast<std::vector<T>&>(*this))); }

@@ -64,6 +64,7 @@ int main() {
     RIVEN_CHECK(assigned.size() == 2 && assigned[1] == names[1]);
     assigned = std::move(names);
     RIVEN_CHECK(assigned.size() == 2 && assigned[0] == "move");
+    RIVEN_CHECK(names.empty());  // emptied, as a moved-from std::vector is
   }
   {
     Recycled<std::string> reused;
