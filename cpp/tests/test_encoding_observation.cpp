@@ -90,6 +90,33 @@ int main() {
   const std::size_t seen = 2 + 5 + 2 + 3 + 1 + 4 + 1 + 5;
   RIVEN_CHECK(blue[seen] == 1.0F && blue[seen + 2] == 1.0F && blue[width + seen] == 0.0F);
 
+  // A game's memo of lengths gives the very encodings a fresh computation does, as models move
+  // (only a moved model's lengths are computed again), with an acting model's gap columns too.
+  {
+    riven::encoding::LengthMemo lengths;
+    GameState moving = state;
+    moving.active_model = 0;
+    const double steps[][2] = {{2.0, 3.0}, {2.5, 3.25}, {2.5, 3.25}, {7.0, 8.5}, {0.1, 11.9}};
+    for (const auto& step : steps) {
+      moving.models[0].x = step[0];
+      moving.models[0].y = step[1];
+      moving.models[1].x = 12.0 - step[1];
+      lengths.refresh(moving);
+      std::vector<float> fresh(encoder.flat_size());
+      std::vector<float> kept(encoder.flat_size());
+      const auto near_fresh = encoder.nearby(moving);
+      const auto near_kept = encoder.nearby(moving, lengths);
+      RIVEN_CHECK(std::vector<double>(near_fresh.gap.begin(), near_fresh.gap.end()) ==
+                  std::vector<double>(near_kept.gap.begin(), near_kept.gap.end()));
+      encoder.encode(moving, 0, sight, near_fresh, fresh);
+      encoder.encode(moving, 0, sight, near_kept, kept, &lengths);
+      RIVEN_CHECK(fresh == kept);
+      RIVEN_CHECK(lengths.between(moving, 0, 1) == lengths.between(moving, 1, 0));
+      RIVEN_CHECK(lengths.between(moving, 0, 1) ==
+                  std::hypot(moving.models[0].x - moving.models[1].x, moving.models[0].y - moving.models[1].y));
+    }
+  }
+
   std::vector<std::uint8_t> raster_blue(encoder.raster_size_bytes());
   std::vector<std::uint8_t> raster_red(encoder.raster_size_bytes());
   encoder.encode_raster(state, 0, raster_blue);

@@ -4,6 +4,7 @@
 #include <xmmintrin.h>
 #endif
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -56,6 +57,7 @@ ObservationEncoder::ObservationEncoder(EncoderSpec spec, std::shared_ptr<const G
   require(statics_ != nullptr, "observation encoder: no game static part");
   statics_->validate();
   const GameStatic& st = *statics_;
+  diagonal_ = std::hypot(st.table_width, st.table_height);
   const auto s = static_cast<std::size_t>(spec_.models_per_side);
   std::array<std::size_t, 2> per_side{0, 0};
   for (const std::uint8_t side : st.model_sides) {
@@ -302,7 +304,66 @@ void clamp_unit(std::span<float> out) {
 
 }  // namespace
 
+void LengthMemo::refresh(const GameState& state) {
+  const std::size_t n = state.model_count();
+  const std::size_t k = state.statics->objectives.size();
+  constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+  if (statics_ != state.statics || models_ != n || objectives_ != k) {
+    statics_ = state.statics;
+    models_ = n;
+    objectives_ = k;
+    x_bits_.resize(n);
+    y_bits_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x_bits_[i] = std::bit_cast<std::uint64_t>(state.models[i].x);
+      y_bits_[i] = std::bit_cast<std::uint64_t>(state.models[i].y);
+    }
+    pairs_.assign(n * n, kUnknown);
+    objective_.assign(n * k, kUnknown);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto x = std::bit_cast<std::uint64_t>(state.models[i].x);
+    const auto y = std::bit_cast<std::uint64_t>(state.models[i].y);
+    if (x == x_bits_[i] && y == y_bits_[i]) continue;
+    x_bits_[i] = x;
+    y_bits_[i] = y;
+    for (std::size_t j = 0; j < n; ++j) {
+      pairs_[i * n + j] = kUnknown;
+      pairs_[j * n + i] = kUnknown;
+    }
+    std::fill_n(objective_.begin() + static_cast<std::ptrdiff_t>(i * k), k, kUnknown);
+  }
+}
+
+double LengthMemo::between(const GameState& state, std::size_t i, std::size_t j) {
+  // Kept at (min, max): the subtraction low index minus high index, as the pair scan does it.
+  const std::size_t a = std::min(i, j);
+  const std::size_t b = std::max(i, j);
+  double& length = pairs_[a * models_ + b];
+  if (std::isnan(length)) {
+    length = std::hypot(state.models[a].x - state.models[b].x, state.models[a].y - state.models[b].y);
+  }
+  return length;
+}
+
+double LengthMemo::to_objective(const GameState& state, std::size_t i, std::size_t k, const game::Objective& o) {
+  double& length = objective_[i * objectives_ + k];
+  if (std::isnan(length)) {
+    length = std::hypot(o.x - state.models[i].x, o.y - state.models[i].y);
+  }
+  return length;
+}
+
 ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state) const {
+  return nearby(state, nullptr);
+}
+
+ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state, LengthMemo& lengths) const {
+  return nearby(state, &lengths);
+}
+
+ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state, LengthMemo* lengths) const {
   // situation.py nearest_enemies: each on-table model's nearest active enemy (the first of
   // equals), the gap clamped at 0 (np.maximum's tie rule), and how many are within contact.
   // Each pair of enemies is measured once (hypot(-dx, -dy) == hypot(dx, dy) exactly) and offered
@@ -310,7 +371,7 @@ ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state) co
   // below it as the outer loop reaches them, then those above it), as the per-model scan did.
   check_state(state);
   const std::size_t n = state.model_count();
-  const double diagonal = std::hypot(statics_->table_width, statics_->table_height);
+  const double diagonal = diagonal_;
   Nearby result{Recycled<int>(n, -1), Recycled<double>(n, diagonal), Recycled<int>(n, 0)};
   Recycled<double> best(n, std::numeric_limits<double>::infinity());
   const auto offer = [&](std::size_t i, std::size_t j, double centres) {
@@ -330,7 +391,7 @@ ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state) co
       const bool for_i = mi.is_on_table_status() && mj.is_active();
       const bool for_j = mj.is_on_table_status() && mi.is_active();
       if (!for_i && !for_j) continue;
-      const double centres = std::hypot(mi.x - mj.x, mi.y - mj.y);
+      const double centres = lengths != nullptr ? lengths->between(state, i, j) : std::hypot(mi.x - mj.x, mi.y - mj.y);
       if (for_i) offer(i, j, centres);
       if (for_j) offer(j, i, centres);
     }
@@ -356,7 +417,7 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
 }
 
 void ObservationEncoder::encode(const GameState& state, int side, std::span<const SightCode> sight,
-                                const Nearby& nearby, std::span<float> out) const {
+                                const Nearby& nearby, std::span<float> out, LengthMemo* lengths) const {
   check_state(state);
   require(side == 0 || side == 1, "observation encoder: side must be 0 (blue) or 1 (red)");
   require(out.size() == flat_size_, [&] {
@@ -375,7 +436,7 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
   const auto& offsets = offsets_[s_side];
   const double width = st.table_width;
   const double height = st.table_height;
-  const double diagonal = std::hypot(width, height);
+  const double diagonal = diagonal_;
   const double slots = static_cast<double>(spec_.models_per_side);
 
   std::copy(templates_[s_side].begin(), templates_[s_side].end(), out.begin());
@@ -426,7 +487,7 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
       if (!m.is_active()) {
         continue;
       }
-      double d = std::hypot(o.x - m.x, o.y - m.y) - m.radius;
+      double d = (lengths != nullptr ? lengths->to_objective(state, i, k, o) : std::hypot(o.x - m.x, o.y - m.y)) - m.radius;
       d = d >= 0.0 ? d : 0.0;
       if (state.model_side(i) == side) {
         own_within += d <= o.radius ? 1 : 0;
@@ -453,7 +514,9 @@ void ObservationEncoder::encode(const GameState& state, int side, std::span<cons
       float* row = flat + offsets[j] + col_dx_;
       if (state.models[j].is_on_table_status()) {
         // The acting model's gap to j (hypot is the same either way round).
-        const double centres = std::hypot(state.models[a].x - state.models[j].x, state.models[a].y - state.models[j].y);
+        const double centres = lengths != nullptr ? lengths->between(state, a, j)
+                                                  : std::hypot(state.models[a].x - state.models[j].x,
+                                                               state.models[a].y - state.models[j].y);
         double gap = centres - ra - state.models[j].radius;
         gap = gap > 0.0 ? gap : 0.0;
         row[0] = f32((rel_x[j] - rel_x[a]) / width);

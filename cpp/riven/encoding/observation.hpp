@@ -64,6 +64,30 @@ enum class SightCode : std::int8_t { NotSeen = -1, CoverNone = 0, CoverSoft = 1,
 inline constexpr int kRasterChannels = 11;  // raster.py RASTER_CHANNELS
 inline constexpr int kTerrainChannels = 5;
 
+/// The centre-to-centre lengths (hypot) that one game's observations read, kept from one
+/// observation to the next: a length is computed again only when one of its ends has moved
+/// (coordinates compared bit for bit), so each is the very value a fresh hypot gives. One per
+/// game (the batch env's), used by one thread at a time.
+class LengthMemo {
+ public:
+  /// Forget the lengths of every model that moved since the last call (every length, for a
+  /// state of another game's static part).
+  void refresh(const game::GameState& state);
+  /// hypot(i.x - j.x, i.y - j.y): the same either way round (hypot(-dx, -dy) == hypot(dx, dy)).
+  double between(const game::GameState& state, std::size_t i, std::size_t j);
+  /// hypot(o - model i) for objective k (o, its point), as the objective columns compute it.
+  double to_objective(const game::GameState& state, std::size_t i, std::size_t k, const game::Objective& o);
+
+ private:
+  std::shared_ptr<const game::GameStatic> statics_;  // held: its address then names one game's
+  std::size_t models_ = 0;
+  std::size_t objectives_ = 0;
+  std::vector<std::uint64_t> x_bits_;
+  std::vector<std::uint64_t> y_bits_;
+  std::vector<double> pairs_;       // models x models, nan: not computed
+  std::vector<double> objective_;   // models x objectives, nan: not computed
+};
+
 class ObservationEncoder {
  public:
   /// `terrain`: the (5, R, R) 0/1 terrain layers of the table (raster.py terrain_layers), needed
@@ -86,6 +110,8 @@ class ObservationEncoder {
     Recycled<int> engaged;
   };
   [[nodiscard]] Nearby nearby(const game::GameState& state) const;
+  /// The same, its lengths from (and into) a game's memo, refreshed by the caller.
+  [[nodiscard]] Nearby nearby(const game::GameState& state, LengthMemo& lengths) const;
   /// Each model's nearest active enemy (-1: none, or the model is off the table): the shooters
   /// whose sight the cover columns need, pair (nearest[i], i).
   [[nodiscard]] std::vector<int> nearest_enemies(const game::GameState& state) const;
@@ -95,13 +121,15 @@ class ObservationEncoder {
   /// state of another game or a phase the encoder has no column for.
   void encode(const game::GameState& state, int side, std::span<const SightCode> sight, std::span<float> out) const;
   /// The same with nearby(state) already worked out (a caller that asked it for the sight codes).
+  /// `lengths`, when given: the game's memo of lengths (refreshed by the caller).
   void encode(const game::GameState& state, int side, std::span<const SightCode> sight, const Nearby& nearby,
-              std::span<float> out) const;
+              std::span<float> out, LengthMemo* lengths = nullptr) const;
   /// The raster of `state` for `side` into `out` (raster_size_bytes() bytes).
   void encode_raster(const game::GameState& state, int side, std::span<std::uint8_t> out) const;
 
  private:
   void check_state(const game::GameState& state) const;
+  [[nodiscard]] Nearby nearby(const game::GameState& state, LengthMemo* lengths) const;
   void disc(std::vector<std::uint8_t>& layer, double x, double y, double r) const;
 
   // The static parts check_state found of this encoder's scenario (held, so that no other part
@@ -138,6 +166,7 @@ class ObservationEncoder {
   std::vector<float> full_wounds_;
   std::vector<float> strain_max_;
   std::size_t objective_count_ = 0;  // objectives encoded: min(scenario's, K)
+  double diagonal_ = 0.0;            // hypot(table width, table height), asked at every encoding
   std::vector<double> grid_x_;       // raster cell centres
   std::vector<double> grid_y_;
 };

@@ -136,6 +136,9 @@ class BatchEnv {
     std::vector<std::int32_t> by_index;  // catalogue index -> legal position, -1
     std::shared_ptr<const oracle::OracleGame> oracle;       // this game's opponent; null: random
     std::shared_ptr<const oracle::OracleGame> next_oracle;  // the opponent of its next game
+    // The lengths its observations read, kept between steps (only a moved model's are computed
+    // again); mutable: an observation of a game does not change the game.
+    mutable encoding::LengthMemo lengths;
   };
 
   void check_oracle(const oracle::OracleGame& oracle) const;
