@@ -956,6 +956,7 @@ class Navigator {
     // queue several times a search).
     g.heap.reserve(4 * v);
     g.listed.reserve(4 * v);
+    g.settled.reserve(v);  // every waypoint at most once (grown by doubling, it was copied a dozen times)
     settle(g, g.start, 0.0);
     return g;
   }
@@ -1178,14 +1179,14 @@ class Navigator {
                      std::optional<std::size_t> target) {
     ActiveGraph& g = graph(active);
     const std::size_t v = g.points.size();
-    std::vector<Point> spot(v);
-    std::vector<double> link(v, kNan);
+    Recycled<Point> spot(v);
+    Recycled<double> link(v, kNan);
     struct Bound {
       double total;
       std::size_t node;
     };
     const auto later = [](const Bound& a, const Bound& b) { return a.total > b.total; };
-    std::vector<Bound> bounds;
+    Recycled<Bound> bounds;
     const auto consider = [&](std::size_t k) {
       if (!g.usable[k] || !goal_point(g.points[k], goal, target, spot[k])) return;
       bounds.push_back({g.dist[k] + straight_bound(g.points[k], spot[k]), k});
