@@ -105,7 +105,7 @@ int main() {
       std::vector<float> fresh(encoder.flat_size());
       std::vector<float> kept(encoder.flat_size());
       const auto near_fresh = encoder.nearby(moving);
-      const auto near_kept = encoder.nearby(moving, lengths);
+      const auto near_kept = encoder.nearby(moving, &lengths);
       RIVEN_CHECK(std::vector<double>(near_fresh.gap.begin(), near_fresh.gap.end()) ==
                   std::vector<double>(near_kept.gap.begin(), near_kept.gap.end()));
       encoder.encode(moving, 0, sight, near_fresh, fresh);

@@ -355,14 +355,6 @@ double LengthMemo::to_objective(const GameState& state, std::size_t i, std::size
   return length;
 }
 
-ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state) const {
-  return nearby(state, nullptr);
-}
-
-ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state, LengthMemo& lengths) const {
-  return nearby(state, &lengths);
-}
-
 ObservationEncoder::Nearby ObservationEncoder::nearby(const GameState& state, LengthMemo* lengths) const {
   // situation.py nearest_enemies: each on-table model's nearest active enemy (the first of
   // equals), the gap clamped at 0 (np.maximum's tie rule), and how many are within contact.

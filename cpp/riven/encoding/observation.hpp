@@ -109,9 +109,8 @@ class ObservationEncoder {
     Recycled<double> gap;
     Recycled<int> engaged;
   };
-  [[nodiscard]] Nearby nearby(const game::GameState& state) const;
-  /// The same, its lengths from (and into) a game's memo, refreshed by the caller.
-  [[nodiscard]] Nearby nearby(const game::GameState& state, LengthMemo& lengths) const;
+  /// `lengths`, when given: the game's memo of lengths (refreshed by the caller).
+  [[nodiscard]] Nearby nearby(const game::GameState& state, LengthMemo* lengths = nullptr) const;
   /// Each model's nearest active enemy (-1: none, or the model is off the table): the shooters
   /// whose sight the cover columns need, pair (nearest[i], i).
   [[nodiscard]] std::vector<int> nearest_enemies(const game::GameState& state) const;
@@ -129,7 +128,6 @@ class ObservationEncoder {
 
  private:
   void check_state(const game::GameState& state) const;
-  [[nodiscard]] Nearby nearby(const game::GameState& state, LengthMemo* lengths) const;
   void disc(std::vector<std::uint8_t>& layer, double x, double y, double r) const;
 
   // The static parts check_state found of this encoder's scenario (held, so that no other part

@@ -229,7 +229,7 @@ void BatchEnv::set_pair_encoder(encoding::PairEncoder pairs) {
 void BatchEnv::encode(const Game& g, std::span<float> obs) {
   // The nearest enemies once, for the sight codes and the encoder both.
   g.lengths.refresh(g.state);
-  const encoding::ObservationEncoder::Nearby nearby = encoder_.nearby(g.state, g.lengths);
+  const encoding::ObservationEncoder::Nearby nearby = encoder_.nearby(g.state, &g.lengths);
   sight_codes(model_, encoder_, g.state, nearby.enemy, sight_);
   const std::size_t flat = encoder_.flat_size();
   encoder_.encode(g.state, g.learner, sight_, nearby, obs.first(flat), &g.lengths);

@@ -548,7 +548,7 @@ class Navigator {
       const double dx = s.x - c.x;
       const double dy = s.y - c.y;
       const double length = python_hypot(dx, dy);
-      const double contact = reach_[*target] + tol_ / 2.0;
+      const double contact = contact_distance(*target);
       if (length <= contact) return std::nullopt;
       g = Point{c.x + dx * contact / length, c.y + dy * contact / length};
       if (!spot_clear(g, *target)) return std::nullopt;
@@ -572,6 +572,10 @@ class Navigator {
     route.has_costs = true;
     return route;
   }
+
+  // The distance from base k's centre at which the mover's base stands in contact with it
+  // (the middle of the contact tolerance): where every contact spot is placed.
+  [[nodiscard]] double contact_distance(std::size_t k) const { return reach_[k] + tol_ / 2.0; }
 
   [[nodiscard]] double contact_bound(std::size_t k) const {
     return python_hypot(centres_[k].x - start_.x, centres_[k].y - start_.y) - reach_[k];
@@ -601,7 +605,7 @@ class Navigator {
       aim = *goal;
     } else {
       const Point centre = centres_[*target];
-      const double contact = reach_[*target] + tol_ / 2.0;
+      const double contact = contact_distance(*target);
       links.placed.assign(n, 0);
       for (std::size_t v = 0; v < n; ++v) {
         const double ox = nav_->nodes[v].x - centre.x;
@@ -609,7 +613,7 @@ class Navigator {
         const int side = hypot_side(ox, oy, contact);
         if (side > 0) {
           // Surely outside contact: placed when first costed (goal_spot), bounded here.
-          links.bound[v] = contact_spot_bound(centre, contact, nav_->nodes[v]);
+          links.bound[v] = contact_spot_bound(centre, contact, ox, oy);
           continue;
         }
         const std::optional<Point> spot = side < 0 ? std::nullopt : contact_spot(centre, contact, nav_->nodes[v]);
@@ -632,13 +636,11 @@ class Navigator {
     }
   }
 
-  // A lower bound of the cost from ``origin`` (surely outside contact) to its contact spot:
-  // the spot lies on the segment to the centre, ``contact`` from it, so the link is the
-  // origin's distance less ``contact``; the slack is far above the rounding of the spot's
-  // coordinates and of either length.
-  static double contact_spot_bound(Point centre, double contact, Point origin) {
-    const double ox = origin.x - centre.x;
-    const double oy = origin.y - centre.y;
+  // A lower bound of the cost from an origin (surely outside contact; (ox, oy) its offset from
+  // the centre) to its contact spot: the spot lies on the segment to the centre, ``contact``
+  // from it, so the link is the origin's distance less ``contact``; the slack is far above the
+  // rounding of the spot's coordinates and of either length.
+  static double contact_spot_bound(Point centre, double contact, double ox, double oy) {
     const double slack = 1e-9 * (1.0 + contact + std::abs(centre.x) + std::abs(centre.y) + std::abs(ox) + std::abs(oy));
     return std::max(0.0, std::sqrt(ox * ox + oy * oy) * (1.0 - 1e-12) - contact - slack);
   }
@@ -647,7 +649,7 @@ class Navigator {
   Point goal_spot(GoalLinks& links, std::size_t v) const {
     if (!links.placed.empty() && !links.placed[v]) {
       const Point centre = centres_[*links.target];
-      links.points[v] = contact_spot(centre, reach_[*links.target] + tol_ / 2.0, nav_->nodes[v]).value();
+      links.points[v] = contact_spot(centre, contact_distance(*links.target), nav_->nodes[v]).value();
       links.placed[v] = 1;
     }
     return links.points[v];
@@ -1160,7 +1162,7 @@ class Navigator {
       return true;
     }
     const Point centre = centres_[*target];
-    const double contact = reach_[*target] + tol_ / 2.0;
+    const double contact = contact_distance(*target);
     const std::optional<Point> found = contact_spot(centre, contact, origin);
     if (found) {
       out = *found;
