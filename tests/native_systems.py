@@ -207,6 +207,8 @@ def _native_invictus_value(native: Any, key: str) -> Any:
         return getattr(getattr(native, kind), field)
     if table == "melee":
         return native.melee[("miss", "swing", "hit", "crit").index(name)]
+    if table == "cover":
+        return dict(native.cover_score)[name.split(".")[1]]
     return getattr(native, name)
 
 
@@ -242,7 +244,8 @@ INVICTUS = System(
             "invictus.danger.fray_bite_on": ["hit", "crit"],
             "invictus.health.deaths_door_overflow": 2,
             "invictus.health.critical_health_dice": 2,
-            "invictus.health.reaction_kinds": ["resist", "rally"],
+            "invictus.cover.score.soft": -2,
+            "invictus.cover.score.hard": -5,
         },
         "moves-melee": {
             "invictus.moves.soft.effect": "complication",
@@ -260,7 +263,7 @@ INVICTUS = System(
             "invictus.luck.start": 1,
         },
     },
-    keys=34,  # every key of invictus.toml
+    keys=36,  # every key of invictus.toml
     renamed=_INVICTUS_RENAMED,
     nested=_native_invictus_value,
 )
@@ -310,6 +313,7 @@ NEW_WORLD = System(
         "turned": {
             "new_world.roll.snake_eyes_fails": False,
             "new_world.roll.roll_limit": 6,
+            "new_world.roll.modifier_limit": 1,
             "new_world.characteristic.offset": 0,
             "new_world.rank.default": 0,
             "new_world.rank.leader": 1,
@@ -351,7 +355,7 @@ NEW_WORLD = System(
             "new_world.oracle.luck_max_per_roll": 0,
         },
     },
-    keys=32,  # every key of new-world.toml
+    keys=33,  # every key of new-world.toml
     renamed=_NEW_WORLD_RENAMED,
     nested=_native_new_world_value,
 )
@@ -530,19 +534,13 @@ RIDDLE_OF_STEEL = System(
             f"{R}melee.fumble_pool_loss": 0.0,
         },
     },
-    keys=378,  # every key of riddle-of-steel.toml
+    keys=374,  # every key of riddle-of-steel.toml
     renamed={},
     nested=_native_ros_value,
-    # The file's name and version, and the quickstart's numbers it notes beside the manoeuvre
-    # tables (melee.attacks and melee.defences hold them as the engine reads them).
-    unread=(
-        "meta.name",
-        "meta.version",
-        "melee.thrust_bonus_dice",
-        "melee.thrust_damage",
-        "melee.swing_boost_damage",
-        "melee.counter_cost",
-    ),
+    # The file's name and version (labels). The quickstart's numbers once noted beside the
+    # manoeuvre tables (melee.thrust_damage...) are gone: melee.attacks / melee.defences hold
+    # them as the engine reads them (tests/test_system_data_keys.py keeps every key read).
+    unread=("meta.name", "meta.version"),
     choice_phase=True,
     marks=('"type": "ros_exchange"',),
 )

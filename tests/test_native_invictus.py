@@ -127,3 +127,38 @@ def test_melee_agrees(engines: tuple[Any, Any]) -> None:
         _play_out(roll, draw, pair, attacker.resources["luck"])
         outcomes.add(engines[0].finalise(roll).outcome)
     assert len(outcomes) >= 2  # "harsh" (three 6s a Crit) rarely reaches a Crit
+
+
+def test_cover_keeps_soft_and_hard_apart_on_both_engines(engines: tuple[Any, Any]) -> None:
+    """Issue 38 item 5 (House, ``invictus.cover.score``): a shot's TN, and so its circumstance,
+    comes from the cover's score on both engines; soft and hard cover give different pools."""
+    from native_systems import outcome
+
+    python, native = engines
+    s = python.settings
+    for cover in ("none", "soft", "hard"):
+        assert native.shot_tn(cover) == python.shot_tn(cover)
+        assert python.shot_tn(cover) == s.standard_tn - s.tn_step * s.cover_score[cover]
+    assert outcome(lambda: native.shot_tn("wall")) == outcome(lambda: python.shot_tn("wall"))
+    context = RollContext(cover="hard")
+    for seed in range(40):
+        for cover in ("none", "soft", "hard"):
+            pair = Pair(engines, seed)
+            tn = python.shot_tn(cover)
+            roll = pair.same("roll_test", "shot", "agility", 3, tn, [], context=context)
+            score = s.cover_score[cover]
+            assert roll.score == score and roll.unfavourable == (score < 0)
+
+
+def test_bundled_cover_scores_give_two_steps() -> None:
+    from riven_env.native.invictus import NativeInvictusResolution
+    from riven_env.rules import load_rules
+
+    native = NativeInvictusResolution(load_rules(overrides={"resolution": "invictus"}))
+    assert [native.shot_tn(c) for c in ("none", "soft", "hard")] == [8, 10, 14]
+    pools = {
+        c: native.roll_test("shot", "agility", 3, native.shot_tn(c), [], np.random.default_rng(1))
+        for c in ("none", "soft", "hard")
+    }
+    assert [pools[c].pool for c in ("none", "soft", "hard")] == [3, 3, 2]
+    assert [pools[c].unfavourable for c in ("none", "soft", "hard")] == [False, True, True]

@@ -51,7 +51,9 @@ def profile(**fields) -> ModelProfile:
     ("faces", "band", "riven"),
     [
         ((1,), "miss", "miss"),
-        ((3, 2, 1), "miss", "miss"),
+        ((2, 2, 1), "miss", "miss"),
+        ((3, 2, 1), "swing", "partial"),  # RAW: 3-5 Swing (a Swing about half the time)
+        ((3,), "swing", "partial"),
         ((4,), "swing", "partial"),
         ((5, 3), "swing", "partial"),
         ((6, 1), "hit", "hit"),
@@ -214,12 +216,14 @@ def test_the_track_has_an_overflow_box_for_deaths_door() -> None:
     assert SYSTEM.starting_resources(profile()) == {"luck": S.luck_start}
 
 
-def test_critical_health_takes_a_die_from_actions_not_reactions(script_dice) -> None:
+def test_critical_health_takes_a_die_from_every_roll(script_dice) -> None:
+    # RAW: -1d to all Actions. Every roll Invictus resolves in RIVEN is an Action (RIVEN has
+    # no reaction roll: no test resists a Condition), so no kind is exempt (issue 38 item 7:
+    # the old health.reaction_kinds = ["resist"] named a kind nothing produces).
     critical = RollContext(wounds_left=1, wounds_max=3)
-    action = roll(script_dice, 3, 4, 4, danger=(1,), context=critical)
-    assert action.pool == 2 and action.critical_health and "critical_health" in action.factors
-    reaction = roll(script_dice, 3, 4, 4, 4, danger=(1,), context=critical, kind="resist")
-    assert reaction.pool == 3
+    for kind in ("rally", "shot", "resist"):
+        action = roll(script_dice, 3, 4, 4, danger=(1,), context=critical, kind=kind)
+        assert action.pool == 2 and action.critical_health and "critical_health" in action.factors
 
 
 def test_deaths_door_is_down_one_wound_after_the_track_fills(mini_game, script_dice) -> None:
@@ -360,7 +364,7 @@ def brute_force(n: int, favourable: bool, unfavourable: bool) -> dict[str, Fract
         if sum(1 for d in dice if d == 6) >= 2:
             return "crit"
         top = max(dice)
-        return "miss" if top <= 3 else "swing" if top <= 5 else "hit"
+        return "miss" if top <= 2 else "swing" if top <= 5 else "hit"
 
     order = ["miss", "swing", "hit", "crit"]
     counts = dict.fromkeys(order, 0)
@@ -389,10 +393,57 @@ def test_pool_odds_match_brute_force(n, fav, unfav) -> None:
 @pytest.mark.parametrize("n", [1, 2, 3, 5])
 def test_plain_pool_odds_have_closed_forms(n) -> None:
     odds = pool_odds(n, RULES)
-    assert odds["miss"] == Fraction(1, 2) ** n
-    assert odds["swing"] == Fraction(5, 6) ** n - Fraction(1, 2) ** n
+    assert odds["miss"] == Fraction(1, 3) ** n
+    assert odds["swing"] == Fraction(5, 6) ** n - Fraction(1, 3) ** n
     assert odds["hit"] == n * Fraction(1, 6) * Fraction(5, 6) ** (n - 1)
     assert odds["crit"] == 1 - Fraction(5, 6) ** n - odds["hit"]
+
+
+@pytest.mark.parametrize(
+    ("cover", "tn", "faces", "dice", "band"),
+    [
+        ("none", 8, (5, 3, 1), (5, 3, 1), "swing"),
+        ("soft", 10, (6, 3, 1), (5, 3, 1), "swing"),  # Unfavourable: the 6 drops to a 5
+        ("hard", 14, (6, 3), (5, 3), "swing"),  # Unfavourable and one die fewer
+    ],
+)
+def test_soft_and_hard_cover_stay_apart(script_dice, cover, tn, faces, dice, band) -> None:
+    """House (``invictus.cover.score``; the source has no cover rule): soft cover is one
+    Unfavourable step, hard cover two (Unfavourable and a die fewer)."""
+    assert SYSTEM.shot_tn(cover) == tn
+    rng = dice_stream(script_dice, *faces)
+    record = SYSTEM.roll_test("shot", "agility", 3, tn, [], rng, context=RollContext(cover=cover))
+    assert (record.pool, record.dice, record.band) == (len(faces), dice, band)
+    assert record.unfavourable == (cover != "none")
+
+
+def test_a_shot_in_a_game_reads_the_cover_score() -> None:
+    from riven_env.game import actions  # noqa: F401  # the game asks the resolution
+
+    assert [SYSTEM.shot_tn(c) for c in ("none", "soft", "hard")] == [8, 10, 14]
+    with pytest.raises(invictus.RulesDataError, match="invictus.cover.score"):
+        SYSTEM.shot_tn("wall")
+
+
+def test_one_die_is_a_swing_half_the_time() -> None:
+    # RAW: "With one die, a Hero achieves a Swing about half the time"; "A 5 becomes a 6,
+    # turning a Swing into a Hit": 1-2 Miss, 3-5 Swing, 6 Hit.
+    from typer.testing import CliRunner
+
+    from riven_env.cli.main import app
+
+    assert pool_odds(1, RULES) == {
+        "miss": Fraction(1, 3),
+        "swing": Fraction(1, 2),
+        "hit": Fraction(1, 6),
+        "crit": Fraction(0),
+    }
+    result = CliRunner().invoke(
+        app, ["odds", "test", "--resolution", "invictus", "--dice", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["miss"], data["swing"], data["hit"]) == pytest.approx((1 / 3, 1 / 2, 1 / 6))
 
 
 def test_melee_odds_add_up_and_show_the_danger() -> None:
@@ -414,7 +465,7 @@ def test_cli_odds_test_json(capsys) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"miss", "swing", "hit", "crit"}
-    assert data["miss"] == pytest.approx(1 / 8)
+    assert data["miss"] == pytest.approx(1 / 27)
     fav = runner.invoke(
         app, ["odds", "test", "--resolution", "invictus", "--dice", "2", "--favourable", "--json"]
     )
@@ -436,8 +487,11 @@ def test_cli_odds_test_json(capsys) -> None:
 
 
 def test_shot_odds_follow_the_cover_circumstance() -> None:
-    # No cover (TN 8): a plain pool; soft (10): Unfavourable; hard (12) with -1: one die fewer.
+    # invictus.cover.score: none 0 (a plain pool); soft -1 (Unfavourable); hard -3
+    # (Unfavourable, one die fewer); hard with -1: score -4, still one die fewer.
     assert invictus.shot_odds(3, "none", 0, RULES) == pool_odds(3, RULES)
     assert invictus.shot_odds(3, "soft", 0, RULES) == brute_force(3, False, True)
+    assert invictus.shot_odds(3, "hard", 0, RULES) == brute_force(2, False, True)
     assert invictus.shot_odds(3, "hard", -1, RULES) == brute_force(2, False, True)
+    assert invictus.shot_odds(3, "soft", 0, RULES) != invictus.shot_odds(3, "hard", 0, RULES)
     assert invictus.shot_odds(2, "none", 1, RULES) == brute_force(2, True, False)

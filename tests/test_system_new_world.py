@@ -120,6 +120,45 @@ def test_a_shot_target_does_not_resist_it_sets_7_plus_characteristic_plus_rank(s
     assert SYSTEM.finalise(shot).tn == shot.difficulty  # the event's tn is the difficulty
 
 
+# ----------------------------------------------------------------------------- situational modifiers
+def test_each_situational_modifier_stays_within_two_but_they_add_up(script_dice) -> None:
+    # RAW: "Each stays within -2 to +2. Separate modifiers add together, so the total on one
+    # roll can go beyond that." (new_world.roll.modifier_limit)
+    assert S.modifier_limit == 2
+    mods = [Modifier("charge", 3), Modifier("outnumbered", 2), Modifier("shaken", -5)]
+    record = nw_test(script_dice, 2, 4, 3, mods=mods)
+    assert [(m.source, m.value) for m in record.modifiers] == [
+        ("charge", 2),
+        ("outnumbered", 2),
+        ("shaken", -2),
+    ]
+    assert record.total == 4 + 3 + record.bonus + 2
+    high = nw_test(script_dice, 2, 4, 3, mods=[Modifier("charge", 2), Modifier("aim", 2)])
+    assert high.total == 4 + 3 + high.bonus + 4  # the sum goes beyond +2
+    closed = SYSTEM.finalise(record)
+    assert [m.value for m in closed.modifiers] == [2, 2, -2]  # the event shows each clamped
+
+
+def test_melee_modifiers_are_clamped_each_side(script_dice) -> None:
+    roll = SYSTEM.start_melee(
+        Combatant(profile(), (Modifier("charge", 4),), RollContext(engaged=True), {"luck": 0}),
+        Combatant(profile(), (Modifier("shield", -3),), RollContext(engaged=True), {"luck": 0}),
+        stream(script_dice, 3, 3, 3, 3),
+    )
+    result = SYSTEM.finalise(roll)
+    assert [m.value for m in result.attacker_modifiers] == [2]
+    assert [m.value for m in result.defender_modifiers] == [-2]
+
+
+def test_odds_clamp_the_modifier_given() -> None:
+    assert new_world.odds_test(RULES, bonus=3, difficulty=11, modifier=5) == new_world.odds_test(
+        RULES, bonus=3, difficulty=11, modifier=2
+    )
+    assert new_world.odds_test(RULES, bonus=3, difficulty=11, modifier=2) != new_world.odds_test(
+        RULES, bonus=3, difficulty=11, modifier=1
+    )
+
+
 # ----------------------------------------------------------------------------- helpers
 def test_helpers_are_a_choice_before_the_roll(script_dice) -> None:
     context = RollContext(helpers=3, helper_models=(4, 5, 6))

@@ -372,6 +372,7 @@ void bind_invictus(nb::module_& m) {
          nb::arg("rules"))
       .def("starting_wounds", &invictus::InvictusSystem::starting_wounds)
       .def("starting_luck", &invictus::InvictusSystem::starting_luck)
+      .def("shot_tn", &invictus::InvictusSystem::shot_tn)
       .def("choice_vocabulary", &invictus::InvictusSystem::choice_vocabulary)
       .def("spend_options",
            [](const invictus::InvictusSystem& self, const InvictusRollTuple& roll, std::optional<int> luck) {
@@ -730,7 +731,7 @@ void bind_config(nb::module_& m) {
       .def_rw("luck_raise", &InvictusRules::luck_raise)
       .def_rw("deaths_door_overflow", &InvictusRules::deaths_door_overflow)
       .def_rw("critical_health_dice", &InvictusRules::critical_health_dice)
-      .def_rw("reaction_kinds", &InvictusRules::reaction_kinds)
+      .def_rw("cover_score", &InvictusRules::cover_score)
       .def_rw("melee", &InvictusRules::melee)
       .def_rw("melee_wounds", &InvictusRules::melee_wounds)
       .def_rw("melee_crit_wounds", &InvictusRules::melee_crit_wounds)
@@ -741,6 +742,7 @@ void bind_config(nb::module_& m) {
       .def_rw("dice", &NewWorldRules::dice)
       .def_rw("snake_eyes_fails", &NewWorldRules::snake_eyes_fails)
       .def_rw("roll_limit", &NewWorldRules::roll_limit)
+      .def_rw("modifier_limit", &NewWorldRules::modifier_limit)
       .def_rw("characteristic_offset", &NewWorldRules::characteristic_offset)
       .def_rw("rank_default", &NewWorldRules::rank_default)
       .def_rw("rank_by_keyword", &NewWorldRules::rank_by_keyword)

@@ -94,7 +94,7 @@ inline rules::RulesConfig invictus_v01() {
   s.standard_tn = 8;
   s.tn_step = 2;
   s.steps_per_die = 2;
-  s.miss_max = 3;
+  s.miss_max = 2;
   s.swing_max = 5;
   s.crit_sixes = 2;
   s.danger_max = 3;
@@ -111,7 +111,7 @@ inline rules::RulesConfig invictus_v01() {
   s.luck_raise = 1;
   s.deaths_door_overflow = 1;
   s.critical_health_dice = 1;
-  s.reaction_kinds = {"resist"};
+  s.cover_score = {{"none", 0}, {"soft", -1}, {"hard", -3}};
   s.melee = {"parry", "wound", "wound", "critical"};
   s.melee_wounds = 1;
   s.melee_crit_wounds = 1;
@@ -132,6 +132,7 @@ inline rules::RulesConfig new_world_v01() {
   s.dice = 2;
   s.snake_eyes_fails = true;
   s.roll_limit = 9;
+  s.modifier_limit = 2;
   s.characteristic_offset = 1;
   s.rank_default = 1;
   s.rank_by_keyword = {{"leader", 2}, {"hero", 2}, {"elite", 2}, {"minion", 0}};

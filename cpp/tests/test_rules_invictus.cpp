@@ -20,7 +20,8 @@ RulesConfig invictus_rules() { return riven::testing::invictus_v01(); }
 
 void reading(const InvictusRules& s) {
   RIVEN_CHECK(read_band({}, s) == IBand::Miss);
-  RIVEN_CHECK(read_band({3, 2, 1}, s) == IBand::Miss);
+  RIVEN_CHECK(read_band({2, 2, 1}, s) == IBand::Miss);
+  RIVEN_CHECK(read_band({3, 2, 1}, s) == IBand::Swing);  // RAW: 3-5 Swing (half the time on one die)
   RIVEN_CHECK(read_band({5, 3}, s) == IBand::Swing);
   RIVEN_CHECK(read_band({6, 5, 5}, s) == IBand::Hit);
   RIVEN_CHECK(read_band({6, 1, 6, 2}, s) == IBand::Crit);
@@ -57,9 +58,11 @@ void rolls(const InvictusSystem& system) {
   RIVEN_CHECK((roll.dice == std::vector<int>{5, 2}) && (roll.danger == std::vector<int>{1, 3, 2}));
   RIVEN_CHECK((roll.factors == std::vector<std::string>{"fray", "superior_opposition", "exposed", "critical_health"}));
   RIVEN_CHECK(roll.critical_health && roll.fray && !roll.favourable && roll.rolled_band == IBand::Swing);
-  // A reaction roll keeps its dice at Critical Health.
+  // Every roll is an Action: no kind keeps its dice at Critical Health.
   ScriptedDice more({1, 1, 1, 1, 1, 1});
-  RIVEN_CHECK(system.roll_test("resist", "resolve", 3, 8, {}, std::nullopt, facts, more).pool == 3);
+  RIVEN_CHECK(system.roll_test("resist", "resolve", 3, 8, {}, std::nullopt, facts, more).pool == 2);
+  // House invictus.cover.score: soft cover one Unfavourable step, hard cover two.
+  RIVEN_CHECK(system.shot_tn("none") == 8 && system.shot_tn("soft") == 10 && system.shot_tn("hard") == 14);
 
   const auto options = system.spend_options(roll, std::nullopt);
   RIVEN_CHECK((options == std::vector<std::string>{"luck:0", "luck:1"}));

@@ -61,6 +61,12 @@ void shots_and_luck(const NewWorldSystem& system) {
   RIVEN_CHECK(dice.left() == 0 && roll.rolled && roll.bonus == 4 && roll.difficulty == 12);
   RIVEN_CHECK((roll.modifiers == std::vector<Modifier>{{"cover:soft", -1}}));
   RIVEN_CHECK(total(roll, system.settings()) == 10 && result(roll, system.settings()) == Band::Miss);
+  // RAW: each situational modifier within -2..+2 on its own; the sum is not clamped.
+  ScriptedDice more({4, 3});
+  const NewWorldRoll clamped_roll =
+      system.roll_test("shot", "agility", 2, 8, {{"charge", 5}, {"aim", 2}}, facts, more);
+  RIVEN_CHECK((clamped_roll.modifiers == std::vector<Modifier>{{"charge", 2}, {"aim", 2}, {"cover:soft", -1}}));
+  RIVEN_CHECK(total(clamped_roll, system.settings()) == 14);  // 7 + 4 + 2 + 2 - 1
   // Two points turn the Miss into a Hit: Luck is offered, and the Oracle spends it.
   RIVEN_CHECK((system.spend_options(roll) == std::vector<std::string>{"luck"}));
   const OracleChoice choice = system.oracle_choice(roll, {"luck"}, "m");
@@ -141,8 +147,9 @@ void melee(const NewWorldSystem& system) {
   RIVEN_CHECK((closed.aftermath == std::vector<Aftermath>{{"target", "resource", -2, "luck", "luck spent"}}));
   // The attacker first: a point lifts a margin of 6 to a Critical. Accepting hands the roll to
   // the defender only if its Luck can change the outcome (two points leave a wound: no).
+  // The charge's +3 counts +2 (each situational modifier within -2..+2).
   const Side charger{fighter(3, 2, 1, 4), {{"charge", 3}}, 1};
-  ScriptedDice more({5, 5, 4, 4});
+  ScriptedDice more({6, 5, 4, 4});
   const NewWorldRoll strike = system.start_melee(charger, defender, more);
   RIVEN_CHECK(strike.chooser == Chooser::Actor && margin(strike, s) == 6);
   RIVEN_CHECK((system.spend_options(strike) == std::vector<std::string>{"luck"}));

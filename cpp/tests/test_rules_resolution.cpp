@@ -43,12 +43,16 @@ int main() {
     copy->invictus.max_dice = 6;
     copy->invictus.tn_step = 2;
     copy->invictus.steps_per_die = 2;
+    copy->invictus.standard_tn = 8;
+    copy->invictus.cover_score = {{"none", 0}, {"soft", -1}, {"hard", -3}};
     const ResolutionSystem inv = make_resolution(copy);
     RIVEN_CHECK(std::holds_alternative<invictus::InvictusSystem>(inv));
     ScriptedDice same({4, 1, 6, 4});
     RIVEN_CHECK(roll_activation(inv, 4, 3, same).actions == 2);  // RIVEN's activation, as above
     RIVEN_CHECK(roll_out_check(inv, 5, same).out);
-    RIVEN_CHECK(shot_tn(inv, "soft") == 10 && shot_effect(inv, Band::Critical).push_distance == 3.0);
+    // House invictus.cover.score: the shot's TN is standard_tn - tn_step * score (soft 10, hard 14).
+    RIVEN_CHECK(shot_tn(inv, "soft") == 10 && shot_tn(inv, "hard") == 14 &&
+                shot_effect(inv, Band::Critical).push_distance == 3.0);
     bool two_dice_refused = false;
     try {
       (void)roll_test(inv, "rally", "resolve", 2, 8, {}, same);

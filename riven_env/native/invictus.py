@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from riven_env.native.rules import _head_fields, _head_values, _modifiers, _mods
+from riven_env.native.rules import _call, _head_fields, _head_values, _modifiers, _mods
 from riven_env.native.system_base import NativeSystemResolution
 from riven_env.rules.resolution import ChoiceView, Combatant, RollContext
 from riven_env.rules.results import Modifier
@@ -87,6 +87,10 @@ class NativeInvictusResolution(NativeSystemResolution):
     label = "Invictus"
     core_class = "InvictusSystem"
     _settings_for = staticmethod(settings_for)
+
+    def shot_tn(self, cover: str) -> int:
+        """House: the shot's TN from ``invictus.cover.score`` (the core's ``shot_tn``)."""
+        return int(_call(self._system.shot_tn, str(cover)))
 
     # -------------------------------------------------------------- the roll across the seam
     def _roll(self, values: tuple[Any, ...]) -> InvictusRoll:

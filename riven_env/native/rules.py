@@ -280,13 +280,14 @@ def _native_invictus(native: Any, rules: RulesConfig) -> None:
         "oracle_reserve",
     ):
         setattr(native, key, int(getattr(s, key)))
-    for key in ("bite_on", "factors", "exposed_conditions", "reaction_kinds"):
+    for key in ("bite_on", "factors", "exposed_conditions"):
         setattr(native, key, [str(v) for v in getattr(s, key)])
     for kind in ("soft", "hard"):
         move = getattr(native, kind)
         move.effect, move.amount = str(getattr(s, kind)[0]), int(getattr(s, kind)[1])
         setattr(native, kind, move)
     native.melee = [str(s.melee[band]) for band in INVICTUS_BANDS]
+    native.cover_score = [(str(c), int(v)) for c, v in s.cover_score.items()]
     native.oracle_lifts_to = str(s.oracle_lifts_to)
 
 
@@ -298,6 +299,7 @@ def _native_new_world(native: Any, rules: RulesConfig) -> None:
     for key in (
         "dice",
         "roll_limit",
+        "modifier_limit",
         "characteristic_offset",
         "rank_default",
         "difficulty_offset",

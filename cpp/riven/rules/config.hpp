@@ -217,7 +217,7 @@ struct InvictusRules {
   int luck_raise = 0;
   int deaths_door_overflow = 0;
   int critical_health_dice = 0;
-  std::vector<std::string> reaction_kinds;
+  std::vector<NamedInt> cover_score;           // invictus.cover.score: none, soft, hard
   std::array<std::string, kBandCount> melee{};  // invictus.melee.{miss,swing,hit,crit}
   int melee_wounds = 0;
   int melee_crit_wounds = 0;
@@ -233,6 +233,7 @@ struct NewWorldRules {
   int dice = 2;
   bool snake_eyes_fails = true;
   int roll_limit = 9;
+  int modifier_limit = 2;  // new_world.roll.modifier_limit: each situational modifier within +-this
   int characteristic_offset = 0;
   int rank_default = 0;
   std::vector<NamedInt> rank_by_keyword;  // new_world.rank.KEYWORD, data order

@@ -1,6 +1,6 @@
 """Invictus (``shared/rules/other-systems/invictus-rules.txt``) as a RIVEN resolution system.
 
-A roll is a pool of d6 read by its single highest die: 1-3 Miss, 4-5 Swing, 6 Hit, two or
+A roll is a pool of d6 read by its single highest die: 1-2 Miss, 3-5 Swing, 6 Hit, two or
 more 6s Crit (RAW; ``[invictus.bands]``). Mapped onto RIVEN's bands: Miss -> ``miss``,
 Swing -> ``partial``, Hit -> ``hit``, Crit -> ``critical``, so the game applies each band as
 RIVEN does (the shot effect table, a Partial's cost, a Miss's complication) and the system adds
@@ -68,6 +68,8 @@ FACTORS: tuple[str, ...] = (
     "critical_health",
     "time_pressure",
 )
+COVERS: tuple[str, ...] = ("none", "soft", "hard")
+"""RIVEN's cover kinds (``shooting.cover_order``), each with a score in ``invictus.cover``."""
 MOVE_EFFECTS: tuple[str, ...] = ("none", "strain", "wound", "complication")
 MELEE_OUTCOMES: tuple[str, ...] = ("parry", "recoil", "wound", "critical")
 FAVOUR = "favour:"
@@ -103,7 +105,7 @@ class InvictusSettings:
     luck_raise: int
     deaths_door_overflow: int
     critical_health_dice: int
-    reaction_kinds: tuple[str, ...]
+    cover_score: Mapping[str, int]
     melee: Mapping[str, str]
     melee_wounds: int
     melee_crit_wounds: int
@@ -112,7 +114,7 @@ class InvictusSettings:
 
 
 _KEYS: dict[str, tuple[str, ...]] = {
-    "": ("pool", "bands", "danger", "moves", "luck", "health", "melee", "oracle"),
+    "": ("pool", "bands", "danger", "moves", "cover", "luck", "health", "melee", "oracle"),
     "pool": ("attribute_offset", "min_dice", "max_dice", "standard_tn", "tn_step", "steps_per_die"),
     "bands": ("miss_max", "swing_max", "crit_sixes"),
     "danger": (
@@ -125,7 +127,8 @@ _KEYS: dict[str, tuple[str, ...]] = {
     ),
     "moves": ("soft", "hard"),
     "luck": ("start", "crit_gain", "cap", "raise_per_point"),
-    "health": ("deaths_door_overflow", "critical_health_dice", "reaction_kinds"),
+    "cover": ("score",),
+    "health": ("deaths_door_overflow", "critical_health_dice"),
     "melee": ("miss", "swing", "hit", "crit", "wounds", "crit_wounds"),
     "oracle": ("luck_lifts_to", "reserve"),
 }
@@ -191,7 +194,7 @@ def parse_section(section: Mapping[str, Any], source: str) -> InvictusSettings:
         critical_health_dice=read_int(
             health, "critical_health_dice", f"{where}.health", low=0, high=5
         ),
-        reaction_kinds=read_str_list(health, "reaction_kinds", f"{where}.health"),
+        cover_score=_cover_score(tables["cover"], f"{where}.cover"),
         melee={
             band: read_str(melee, band, f"{where}.melee", choices=MELEE_OUTCOMES)
             for band in INVICTUS_BANDS
@@ -203,6 +206,13 @@ def parse_section(section: Mapping[str, Any], source: str) -> InvictusSettings:
         ),
         oracle_reserve=read_int(oracle, "reserve", f"{where}.oracle", low=0, high=20),
     )
+
+
+def _cover_score(table: Mapping[str, Any], where: str) -> dict[str, int]:
+    """``invictus.cover.score``: the circumstance score of a shot at each RIVEN cover kind."""
+    score = read_table(table, "score", where)
+    refuse_unknown_keys(score, COVERS, f"{where}.score")
+    return {c: read_int(score, c, f"{where}.score", low=-10, high=10) for c in COVERS}
 
 
 def validate_section(section: Mapping[str, Any], source: str, raw: Mapping[str, Any]) -> None:
@@ -237,6 +247,19 @@ def read_band(dice: Sequence[int], s: InvictusSettings) -> str:
 def riven_band(band: str) -> str:
     """RIVEN's band for an Invictus band (Swing is RIVEN's Partial)."""
     return BANDS[INVICTUS_BANDS.index(band)]
+
+
+def cover_tn(cover: str, s: InvictusSettings) -> int:
+    """The TN of a shot at a target in ``cover`` whose circumstance term is the cover's score.
+
+    Raises:
+        RulesDataError: ``cover`` is not one of ``invictus.cover.score``.
+    """
+    if cover not in s.cover_score:
+        raise RulesDataError(
+            f"invictus.cover.score has no {cover!r}; allowed: {', '.join(s.cover_score)}"
+        )
+    return s.standard_tn - s.tn_step * s.cover_score[cover]
 
 
 def circumstance(modifiers: Sequence[Modifier], tn: int, s: InvictusSettings) -> tuple[int, int]:
@@ -430,6 +453,11 @@ class InvictusResolution(RivenResolution):
     def starting_resources(self, profile: ModelProfile) -> dict[str, int]:
         return {LUCK_RESOURCE: self.settings.luck_start}
 
+    def shot_tn(self, cover: str) -> int:
+        """House: the shot's TN from ``invictus.cover.score`` (standard TN - step * score), so
+        that the circumstance score of a shot is the cover's score (soft and hard apart)."""
+        return cover_tn(cover, self.settings)
+
     # -------------------------------------------------------------- rolls
     def _roll(
         self,
@@ -448,7 +476,7 @@ class InvictusResolution(RivenResolution):
             modifiers if score_modifiers is None else score_modifiers, tn, s
         )
         critical = at_critical_health(context, s)
-        penalty = s.critical_health_dice if critical and kind not in s.reaction_kinds else 0
+        penalty = s.critical_health_dice if critical else 0
         pool = attribute_value + s.attribute_offset + extra - penalty
         pool = max(s.min_dice, min(s.max_dice, pool))
         factors = danger_factors(kind, attribute_value, opponent_value, context, s)
@@ -792,9 +820,10 @@ def odds_melee(rules: RulesConfig, **options: Any) -> dict[str, Any]:
 
 def shot_odds(agility: int, cover: str, modifier: int, rules: RulesConfig) -> dict[str, Fraction]:
     """Exact P(miss, swing, hit, crit) of an Invictus shot: the Agility pool with the
-    circumstance of the cover's RIVEN TN and the modifier (the best Favourable raise taken)."""
+    circumstance of the cover's score (``invictus.cover.score``) and the modifier (the best
+    Favourable raise taken)."""
     s = settings_for(rules)
-    tn = int(rules.get(f"shooting.cover_tn.{cover}"))
+    tn = cover_tn(cover, s)  # House: invictus.cover.score
     score, extra = circumstance([Modifier("modifier", modifier)], tn, s)
     pool = max(s.min_dice, min(s.max_dice, agility + s.attribute_offset + extra))
     return pool_odds(pool, rules, favourable=score > 0, unfavourable_roll=score < 0)
@@ -805,8 +834,8 @@ def odds_shoot(rules: RulesConfig, **options: Any) -> dict[str, Any]:
     from riven_env.rules.odds import OddsInputError
 
     cover = str(options.get("cover"))
-    if not rules.has(f"shooting.cover_tn.{cover}"):
-        raise OddsInputError("cover", cover, ", ".join(rules.section("shooting.cover_tn")))
+    if cover not in settings_for(rules).cover_score:
+        raise OddsInputError("cover", cover, ", ".join(settings_for(rules).cover_score))
     if options.get("vs_agility") is not None:
         raise OddsInputError(
             "vs_agility", options["vs_agility"], "nothing: Invictus reads no target"

@@ -71,6 +71,7 @@ class NewWorldSettings:
     dice: int
     snake_eyes_fails: bool
     roll_limit: int
+    modifier_limit: int
     characteristic_offset: int
     rank_default: int
     rank_by_keyword: Mapping[str, int]
@@ -139,7 +140,9 @@ def parse_section(
     refuse_unknown_keys(section, _TABLES, where)
     t = {name: read_table(section, name, where) for name in _TABLES}
     w = {name: f"{where}.{name}" for name in _TABLES}
-    refuse_unknown_keys(t["roll"], ("dice", "snake_eyes_fails", "roll_limit"), w["roll"])
+    refuse_unknown_keys(
+        t["roll"], ("dice", "snake_eyes_fails", "roll_limit", "modifier_limit"), w["roll"]
+    )
     refuse_unknown_keys(t["characteristic"], ("offset",), w["characteristic"])
     refuse_unknown_keys(
         t["difficulty"], ("offset", "critical_margin", "partial_within"), w["difficulty"]
@@ -167,6 +170,7 @@ def parse_section(
         dice=read_int(t["roll"], "dice", w["roll"], low=2, high=2),
         snake_eyes_fails=read_bool(t["roll"], "snake_eyes_fails", w["roll"]),
         roll_limit=read_int(t["roll"], "roll_limit", w["roll"], low=1, high=30),
+        modifier_limit=read_int(t["roll"], "modifier_limit", w["roll"], low=0, high=10),
         characteristic_offset=read_int(
             t["characteristic"], "offset", w["characteristic"], low=-5, high=10
         ),
@@ -227,6 +231,22 @@ def rank_of(profile: ModelProfile, s: NewWorldSettings) -> int:
     """The model's skill rank: the highest of its keywords' ranks, else the default (House)."""
     found = [s.rank_by_keyword[k] for k in profile.keywords if k in s.rank_by_keyword]
     return max(found) if found else s.rank_default
+
+
+def situational(value: int, s: NewWorldSettings) -> int:
+    """RAW: "Each [situational modifier] stays within -2 to +2" (``roll.modifier_limit``)."""
+    return max(-s.modifier_limit, min(s.modifier_limit, int(value)))
+
+
+def clamped(modifiers: Sequence[Modifier], s: NewWorldSettings) -> tuple[Modifier, ...]:
+    """Each modifier clamped on its own; their sum is not ("Separate modifiers add together,
+    so the total on one roll can go beyond that")."""
+    return tuple(Modifier(m.source, situational(m.value, s)) for m in modifiers)
+
+
+def help_bonus(helpers: int, s: NewWorldSettings) -> int:
+    """Help is one situational modifier (RAW "Help is a modifier"): within the limit too."""
+    return situational(helpers * s.helper_bonus, s)
 
 
 def bonus_of(profile: ModelProfile, attribute: str, s: NewWorldSettings) -> int:
@@ -339,7 +359,7 @@ class NewWorldRoll:
             sum(self.dice)
             + self.bonus
             + modifiers_total(list(self.modifiers))
-            + self.helpers * s.helper_bonus
+            + help_bonus(self.helpers, s)
             + self.luck_spent * s.luck_per_point
         )
 
@@ -422,11 +442,11 @@ class NewWorldResolution(RivenResolution):
         else:
             bonus = min(attribute_value + s.characteristic_offset, s.roll_limit)
         difficulty = tn + s.difficulty_offset
-        mods = tuple(modifiers)
+        mods = clamped(modifiers, s)
         if kind == "shot" and context.opponent is not None:
             target = context.opponent
             difficulty = s.passive_base + bonus_of(target, s.shot_characteristic, s)
-            cover = s.cover_modifier.get(context.cover or "none", 0)
+            cover = situational(s.cover_modifier.get(context.cover or "none", 0), s)
             if cover:
                 mods = (*mods, Modifier(f"cover:{context.cover}", cover))
         roll = NewWorldRoll(
@@ -470,13 +490,13 @@ class NewWorldResolution(RivenResolution):
             kind="melee",
             attribute=s.melee_characteristic,
             attribute_value=int(getattr(attacker.profile, s.melee_characteristic)),
-            modifiers=tuple(attacker.modifiers),
+            modifiers=clamped(attacker.modifiers, s),
             tn=0,
             bonus=a_bonus,
             difficulty=0,
             dice=a_dice,
             luck_held=int(attacker.resources.get(LUCK, 0)),
-            melee=(d_dice, d_bonus, tuple(defender.modifiers)),
+            melee=(d_dice, d_bonus, clamped(defender.modifiers, s)),
             defender_luck_held=int(defender.resources.get(LUCK, 0)),
             settings=s,
         )
@@ -577,7 +597,7 @@ class NewWorldResolution(RivenResolution):
             "system": NAME,
             "bonus": roll.bonus,
             "helpers": roll.helpers,
-            "helper_bonus": roll.helpers * s.helper_bonus,
+            "helper_bonus": help_bonus(roll.helpers, s),
             "luck_spent": roll.luck_spent,
             "rolled_total": roll.rolled_total,
             "snake_eyes": snake_eyes(roll.dice),
@@ -699,9 +719,7 @@ class NewWorldResolution(RivenResolution):
                 f"{HELP}{k}",
                 "new-world:helpers",
                 f"{view.model} succeeds on {sure} of 36 rolls alone: "
-                + (
-                    f"it calls {k} helper(s) (+{k * s.helper_bonus})." if k else "it needs no help."
-                ),
+                + (f"it calls {k} helper(s) (+{help_bonus(k, s)})." if k else "it needs no help."),
             )
         if LUCK in options:
             who = roll.chooser
@@ -787,8 +805,9 @@ def odds_test(rules: RulesConfig, **options: Any) -> dict[str, Any]:
             raise OddsInputError(
                 name, value, "nothing: New World reads --bonus, --difficulty, --modifier"
             )
-    bonus = int(options["bonus"]) + int(options.get("modifier") or 0)
-    success = success_odds(bonus, int(options["difficulty"]), rules)
+    # --modifier is one situational modifier: within roll.modifier_limit (RAW).
+    modifier = situational(int(options.get("modifier") or 0), settings_for(rules))
+    success = success_odds(int(options["bonus"]) + modifier, int(options["difficulty"]), rules)
     return {"success": success, "failure": 1 - success}
 
 
@@ -799,9 +818,9 @@ def odds_melee(rules: RulesConfig, **options: Any) -> dict[str, Any]:
     s = settings_for(rules)
 
     def bonus(might: Any, modifier: Any) -> int:
-        return min(int(might) + s.characteristic_offset + s.rank_default, s.roll_limit) + int(
-            modifier or 0
-        )
+        return min(
+            int(might) + s.characteristic_offset + s.rank_default, s.roll_limit
+        ) + situational(int(modifier or 0), s)
 
     return opposed_odds(
         bonus(options["might"], options.get("modifier")),
@@ -827,7 +846,9 @@ def odds_shoot(rules: RulesConfig, **options: Any) -> dict[str, Any]:
         return min(int(agility) + s.characteristic_offset + s.rank_default, s.roll_limit)
 
     shooter = (
-        bonus(options["agility"]) + s.cover_modifier[cover] + int(options.get("modifier") or 0)
+        bonus(options["agility"])
+        + situational(s.cover_modifier[cover], s)
+        + situational(int(options.get("modifier") or 0), s)
     )
     success = success_odds(shooter, s.passive_base + bonus(options["vs_agility"]), rules)
     return {"success": success, "failure": 1 - success}

@@ -157,13 +157,23 @@ InvictusSystem::InvictusSystem(std::shared_ptr<const RulesConfig> rules) : Riven
   }
 }
 
+int InvictusSystem::shot_tn(const std::string& cover) const {
+  const InvictusRules& s = settings();
+  for (const auto& [name, score] : s.cover_score) {
+    if (name == cover) return s.standard_tn - s.tn_step * score;
+  }
+  std::string allowed;
+  for (const auto& [name, _] : s.cover_score) allowed += (allowed.empty() ? "" : ", ") + name;
+  throw RulesDataError("invictus.cover.score has no '" + cover + "'; allowed: " + allowed);
+}
+
 std::pair<int, int> InvictusSystem::draws(const std::string& kind, int attribute_value, int tn,
                                           const std::vector<Modifier>& score_modifiers,
                                           std::optional<int> opponent_value, const RollFacts& facts) const {
   const InvictusRules& s = settings();
   const int extra = circumstance(score_modifiers, tn, s).second;
   const bool critical = at_critical_health(facts, s);
-  const int penalty = critical && !contains(s.reaction_kinds, kind) ? s.critical_health_dice : 0;
+  const int penalty = critical ? s.critical_health_dice : 0;
   const int pool = std::max(s.min_dice, std::min(s.max_dice, attribute_value + s.attribute_offset + extra - penalty));
   const auto factors = static_cast<int>(danger_factors(kind, attribute_value, opponent_value, facts, s).size());
   return {pool, std::min(factors, s.danger_max)};

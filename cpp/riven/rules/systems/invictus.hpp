@@ -163,6 +163,9 @@ class InvictusSystem : public RivenRolls {
   }
   /// {"luck": invictus.luck.start}.
   [[nodiscard]] int starting_luck() const { return settings().luck_start; }
+  /// House: a shot's TN from invictus.cover.score (standard_tn - tn_step * score), hiding
+  /// RIVEN's shooting.cover_tn so that soft and hard cover stay apart.
+  [[nodiscard]] int shot_tn(const std::string& cover) const;
 
   /// A pending roll from the pool and Danger Dice as drawn (pure; `danger` may be shorter
   /// than the factors allow only if the caller drew fewer, which roll_test never does).

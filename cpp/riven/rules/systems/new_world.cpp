@@ -117,7 +117,7 @@ MeleeReading melee_outcome(const std::vector<int>& a_dice, int a_total, const st
 }
 
 int total(const NewWorldRoll& roll, const NewWorldRules& s) {
-  return sum(roll.dice) + roll.bonus + modifiers_total(roll.modifiers) + roll.helpers * s.helper_bonus +
+  return sum(roll.dice) + roll.bonus + modifiers_total(roll.modifiers) + help_bonus(roll.helpers, s) +
          roll.luck_spent * s.luck_per_point;
 }
 
@@ -150,6 +150,19 @@ NewWorldSystem::NewWorldSystem(std::shared_ptr<const RulesConfig> rules) : Riven
   }
 }
 
+int situational(int value, const NewWorldRules& s) {
+  return std::max(-s.modifier_limit, std::min(s.modifier_limit, value));
+}
+
+std::vector<Modifier> clamped(const std::vector<Modifier>& modifiers, const NewWorldRules& s) {
+  std::vector<Modifier> out;
+  out.reserve(modifiers.size());
+  for (const Modifier& m : modifiers) out.push_back(Modifier{m.source, situational(m.value, s)});
+  return out;
+}
+
+int help_bonus(int helpers, const NewWorldRules& s) { return situational(helpers * s.helper_bonus, s); }
+
 NewWorldRoll NewWorldSystem::make_roll(const std::string& kind, const std::string& attribute, int attribute_value,
                                        int tn, const std::vector<Modifier>& modifiers, const RollFacts& facts) const {
   const NewWorldRules& s = settings();
@@ -157,7 +170,7 @@ NewWorldRoll NewWorldSystem::make_roll(const std::string& kind, const std::strin
   roll.kind = kind;
   roll.attribute = attribute;
   roll.attribute_value = attribute_value;
-  roll.modifiers = modifiers;
+  roll.modifiers = clamped(modifiers, s);
   roll.tn = tn;
   // Characteristic + rank; a bare roll (no profile in the context) has no rank.
   roll.bonus = facts.profile ? bonus_of(*facts.profile, attribute, s)
@@ -171,6 +184,7 @@ NewWorldRoll NewWorldSystem::make_roll(const std::string& kind, const std::strin
       if (name == cover) value = v;
     }
     // The source names the context's cover as Python formats it (None when the context has none).
+    value = situational(value, s);
     if (value != 0) roll.modifiers.push_back(Modifier{"cover:" + facts.cover.value_or("None"), value});
   }
   roll.luck_held = facts.luck;
@@ -191,14 +205,14 @@ NewWorldRoll NewWorldSystem::make_melee(const Side& attacker, const Side& defend
   roll.kind = "melee";
   roll.attribute = s.melee_characteristic;
   roll.attribute_value = attacker.profile.attribute(s.melee_characteristic);
-  roll.modifiers = attacker.modifiers;
+  roll.modifiers = clamped(attacker.modifiers, s);
   roll.bonus = bonus_of(attacker.profile, s.melee_characteristic, s);
   roll.dice = std::move(a_dice);
   roll.luck_held = attacker.luck;
   roll.is_melee = true;
   roll.melee_dice = std::move(d_dice);
   roll.melee_bonus = bonus_of(defender.profile, s.melee_characteristic, s);
-  roll.melee_modifiers = defender.modifiers;
+  roll.melee_modifiers = clamped(defender.modifiers, s);
   roll.defender_luck_held = defender.luck;
   roll.rolled_total = total(roll, s);
   if (spend_options(roll).empty()) roll.chooser = Chooser::Target;
@@ -283,7 +297,7 @@ Result NewWorldSystem::finalise(const NewWorldRoll& roll) const {
   Detail& d = out.detail;
   d.bonus = roll.bonus;
   d.helpers = roll.helpers;
-  d.helper_bonus = roll.helpers * s.helper_bonus;
+  d.helper_bonus = help_bonus(roll.helpers, s);
   d.luck_spent = roll.luck_spent;
   d.rolled_total = roll.rolled_total;
   d.snake_eyes = snake_eyes(roll.dice);
@@ -384,7 +398,7 @@ OracleChoice oracle_choice(const NewWorldRoll& roll, const std::vector<std::stri
     }
     const int k = sure < s.oracle_sure ? roll.helpers_available : 0;
     std::string text = model + " succeeds on " + std::to_string(sure) + " of 36 rolls alone: ";
-    text += k != 0 ? "it calls " + std::to_string(k) + " helper(s) (+" + std::to_string(k * s.helper_bonus) + ")."
+    text += k != 0 ? "it calls " + std::to_string(k) + " helper(s) (+" + std::to_string(help_bonus(k, s)) + ")."
                    : std::string("it needs no help.");
     return OracleChoice{std::string(kHelp) + std::to_string(k), "new-world:helpers", text};
   }

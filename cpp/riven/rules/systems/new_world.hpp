@@ -158,6 +158,12 @@ MeleeReading melee_outcome(const std::vector<int>& a_dice, int a_total, const st
 
 /// 2d6 + bonus + modifiers + helpers + Luck.
 int total(const NewWorldRoll& roll, const NewWorldRules& s);
+/// RAW: each situational modifier stays within -modifier_limit..+modifier_limit; the sum is not
+/// clamped ("Separate modifiers add together, so the total on one roll can go beyond that").
+int situational(int value, const NewWorldRules& s);
+std::vector<Modifier> clamped(const std::vector<Modifier>& modifiers, const NewWorldRules& s);
+/// Help is one situational modifier: helpers x bonus_each, within the limit.
+int help_bonus(int helpers, const NewWorldRules& s);
 /// The defender's total in a melee (0 otherwise).
 int defender_total(const NewWorldRoll& roll, const NewWorldRules& s);
 /// Against the defender's total in a melee, else against the difficulty.
