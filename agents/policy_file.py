@@ -303,6 +303,92 @@ def _policy_alias(policy_type: type) -> str:
     raise AgentSpecError(f"cannot save a policy of class {policy_type.__name__}")
 
 
+# ---------------------------------------------------------------------------- limits
+#: The largest network and spaces a sidecar may describe, checked before torch allocates
+#: anything (a hostile or corrupt sidecar would otherwise fail only when memory runs out).
+#: Far above any RIVEN policy: the entity observation of the largest mission has a few
+#: thousand numbers and the action catalogue a few hundred entries.
+MAX_LAYERS = 16
+MAX_LAYER_WIDTH = 4096
+MAX_SPACE_ELEMENTS = 1 << 20
+MAX_SPACE_DIMS = 4
+MAX_ACTIONS = 1 << 16
+
+
+def _size_error(where: str, text: str) -> AgentSpecError:
+    return AgentSpecError(f"{where}: {text}")
+
+
+def _space_elements(data: Any, where: str) -> int:
+    """How many numbers the JSON space ``data`` holds, refusing one past the limits."""
+    if not isinstance(data, Mapping):
+        return 0  # space_from_json names the malformed description
+    kind = data.get("type")
+    if kind == "Dict" and isinstance(data.get("spaces"), Mapping):
+        return sum(_space_elements(v, f"{where}.{k}") for k, v in data["spaces"].items())
+    dims = data.get("shape") if kind == "Box" else data.get("n") if kind == "MultiBinary" else None
+    if kind == "MultiDiscrete":
+        dims = [len(data["nvec"])] if isinstance(data.get("nvec"), list) else None
+        for n in data.get("nvec") or []:
+            if isinstance(n, int) and n > MAX_ACTIONS:
+                raise _size_error(where, f"{n} choices; allowed at most {MAX_ACTIONS}")
+    if kind == "Discrete":
+        n = data.get("n")
+        if isinstance(n, int) and n > MAX_ACTIONS:
+            raise _size_error(where, f"{n} actions; allowed at most {MAX_ACTIONS}")
+        return 1
+    if isinstance(dims, int):
+        dims = [dims]
+    if not isinstance(dims, list) or not all(isinstance(d, int) for d in dims):
+        return 0
+    if len(dims) > MAX_SPACE_DIMS:
+        raise _size_error(
+            where, f"shape {dims} has {len(dims)} dimensions; allowed at most {MAX_SPACE_DIMS}"
+        )
+    total = 1
+    for d in dims:
+        total *= max(d, 0)
+    if total > MAX_SPACE_ELEMENTS:
+        raise _size_error(
+            where, f"shape {dims} holds {total} numbers; allowed at most {MAX_SPACE_ELEMENTS}"
+        )
+    return total
+
+
+def check_sizes(doc: Mapping[str, Any], where: str) -> None:
+    """Refuse a sidecar whose network or spaces pass the limits above (one line naming it).
+
+    Raises:
+        AgentSpecError: ``net_arch`` has more than :data:`MAX_LAYERS` layers or a layer wider
+            than :data:`MAX_LAYER_WIDTH`, or a space is larger than :data:`MAX_SPACE_ELEMENTS`
+            numbers, :data:`MAX_SPACE_DIMS` dimensions or :data:`MAX_ACTIONS` actions.
+    """
+    for key in ("observation_space", "action_space"):
+        total = _space_elements(doc.get(key), f"{where} {key}")
+        if total > MAX_SPACE_ELEMENTS:
+            raise _size_error(
+                f"{where} {key}", f"{total} numbers; allowed at most {MAX_SPACE_ELEMENTS}"
+            )
+    settings = doc.get("policy_settings")
+    arch = settings.get("net_arch") if isinstance(settings, Mapping) else None
+    layers = arch.items() if isinstance(arch, Mapping) else [("", arch)]
+    for name, widths in layers:
+        if not isinstance(widths, list):
+            continue
+        here = f"{where} policy_settings.net_arch" + (f".{name}" if name else "")
+        if len(widths) > MAX_LAYERS:
+            raise _size_error(here, f"{len(widths)} layers; allowed at most {MAX_LAYERS}")
+        for width in widths:
+            if (
+                isinstance(width, bool)
+                or not isinstance(width, int)
+                or not 1 <= width <= MAX_LAYER_WIDTH
+            ):
+                raise _size_error(
+                    here, f"layer width {width!r}; allowed: an integer in [1, {MAX_LAYER_WIDTH}]"
+                )
+
+
 # ---------------------------------------------------------------------------- load
 def read_sidecar(path: str | Path) -> dict[str, Any]:
     """The checked sidecar of a policy file.
@@ -328,6 +414,7 @@ def read_sidecar(path: str | Path) -> dict[str, Any]:
         )
     if doc.get("algorithm") != ALGORITHM:
         raise AgentSpecError(f"{sidecar}: algorithm {doc.get('algorithm')!r}; allowed: {ALGORITHM}")
+    check_sizes(doc, str(sidecar))
     return doc
 
 
@@ -349,6 +436,7 @@ def build_policy(doc: Mapping[str, Any], learning_rate: float = 0.0) -> Any:
     name = doc.get("policy_class")
     if name not in aliases:
         raise AgentSpecError(f"policy_class {name!r} is not allowed; allowed: {', '.join(aliases)}")
+    check_sizes(doc, "sidecar")  # before torch allocates a thing
     observation_space = space_from_json(doc["observation_space"], "observation_space")
     action_space = space_from_json(doc["action_space"], "action_space")
     try:

@@ -142,3 +142,24 @@ def test_ctrl_c_at_any_moment_exits_130_and_counts_what_the_database_holds(tmp_p
     assert final.returncode == 0, err
     assert _stored(db) == list(range(CTRL_C_GAMES)) and f'"games": {CTRL_C_GAMES}' in out
     assert seen == sorted(seen)
+
+
+@pytest.mark.timeout(200)
+def test_workers_and_the_resource_tracker_end_when_the_main_process_is_killed(tmp_path):
+    db = tmp_path / "p.duckdb"
+    process = _start(db, games=DYING_GAMES)
+    workers = _workers_of(process)
+    assert workers, "the playtest started no worker processes"
+    # Every child: the workers and multiprocessing's resource tracker.
+    from processes import children
+
+    helpers = children(process.pid)
+    assert set(workers) <= set(helpers)
+    os.kill(process.pid, signal.SIGKILL)
+    process.communicate(timeout=30)
+    # PR_SET_PDEATHSIG ends a worker at once, the watchdog within PARENT_POLL_S; the tracker
+    # leaves when the last holder of its pipe has gone.
+    left = wait_for(lambda: not any(alive(pid) for pid in helpers), timeout_s=10)
+    assert left, (
+        f"still alive after the main process was killed: {[p for p in helpers if alive(p)]}"
+    )

@@ -126,3 +126,69 @@ def test_readme_says_how_to_get_the_cpu_build_of_torch() -> None:
     assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in README
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install torch==2.13.0" in ci
+
+
+def _extra(name: str) -> list[str]:
+    import tomllib
+
+    doc = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return [
+        re.split(r"[<>=!;\[ ]", dep, maxsplit=1)[0]
+        for dep in doc["project"]["optional-dependencies"][name]
+    ]
+
+
+#: The optional modules each command imports (riven_env.extras.require), by the extra they
+#: come from. Every Usage line runs after the main-job install (``.[playtest]``) unless it is
+#: marked ``# needs [EXTRA]``.
+_OPTIONAL_BY_COMMAND = {
+    "tournament": "openskill",
+    "train": "stable-baselines3",
+    "eval": "stable-baselines3",
+}
+
+
+def test_every_usage_command_runs_with_the_main_job_extra_or_names_its_extra() -> None:
+    playtest = set(_extra("playtest"))
+    for line in _block("Usage", "bash").splitlines():
+        words = shlex.split(line, comments=True)
+        if not words:
+            continue
+        marked = re.search(r"# needs \[(\w+)\]", line)
+        needed = _OPTIONAL_BY_COMMAND.get(words[1])
+        if marked:
+            assert needed in _extra(marked.group(1)), line
+        else:
+            assert needed is None or needed in playtest, f"needs more than .[playtest]: {line}"
+    assert "needs [rl]" in README and '".[rl]"' in README
+
+
+def test_tournament_needs_nothing_outside_the_main_job_extra(tmp_path: Path) -> None:
+    # Block every optional module that the playtest extra does not install.
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text(
+        "import sys\n"
+        "class _Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in {'torch', 'sb3_contrib', 'stable_baselines3', 'ray',"
+        " 'optuna', 'pettingzoo', 'pygame', 'safetensors'}:\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, _Block())\n"
+    )
+    env = _default_env()
+    env["PYTHONPATH"] = f"{tmp_path}{os.pathsep}{ROOT}"
+    result = subprocess.run(
+        [sys.executable, "-m", "riven_env.cli.main", "tournament", "--scenario", "duel-1v1",
+         "--agents", "random,greedy", "--games", "1"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
+def test_readme_says_how_long_the_core_compiles_and_the_build_says_what_it_does() -> None:
+    import tomllib
+
+    assert "about 5 minutes on 2 cores" in README and "-v" in README
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert build["tool"]["scikit-build"]["build"]["verbose"] is True
+    assert "message(STATUS" in (ROOT / "CMakeLists.txt").read_text(encoding="utf-8")

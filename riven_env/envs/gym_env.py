@@ -187,6 +187,9 @@ class RivenSkirmishEnv(gym.Env):
         Returns:
             ``(observation, info)``.
         """
+        if seed is not None and not (isinstance(seed, int) and 0 <= seed < 2**64):
+            # The core holds a game seed as a 64-bit unsigned integer: refuse, never overflow.
+            raise EnvArgumentError(f"seed={seed!r}: expected an integer in [0, {2**64 - 1}]")
         super().reset(seed=seed)
         options = options or {}
         if "opponent" in options:
@@ -345,7 +348,8 @@ class RivenSkirmishEnv(gym.Env):
         else:
             in_range = index is not None and 0 <= index < size
             label = "illegal: " + (self.catalogue.labels[index] if in_range else repr(action))
-        game.step(index if index is not None else -1)
+        # An index outside the catalogue (2**63 included) goes to the core as -1: illegal.
+        game.step(index if index is not None and 0 <= index < size else -1)
         terminated = bool(arrays.terminated[0])
         truncated = bool(arrays.truncated[0])
         # Over: terminated, or truncated at the round limit (not by the learner-step cap).

@@ -2,36 +2,47 @@
 rule-variant comparisons and tournaments (``docs/playtest.md``).
 
 duckdb, scipy and matplotlib (the ``playtest`` extra), ray (``distributed``) and
-openskill (``ratings``) are imported only when a function needs them.
+openskill (``ratings``) are imported only when a function needs them. The names below are
+imported on first use (PEP 562), so that importing one submodule (``playtest.config`` for
+the command line) does not pull in the game engine.
 """
 
 from __future__ import annotations
 
-from riven_env.playtest.compare import CompareResult, Variant, run_compare
-from riven_env.playtest.config import PlaytestConfig, game_seed, parse_overrides
-from riven_env.playtest.db import ResultsDB
-from riven_env.playtest.errors import GameFailedError, PlaytestError
-from riven_env.playtest.report import write_report
-from riven_env.playtest.runner import PlaytestInterrupted, RunResult, run_playtest
-from riven_env.playtest.summary import GameSummary, summarise_game
-from riven_env.playtest.tournament import TournamentResult, run_tournament
+import importlib
+from typing import Any
 
-__all__ = [
-    "CompareResult",
-    "GameFailedError",
-    "GameSummary",
-    "PlaytestConfig",
-    "PlaytestError",
-    "PlaytestInterrupted",
-    "ResultsDB",
-    "RunResult",
-    "TournamentResult",
-    "Variant",
-    "game_seed",
-    "parse_overrides",
-    "run_compare",
-    "run_playtest",
-    "run_tournament",
-    "summarise_game",
-    "write_report",
-]
+_EXPORTS = {
+    "CompareResult": "compare",
+    "Variant": "compare",
+    "run_compare": "compare",
+    "PlaytestConfig": "config",
+    "game_seed": "config",
+    "parse_overrides": "config",
+    "ResultsDB": "db",
+    "GameFailedError": "errors",
+    "PlaytestError": "errors",
+    "write_report": "report",
+    "PlaytestInterrupted": "runner",
+    "RunResult": "runner",
+    "run_playtest": "runner",
+    "GameSummary": "summary",
+    "summarise_game": "summary",
+    "TournamentResult": "tournament",
+    "run_tournament": "tournament",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -26,7 +26,7 @@ from riven_env.extras import require
 from riven_env.interrupts import interrupts_blocked_for_children
 from riven_env.playtest.config import execution_settings
 from riven_env.playtest.errors import WorkerLostError
-from riven_env.playtest.worker import ignore_interrupts, play_batch
+from riven_env.playtest.worker import init_worker, play_batch
 
 BatchResults = list[dict[str, Any]]
 
@@ -101,7 +101,8 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=ignore_interrupts,
+        initializer=init_worker,  # ignores Ctrl-C; ends with this process, even a kill -9
+        initargs=(os.getpid(),),
     )
 
 

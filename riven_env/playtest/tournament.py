@@ -133,7 +133,7 @@ def rate_games(
     Returns:
         ``{agent: Standing}`` with ratings and W/D/L filled in.
     """
-    models = require("openskill.models", "ratings", "tournament ratings")
+    models = require("openskill.models", "playtest", "tournament ratings")
     model = models.PlackettLuce()
     ratings = {agent: model.rating(name=agent) for agent in agents}
     record = {agent: [0, 0, 0] for agent in agents}  # wins, draws, losses
@@ -189,7 +189,7 @@ def run_tournament(
         The :class:`TournamentResult`.
     """
     # Import first: a missing extra should fail before hours of games, not after.
-    require("openskill.models", "ratings", "tournament ratings")
+    require("openskill.models", "playtest", "tournament ratings")
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise PlaytestError("a tournament needs two or more distinct agents")
     group = f"tournament-{uuid4().hex[:12]}"

@@ -8,8 +8,12 @@ stops there.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
+import os
 import signal
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -46,6 +50,42 @@ def load_player(path: str) -> PlayGame:
 def ignore_interrupts() -> None:
     """Pool initialiser: let only the main process handle Ctrl-C (it stops the pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: How often (seconds) a worker's watchdog checks that the process that started it lives.
+PARENT_POLL_S = 0.5
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Make this process end when ``parent_pid`` does, even after a ``kill -9`` of it.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``PR_SET_PDEATHSIG``); on every
+    platform a daemon thread also polls the parent's pid and ends the process when it has
+    changed (the worker was reparented), the fallback where prctl is missing.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - an unusual libc
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the prctl took hold
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL_S)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="riven-parent-watchdog", daemon=True).start()
+
+
+def init_worker(parent_pid: int) -> None:
+    """Pool initialiser: ignore Ctrl-C (the main process stops the pool) and end with the parent."""
+    ignore_interrupts()
+    _die_with_parent(parent_pid)
 
 
 def _engine_argument(spec: Mapping[str, Any]) -> dict[str, str]:

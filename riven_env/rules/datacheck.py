@@ -18,6 +18,31 @@ from riven_env.errors import RivenError, RulesDataError
 _MISSING = object()
 
 
+#: The integers the native core holds (C++ ``int``, 32 bits): every integer in rules data,
+#: an override and the env's settings must lie in this range, or in a tighter documented one.
+INT_MIN = -(2**31)
+INT_MAX = 2**31 - 1
+
+
+def check_int_range(node: Any, where: str, path: str = "") -> None:
+    """Refuse any integer in ``node`` (nested tables and lists) outside the core's range.
+
+    Raises:
+        RulesDataError: Naming the dotted key, the value and the allowed range.
+    """
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            check_int_range(value, where, f"{path}.{key}" if path else str(key))
+    elif isinstance(node, (list, tuple)):
+        for index, value in enumerate(node):
+            check_int_range(value, where, f"{path}[{index}]")
+    elif isinstance(node, int) and not isinstance(node, bool) and not INT_MIN <= node <= INT_MAX:
+        raise RulesDataError(
+            f"{where} {path} = {node}: expected an integer in [{INT_MIN}, {INT_MAX}]"
+            " (the range the native core holds)"
+        )
+
+
 def fail(
     where: str, key: str, value: object, allowed: str, error: type[RivenError] = RulesDataError
 ) -> RivenError:

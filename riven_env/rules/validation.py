@@ -17,6 +17,7 @@ from riven_env.rules.complications import parse_complication_table
 from riven_env.rules.conditions import parse_conditions
 from riven_env.rules.config import bundled_rules_data
 from riven_env.rules.datacheck import (
+    check_int_range,
     read_bool,
     read_die_table,
     read_float,
@@ -43,6 +44,7 @@ def validate_rules(raw: Mapping[str, Any], source: str) -> None:
     """
     check_known_keys(raw, source)
     where = f"{source}:"
+    check_int_range(raw, where)
     faces = read_int(read_table(raw, "dice", source), "faces", f"{where} dice", low=2, high=20)
     settings = read_str_list(read_table(raw, "meta", source), "settings", f"{where} meta")
     from riven_env.rules.resolution import resolution_names
