@@ -142,18 +142,19 @@ class MCTSAgent(BaseAgent):
         from riven_env.native.random import native_stream, numpy_state
 
         stream = native_stream(self.rng)
-        index = load().mcts_choose(
-            state.model,
-            state.native,
-            native_legal,
-            stream,
-            self.simulations,
-            self.rollout_depth,
-            self.exploration,
-            float(self.weights.scale),
-            native_weights(self.weights),
-            native_game(state),
-        )
+        with state.guard:  # the search lets the GIL go: one thread at a time on the state
+            index = load().mcts_choose(
+                state.model,
+                state.native,
+                native_legal,
+                stream,
+                self.simulations,
+                self.rollout_depth,
+                self.exploration,
+                float(self.weights.scale),
+                native_weights(self.weights),
+                native_game(state),
+            )
         self.rng.bit_generator.state = numpy_state(stream)
         return legal[index]
 

@@ -64,7 +64,7 @@ def test_a_bad_output_path_is_refused_before_any_work(blocked, args, option):
 
 
 def test_good_output_paths_pass(tmp_path):
-    check_output(tmp_path / "new" / "deeper" / "r.html", "--report")  # parents are made later
+    check_output(tmp_path / "r.html", "--report")
     check_output(tmp_path / "existing.html", "--report")
     check_output(tmp_path / "folder", "--out", kind="folder")
     check_output(tmp_path / "g.CSV", "--export", suffixes=[".parquet", ".csv"])

@@ -116,6 +116,9 @@ def test_cli_prints_markdown_and_writes_html(tmp_path: Path) -> None:
     assert "## Beast (`beast`)" in result.output and "## Rampage" not in result.output
     out = tmp_path / "cards" / "oracle.html"
     result = runner.invoke(_app(), ["oracle", "print", "--format", "html", "-o", str(out)])
+    assert result.exit_code == 2 and "does not exist" in result.output  # never made
+    out.parent.mkdir()
+    result = runner.invoke(_app(), ["oracle", "print", "--format", "html", "-o", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and all(f"oracle-{p}" in page for p in PROFILES)

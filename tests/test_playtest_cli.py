@@ -25,7 +25,8 @@ def test_playtest_json_has_the_documented_keys(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) == {"games", "wins", "draws", "win_rate", "draw_rate", "mean_rounds", "sides",
-                         "config", "metrics"}  # fmt: skip
+                         "config", "metrics", "results"}  # fmt: skip
+    assert data["results"] == {"db": str(db), "games": 3}  # where the games went
     assert data["metrics"]["length"]["n"] == 3  # docs/metrics.md
     assert data["games"] == 3 and set(data["wins"]) == {"blue", "red"}
     assert set(data["win_rate"]["blue"]) == {"rate", "low", "high"}

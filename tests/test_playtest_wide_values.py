@@ -54,16 +54,19 @@ def test_points_above_2_31_are_stored_as_played(tmp_path):
 
 def test_a_value_beyond_64_bits_is_one_line_and_leaves_no_half_written_run(tmp_path):
     # Two scorings of 2**62 pass 2**63 - 1. Whether scenario validation refuses the value
-    # or the database does, the command says so in one line, names the points, and stores
-    # only whole games: no run row without games, no game without its side rows.
+    # or the database does, the command says so (one line, or one line per problem when the
+    # mission has several), names the points, and stores only whole games: no run row
+    # without games, no game without its side rows.
     scenario = _duel_with_points(tmp_path, 2**62)
     db = tmp_path / "p.duckdb"
     result = CliRunner().invoke(app, ["playtest", "--scenario", str(scenario), "--blue", "oracle",
                                       "--red", "oracle", "--games", "4", "--workers", "1",
                                       "--db", str(db), "--json"])  # fmt: skip
     assert result.exit_code == 2, result.output
-    (line,) = result.stderr.strip().splitlines()
-    assert line.startswith("error: ") and "points" in line and "Traceback" not in result.output
+    line, *problems = result.stderr.strip().splitlines()
+    assert line.startswith("error: ") and "Traceback" not in result.output
+    assert all(p.startswith("  ") for p in problems) and "points" in result.stderr
+    assert not problems or line.endswith(f"invalid ({len(problems)} problems)")
     with ResultsDB(db, read_only=True) as handle:
         runs = handle.runs()
         games = handle.query("SELECT run_id, game_index FROM games")

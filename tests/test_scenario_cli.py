@@ -67,7 +67,7 @@ def test_validate_valid_and_invalid_files(tmp_path: Path) -> None:
     )
     bad.write_text(bad.read_text().replace('type = "ruin"', 'type = "lava"', 1), encoding="utf-8")
     result = invoke("validate", str(good), str(bad))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input, as everywhere (docs/cli.md)
     assert f"{good}: valid" in result.stdout
     assert f"{bad}: scenario.setting" in result.stdout
     assert f"{bad}: table.terrain[0]" in result.stdout
@@ -83,7 +83,7 @@ def test_validate_never_shows_a_traceback(tmp_path: Path, kind: str) -> None:
     elif kind == "binary":
         path.write_bytes(bytes(range(256)))
     result = invoke("validate", str(path))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input, as everywhere (docs/cli.md)
     assert "Traceback" not in result.output
     assert isinstance(result.exception, SystemExit)
     assert result.stdout.startswith(f"{path}: invalid")

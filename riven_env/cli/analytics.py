@@ -15,9 +15,12 @@ from rich.table import Table
 from riven_env.cli.common import (
     QuietOption,
     WorkersOption,
+    check_output,
     echo_json,
     friendly_errors,
     make_console,
+    results_field,
+    results_line,
 )
 from riven_env.cli.playtest import AsJson, Db, MaxDecisions, Sets, rate_text
 from riven_env.playtest.config import DEFAULT_DB
@@ -75,8 +78,9 @@ def swap_command(
         last = results["swapped"]
         raise PlaytestInterrupted(last.run_id, last.summary.games, config.games) from None
     out = {"swap": swap.to_json(), "runs": runs}
+    games = sum(data["games"] for data in runs.values())
     if as_json:
-        echo_json(out)
+        echo_json({**out, "results": results_field(config.db, games)})
         return
     console = make_console()
     table = Table(title=f"{config.scenario}: seat swap, {swap.pairs} seeds played both ways")
@@ -107,6 +111,7 @@ def swap_command(
         f"runs {swap.runs['given']} and {swap.runs['swapped']} in {config.db}"
         + (f"; report: {report}" if report else "")
     )
+    results_line(config.db, games)
 
 
 def _matrix_table(title: str, data: Mapping[str, Any]) -> Table:
@@ -123,6 +128,7 @@ def _config(scenario: str, games: int, seed: int, workers: int | None, db: Path,
             sets: list[str] | None, max_decisions: int | None) -> Any:  # fmt: skip
     from riven_env.playtest.config import PlaytestConfig, parse_overrides
 
+    check_output(db, "--db", default=DEFAULT_DB)
     return PlaytestConfig(
         scenario=scenario, blue="random", red="random", games=games, seed=seed,
         workers=workers, db=db, overrides=parse_overrides(sets or []),
@@ -174,7 +180,7 @@ def skill_trace(
     trace = run_skill_trace(config, ladder, progress=not quiet)
     data = trace.to_json()
     if as_json:
-        echo_json(data)
+        echo_json({**data, "results": results_field(db)})
         return
     console = make_console()
     console.print(_matrix_table(f"{scenario}: score of row vs column (both colours, 95%)", data))
@@ -191,6 +197,7 @@ def skill_trace(
         f"Kendall tau (ladder level vs strength): {interval_text(tau)}; monotone: "
         f"{'yes' if data['monotone'] else 'no'}; group {data['group_id']} in {db}"
     )
+    results_line(db)
 
 
 @friendly_errors
@@ -218,7 +225,7 @@ def meta(
     game = run_meta(config, files, agent=agent, progress=not quiet)
     data = game.to_json()
     if as_json:
-        echo_json(data)
+        echo_json({**data, "results": results_field(db)})
         return
     console = make_console()
     console.print(_matrix_table(f"{scenario}: roster score of row vs column ({agent}, 95%)", data))
@@ -238,6 +245,7 @@ def meta(
     tentative = "; ".join(" > ".join(c) for c in data["tentative_cycles"]) or "none"
     console.print(f"cycles (significant): {cycles}; on point estimates: {tentative}; "
                   f"group {data['group_id']} in {db}")  # fmt: skip
+    results_line(db)
 
 
 def register(app: typer.Typer) -> None:
@@ -275,6 +283,7 @@ def register_audit(group: typer.Typer) -> None:
         from riven_env.analytics.oracle_audit import run_audit
         from riven_env.playtest.config import parse_overrides
 
+        check_output(db, "--db", default=DEFAULT_DB)
         result = run_audit(
             profile, scenario, games=games, reference=reference, seed=seed, workers=workers,
             rate_share=rate_share, compensate=compensate,
@@ -282,7 +291,7 @@ def register_audit(group: typer.Typer) -> None:
         )  # fmt: skip
         data = result.to_json()
         if as_json:
-            echo_json(data)
+            echo_json({**data, "results": results_field(db)})
             return
         table = Table(title=f"Oracle audit: {profile} on {scenario} vs {reference}, {games} games")
         table.add_column("Measure")
@@ -301,3 +310,4 @@ def register_audit(group: typer.Typer) -> None:
                 + f" extra model(s) for a 50% game (plausible: {comp['plausible']}); group "
                 f"{data['group_id']} in {db}"
             )
+        results_line(db)

@@ -172,7 +172,7 @@ def balance(
     from riven_env.cli.common import apply_engine
     from riven_env.playtest.runner import PlaytestInterrupted
 
-    check_output(db, "--db")
+    check_output(db, "--db", default=DEFAULT_DB)
     check_output(out, "--out", suffixes=[".toml"])
     check_output(report, "--report", suffixes=[".html"])
     console = make_console(stderr=as_json)

@@ -119,16 +119,50 @@ def apply_engine(
 
 
 def friendly_errors(func: F) -> F:
-    """Turn a RivenError into a one-line message and exit code 2 (no traceback)."""
+    """Turn a RivenError into a one-line message and exit code 2 (no traceback); a mission
+    with several problems gets one problem per line (:func:`fail_error`)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except RivenError as exc:
-            raise fail(str(exc)) from None
+            raise fail_error(exc) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def fail_error(exc: RivenError, code: int = 2) -> typer.Exit:
+    """Print a RivenError on stderr; return the Exit to raise.
+
+    One line ``error: ...``, except a scenario with several problems: ``error: FILE: invalid
+    (N problems)`` and then each problem on a line of its own, as ``riven scenarios validate``
+    prints them.
+    """
+    problems = getattr(exc, "errors", None)
+    if isinstance(problems, list) and len(problems) > 1:
+        source = getattr(exc, "file", None) or "scenario"
+        typer.echo(f"error: {source}: invalid ({len(problems)} problems)", err=True)
+        for problem in problems:
+            typer.echo(f"  {_one_line(str(problem))}", err=True)
+        return typer.Exit(code)
+    return fail(str(exc), code)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(line.strip() for line in str(message).strip().splitlines() if line.strip())
+
+
+def results_line(db: Path | str, games: int | None = None) -> None:
+    """Say where a command's results went, last on stdout: ``results: runs/playtests.duckdb
+    (N games)``. In ``--json`` mode the object carries it instead (:func:`results_field`)."""
+    count = "" if games is None else f" ({games} game{'' if games == 1 else 's'})"
+    typer.echo(f"results: {db}{count}")
+
+
+def results_field(db: Path | str, games: int | None = None) -> dict[str, Any]:
+    """The ``results`` key of a ``--json`` object: ``{"db": PATH, "games": N}``."""
+    return {"db": str(db), "games": games}
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -158,23 +192,28 @@ def check_output(
     *,
     kind: Literal["file", "folder"] = "file",
     suffixes: Sequence[str] = (),
+    default: Path | str | None = None,
 ) -> None:
     """Refuse an output path that cannot be written, before any work starts.
 
     A command that plays games or trains for an hour must not find out at the end that
-    ``--report X/r.html`` names a file ``X``, or that ``-o`` is a folder. Missing parent
-    folders are fine (commands create them); what matters is that the nearest existing
-    one is a folder this process can write in.
+    ``--report X/r.html`` names a file ``X``, or that ``-o`` is a folder. A missing parent
+    folder is refused too (a typo must not create folders, even at the filesystem root),
+    except for the option's default path and ``runs/`` under the current folder (``--out
+    runs/duel``), which the command creates; the nearest existing folder must be one this process can write in.
 
     Args:
         path: The path given (``None``: option not given, nothing to check).
         option: The option's name for the message (``--report``).
         kind: ``file`` (the path is written as a file) or ``folder`` (files go inside).
         suffixes: For a file, the allowed suffixes (case-insensitive); empty: any.
+        default: The option's default path: its missing parent folders are created later
+            (as is ``runs/`` of the current folder for any path directly in it).
 
     Raises:
         OutputPathError: A folder where a file goes, a file where a folder goes (the path
-            or one of its parents), a suffix not allowed, or no write permission.
+            or one of its parents), a missing parent folder (not for ``default``), a suffix
+            not allowed, or no write permission.
     """
     if path is None:
         return
@@ -193,11 +232,20 @@ def check_output(
                 if not os.access(target, os.W_OK):
                     raise OutputPathError(f"{where}: the file is not writable")
                 return
-            folder = _nearest_existing(target.parent)
+            parent = target.parent
         else:
             if target.exists() and not target.is_dir():
                 raise OutputPathError(f"{where}: is a file; give a folder")
-            folder = _nearest_existing(target)
+            parent = target if target.exists() else target.parent
+        folder = _nearest_existing(parent)
+        # Only the option's default and runs/ of the current folder are made by the command.
+        may_create = (default is not None and target == Path(default)) or (
+            parent.absolute() == Path.cwd() / "runs"
+        )
+        if folder != parent and folder.is_dir() and not may_create:
+            raise OutputPathError(
+                f"{where}: folder {parent} does not exist; create it first (mkdir -p {parent})"
+            )
         if not folder.is_dir():
             raise OutputPathError(f"{where}: {folder} is a file, not a folder")
         if not os.access(folder, os.W_OK | os.X_OK):

@@ -43,9 +43,43 @@ def _plain_flags(command: Any, ctx: Any = None) -> None:
     for param in command.get_params(ctx):
         if isinstance(param, TyperOption) and param.is_flag and not param.count:
             param.metavar = ""
+    _refuse_flags_as_values(command)
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
             _plain_flags(sub, ctx)
+
+
+def _refuse_flags_as_values(command: Any) -> None:
+    """Make ``command`` refuse a flag where an option's value belongs, naming both.
+
+    Without this, click takes ``--blue`` in ``riven playtest --scenario --blue oracle`` as
+    the scenario's name and then reports "Missing option '--blue'". Wraps the command's
+    ``parse_args`` once (the whole tree is walked by :func:`_plain_flags`).
+    """
+    if getattr(command, "_riven_flag_check", False):
+        return
+    original = command.parse_args
+
+    def parse_args(ctx: Any, args: list[str]) -> Any:
+        params = command.get_params(ctx)
+        names = {n for p in params for n in (*p.opts, *p.secondary_opts) if n.startswith("-")}
+        takes = {
+            n: max(1, p.nargs)
+            for p in params
+            if isinstance(p, TyperOption) and not p.is_flag and not p.count
+            for n in p.opts
+        }
+        i = 0
+        while i < len(args) and args[i] != "--":
+            wanted = takes.get(args[i], 0)
+            for value in args[i + 1 : i + 1 + wanted]:
+                if value in names:
+                    raise UsageError(f"{args[i]} needs a value; got the flag {value}", ctx)
+            i += 1 + wanted
+        return original(ctx, args)
+
+    command.parse_args = parse_args
+    command._riven_flag_check = True
 
 
 def _one_line(message: str) -> str:

@@ -105,9 +105,10 @@ def play(
         echo_json(result)
         return
     outcome = "draw" if result["draw"] else f"{result['winner']} wins"
+    points = ", ".join(f"{side} {n}" for side, n in (result["points"] or {}).items()) or "-"
     typer.echo(
         f"{result['scenario']}: {blue} (blue) vs {red} (red), seed {seed}: {outcome} "
-        f"by {result['reason']} after {result['rounds']} rounds; points {result['points']}; "
+        f"by {result['reason']} after {result['rounds']} rounds; points: {points}; "
         f"{len(events)} events"
     )
     for side, spent in costs.items():

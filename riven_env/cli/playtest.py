@@ -23,6 +23,8 @@ from riven_env.cli.common import (
     echo_json,
     friendly_errors,
     make_console,
+    results_field,
+    results_line,
 )
 from riven_env.playtest.config import DEFAULT_DB
 
@@ -131,7 +133,7 @@ def playtest(
     from riven_env.playtest.report import write_report
     from riven_env.playtest.runner import PlaytestInterrupted, run_playtest
 
-    check_output(db, "--db")
+    check_output(db, "--db", default=DEFAULT_DB)
     check_output(report, "--report")
     check_output(export, "--export", suffixes=[f".{fmt}" for fmt in EXPORT_FORMATS])
 
@@ -166,7 +168,7 @@ def playtest(
         stopped = PlaytestInterrupted(result.run_id, result.summary.games, config.games)
         raise _interrupted(stopped) from None
     if as_json:
-        echo_json(data)
+        echo_json({**data, "results": results_field(config.db, data["games"])})
         return
     table = Table(title=f"{scenario}: {blue} (blue) vs {red} (red)")
     table.add_column("Result")
@@ -188,6 +190,7 @@ def playtest(
         + (f"; report: {report}" if report else "")
         + (f"; export: {export}" if export else "")
     )
+    results_line(config.db, data["games"])
 
 
 @friendly_errors
@@ -252,7 +255,7 @@ def compare(
     engine: EngineOption = None,
 ) -> None:
     """Compare rule variants with the baseline on the same seeds."""
-    check_output(db, "--db")
+    check_output(db, "--db", default=DEFAULT_DB)
     from riven_env.playtest.compare import Variant, run_compare
     from riven_env.playtest.config import parse_override
     from riven_env.playtest.runner import PlaytestInterrupted
@@ -273,8 +276,9 @@ def compare(
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
     data = result.to_json()
+    played = sum(arm["games"] for arm in [data["baseline"], *data["variants"]])
     if as_json:
-        echo_json(data)
+        echo_json({**data, "results": results_field(config.db, played)})
         return
     table = Table(title=f"{scenario}: {blue} vs {red}, same seeds for every arm")
     for column in ("Arm", "Games", "Blue win rate", "Red win rate", "Mean rounds",
@@ -304,6 +308,7 @@ def compare(
             _points(v["decisive_diff"]), seq_text,
         )  # fmt: skip
     make_console().print(diffs)
+    results_line(config.db, played)
 
 
 def _mean(interval: dict | None) -> str:
@@ -341,7 +346,7 @@ def tournament(
     engine: EngineOption = None,
 ) -> None:
     """Round robin between agents (both sides of every pair) with OpenSkill ratings."""
-    check_output(db, "--db")
+    check_output(db, "--db", default=DEFAULT_DB)
     from riven_env.playtest.runner import PlaytestInterrupted
     from riven_env.playtest.tournament import parse_agents, run_tournament
 
@@ -356,8 +361,9 @@ def tournament(
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
     data = result.to_json()
+    played = sum(s["wins"] + s["draws"] + s["losses"] for s in data["standings"]) // 2
     if as_json:
-        echo_json(data)
+        echo_json({**data, "results": results_field(config.db, played)})
         return
     table = Table(title=f"{scenario}: round robin, {games} games per pairing and side")
     for column in ("#", "Agent", "Rating", "mu", "sigma", "W", "D", "L", "Win rate [95%]",
@@ -373,6 +379,7 @@ def tournament(
         )  # fmt: skip
     make_console().print(table)
     typer.echo(f"runs stored in {config.db} (group {result.group_id})", err=True)
+    results_line(config.db, played)
 
 
 def register(app: typer.Typer) -> None:

@@ -3,7 +3,8 @@
 Every command reports bad input without a traceback. ``show`` and ``generate`` print one
 line ``error: ...`` and exit with status 2, as every command does. ``validate`` is a checker:
 it prints every problem of each file (a missing file, a directory, a binary file or broken
-TOML is a problem like any other) and exits with status 1 when a file is invalid.
+TOML is a problem like any other), one per line, and exits with status 2 when a file is
+invalid: bad input, as everywhere.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import typer
 from riven_env.cli.common import check_output, friendly_errors
 from riven_env.errors import RivenError, ScenarioError
 
-#: Exit status of ``validate`` when a file is invalid.
-EXIT_INVALID = 1
+#: Exit status of ``validate`` when a file is invalid: bad input, as everywhere (docs/cli.md).
+EXIT_INVALID = 2
 #: Exit status when the validator itself failed (a bug, reported without a traceback).
 EXIT_INTERNAL = 2
 #: Exit status of bad input (an unknown scenario or generator option), as everywhere.
@@ -137,12 +138,13 @@ def describe(scenario: object) -> list[str]:
 
 def _show(target: str) -> None:
     """Print a readable summary of a bundled scenario or a scenario file."""
+    from riven_env.cli.common import fail_error
     from riven_env.scenario import load_scenario
 
     try:
         scenario = load_scenario(target)
     except RivenError as exc:
-        raise _fail(str(exc)) from None
+        raise fail_error(exc) from None
     for line in describe(scenario):
         typer.echo(line)
 

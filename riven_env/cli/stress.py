@@ -113,7 +113,7 @@ def stress_oracle(
     )
     from riven_env.game.runner import play_game
 
-    check_output(out, "--out", kind="folder")
+    check_output(out, "--out", kind="folder", default=Path("runs/stress"))
     specs = _oracle_specs(oracle)
     overrides = parse_overrides(set_)
     apply_engine(engine, scenario, overrides)

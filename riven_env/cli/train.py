@@ -100,7 +100,7 @@ def train_command(
     engine: EngineOption = None,
 ) -> None:
     """Train a MaskablePPO policy; the result is agent ppo:OUT/final.safetensors."""
-    check_output(out, "--out", kind="folder")
+    check_output(out, "--out", kind="folder", default=OUT_OPTION.default)
     apply_engine(engine, scenario)
     from riven_training.hyperparams import load_train_config
     from riven_training.train import TrainingStopped, TrainRun, train

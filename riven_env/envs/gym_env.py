@@ -47,6 +47,7 @@ from riven_env.envs.spaces import observation_space
 from riven_env.errors import IllegalActionError, RivenError
 from riven_env.game import GameState, new_game
 from riven_env.game.runner import agent_seeds
+from riven_env.native.guard import ENV_THREAD_MESSAGE, NativeGuard, one_thread
 
 DEFAULT_SCENARIO = "skirmish-5v5"
 DEFAULT_OPPONENT = "oracle"
@@ -121,6 +122,9 @@ class RivenSkirmishEnv(gym.Env):
         super().__init__()
         from riven_env.game.engines import pick_engine, resolve_engine
 
+        # reset and step hold it: one thread at a time, else RuntimeError (never a crash).
+        self._guard = NativeGuard(ENV_THREAD_MESSAGE)
+
         self.engine = resolve_engine(engine)
         self._native_encoder: Any = None
         # The whole step in one native call (riven_env/envs/native_batch.py) when the settings
@@ -173,6 +177,7 @@ class RivenSkirmishEnv(gym.Env):
         self._steps = 0
 
     # ------------------------------------------------------------------ gymnasium API
+    @one_thread
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
@@ -220,6 +225,7 @@ class RivenSkirmishEnv(gym.Env):
         self._potential = potential(self.state, self.learner_side, self.config)
         return self._observe(), self._info("", events, illegal=False)
 
+    @one_thread
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action, then let the opponent play to the learner's next turn.
 
@@ -294,6 +300,27 @@ class RivenSkirmishEnv(gym.Env):
     def state(self, value: GameState | None) -> None:
         self._native_live = False
         self._state = value
+
+    # ------------------------------------------------------------------ pickle and deepcopy
+    def __getstate__(self) -> dict[str, Any]:
+        # The one-call native step's batch does not pickle: its record does (how the game
+        # started and the learner's actions since), and the copy replays it (__setstate__).
+        state = self.__dict__.copy()
+        game = state.get("_native_game")
+        if game is not None:
+            state["_native_game"] = None
+            state["_native_record"] = game.record()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        record = state.pop("_native_record", None)
+        self.__dict__.update(state)
+        if record is not None:
+            from riven_env.envs.native_batch import NativeSingleGame
+
+            game = NativeSingleGame(self, record["learner_setting"])
+            game.replay(record)
+            self._native_game = game
 
     # ------------------------------------------------------------------ the one-call native step
     def _native_step_ready(self) -> bool:

@@ -169,6 +169,12 @@ class NativeSingleGame:
     preallocated arrays. The environment's stream (``np_random``) crosses the seam at each reset
     (its draws, the game seed and the learner's side, are the core's, as the Python env's).
 
+    Every call into the batch holds :attr:`guard` (one thread at a time: a second thread gets
+    ``RuntimeError``, riven_env/native/guard.py). The game records how it started and the
+    learner's actions since (:meth:`record`), so that an environment pickles mid-game: its
+    copy builds a new batch and replays them (:meth:`replay`; the dice are seeded, so the copy
+    is the same game, byte for byte).
+
     Args:
         env: The RivenSkirmishEnv.
         learner_setting: ``"blue"``, ``"red"`` or ``"random"``.
@@ -176,8 +182,10 @@ class NativeSingleGame:
 
     def __init__(self, env: Any, learner_setting: str) -> None:
         from riven_env.native import load
+        from riven_env.native.guard import NativeGuard
         from riven_env.native.loop import forward_model
 
+        self.guard = NativeGuard()
         self.learner_setting = learner_setting
         self.batch, self.template = build_native_batch(env, learner_setting, 1)
         self.opponent = env.opponent
@@ -190,12 +198,17 @@ class NativeSingleGame:
         self._buffers = load().BatchBuffers(self._actions, *self._outputs)
         self._state: Any = None
         self.entity_rows: Any = None  # the env's EntityRows (entity observations), built once
+        # How this game started (the opponent, the seed or the env stream's state before the
+        # reset) and the learner's actions since: what a pickled environment replays.
+        self._started: tuple[str, Any, Any] | None = None
+        self._actions_played: list[int] = []
 
     def use_opponent(self, spec: str) -> None:
         """Play ``spec`` (``"random"`` or ``"oracle[:PROFILE]"``) from the next reset on."""
         if spec != self.opponent:
             oracle = None if spec == "random" else oracle_game(spec, self.template)
-            self.batch.set_next_opponent([0], oracle)
+            with self.guard:
+                self.batch.set_next_opponent([0], oracle)
             self.opponent = spec
 
     def reset(self, seed: int | None, np_random: np.random.Generator) -> np.random.Generator:
@@ -206,32 +219,67 @@ class NativeSingleGame:
         """
         from riven_env.native.random import native_stream, to_generator
 
-        if seed is not None:
-            self.batch.reset(np.array([seed], dtype=np.uint64), *self._outputs)
-        else:
-            self.batch.set_env_rng(0, native_stream(np_random))
-            self.batch.restart(0, *self._outputs)
-        self._state = None
-        return to_generator(self.batch.env_rng(0))
+        with self.guard:
+            if seed is not None:
+                started: tuple[str, Any, Any] = (self.opponent, "seed", int(seed))
+                self.batch.reset(np.array([seed], dtype=np.uint64), *self._outputs)
+            else:
+                started = (self.opponent, "stream", np_random.bit_generator.state)
+                self.batch.set_env_rng(0, native_stream(np_random))
+                self.batch.restart(0, *self._outputs)
+            self._started, self._actions_played = started, []
+            self._state = None
+            return to_generator(self.batch.env_rng(0))
 
     def decision_label(self, index: int) -> str:
         """``str`` of the learner's legal decision at catalogue ``index`` (written by the core)."""
-        return self.batch.decision_label(0, index)
+        with self.guard:
+            return self.batch.decision_label(0, index)
 
     def step(self, index: int) -> None:
         """One learner action (a catalogue index), the opponent's reply, into :attr:`arrays`."""
-        self._actions[0] = index
-        self.batch.step_into(self._buffers)
-        self._state = None
+        with self.guard:
+            self._actions[0] = index
+            self.batch.step_into(self._buffers)
+            self._actions_played.append(int(index))
+            self._state = None
 
     def state(self) -> Any:
         """The game now as a NativeGameState (a copy, made when asked for)."""
-        if self._state is None:
-            from riven_env.native.loop import NativeGameState
+        with self.guard:
+            if self._state is None:
+                from riven_env.native.loop import NativeGameState
 
-            self._state = NativeGameState(self.batch.state(0), self.model, self.template)
-        return self._state
+                self._state = NativeGameState(self.batch.state(0), self.model, self.template)
+            return self._state
 
     @property
     def game_seed(self) -> int:
-        return int(self.batch.game_seed(0))
+        with self.guard:
+            return int(self.batch.game_seed(0))
+
+    def record(self) -> dict[str, Any]:
+        """What :meth:`replay` needs to play this game again: its start and the actions since."""
+        with self.guard:
+            return {
+                "learner_setting": self.learner_setting,
+                "opponent": self.opponent,
+                "started": self._started,
+                "actions": list(self._actions_played),
+            }
+
+    def replay(self, record: dict[str, Any]) -> None:
+        """Play the game of ``record`` (:meth:`record` of another game of the same env) again."""
+        started = record["started"]
+        if started is not None:
+            opponent, how, value = started
+            self.use_opponent(opponent)
+            if how == "seed":
+                self.reset(value, np.random.default_rng(0))
+            else:
+                rng = np.random.default_rng(0)
+                rng.bit_generator.state = value
+                self.reset(None, rng)
+            for index in record["actions"]:
+                self.step(index)
+        self.use_opponent(record["opponent"])

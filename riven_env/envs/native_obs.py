@@ -26,6 +26,9 @@ class NativeFlatEncoder:
         self.python = encoder
         self._found: tuple[Any, Any] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:  # the core's encoder is built again when used
+        return {**self.__dict__, "_found": None}
+
     def encode_flat(self, state: Any, side: str) -> np.ndarray:
         """The flat observation of ``state`` (a NativeGameState) for ``side``."""
         from riven_env.native import load
@@ -129,6 +132,9 @@ class NativeEntityEncoder:
         self.python = entity
         self.flat = NativeFlatEncoder(entity.base)
         self._pairs: tuple[Any, Any] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:  # the core's pair encoder is built again when used
+        return {**self.__dict__, "_pairs": None}
 
     def encode(
         self, state: Any, side: str, mask: np.ndarray | None = None

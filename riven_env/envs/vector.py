@@ -41,6 +41,7 @@ from riven_env.envs.gym_env import (
     RivenSkirmishEnv,
 )
 from riven_env.errors import IllegalActionError
+from riven_env.native.guard import NativeGuard
 
 __all__ = ["BACKENDS", "RivenVectorEnv", "batched_refusal", "native_opponent"]
 
@@ -171,6 +172,9 @@ class RivenVectorEnv(VectorEnv):
         self._masks = np.zeros((num_envs, first.catalogue.size), dtype=bool)
         self._sides = np.zeros(num_envs, dtype=np.int8)
         self._batch: Any = None
+        # Every call into the batch holds it: a second thread gets RuntimeError, not a race in
+        # the core (riven_env/native/guard.py).
+        self._guard = NativeGuard()
         self._template: Any = None
         self._oracles: dict[str, Any] = {}
         # The winner of each game that finished in the last step (-1: a draw), as the batch has it.
@@ -229,8 +233,9 @@ class RivenVectorEnv(VectorEnv):
             )
         seeds = self._seeds(seed)
         if self._batch is not None:
-            self._batch.reset(np.asarray(seeds, dtype=np.uint64), *self._outputs())
-            self._masks = self._mask_bytes.astype(bool)
+            with self._guard:
+                self._batch.reset(np.asarray(seeds, dtype=np.uint64), *self._outputs())
+                self._masks = self._mask_bytes.astype(bool)
             return self._shape(self._obs), self._infos(None)
         observations = []
         for k, env in enumerate(self.envs):
@@ -249,7 +254,10 @@ class RivenVectorEnv(VectorEnv):
         if self._batch is not None:
             sides_before = self._sides.copy()
             try:
-                self._batch.step(np.ascontiguousarray(actions, dtype=np.int64), *self._outputs())
+                with self._guard:
+                    self._batch.step(
+                        np.ascontiguousarray(actions, dtype=np.int64), *self._outputs()
+                    )
             except ValueError as error:
                 raise IllegalActionError(str(error)) from None
             done = (self._terminated | self._truncated).astype(bool)
@@ -311,7 +319,8 @@ class RivenVectorEnv(VectorEnv):
                     from riven_env.envs.native_batch import oracle_game
 
                     oracle = self._oracles[opponent] = oracle_game(opponent, self._template)
-            self._batch.set_next_opponent(games, oracle)
+            with self._guard:
+                self._batch.set_next_opponent(games, oracle)
         else:
             for k in games:
                 self.envs[k].set_opponent(opponent)

@@ -34,11 +34,12 @@ from typing import Any
 
 import numpy as np
 
-from riven_env.errors import IllegalActionError
+from riven_env.errors import IllegalActionError, RivenError
 from riven_env.game.decisions import Decision, is_listed, shared_decision
 from riven_env.game.state import SIDES
 from riven_env.native import NativeUnavailableError, load
 from riven_env.native.game import PHASES, from_native, native_static, to_native
+from riven_env.native.guard import NativeGuard
 from riven_env.native.random import native_stream, numpy_state
 from riven_env.native.rules import NATIVE_SYSTEMS, native_rules, native_weapon
 from riven_env.native.table import native_table
@@ -55,7 +56,16 @@ from riven_env.table import (
 from riven_env.table.config import geometry_config
 from riven_env.table.measure import CONTACT_TOL
 
-__all__ = ["PLANNERS", "NativeGameState", "PythonPlanner", "forward_model", "python_decision"]
+__all__ = [
+    "PLANNERS",
+    "GameMismatchError",
+    "NativeGameState",
+    "PythonPlanner",
+    "belongs_to",
+    "forward_model",
+    "game_fingerprint",
+    "python_decision",
+]
 
 PLANNERS: tuple[str, ...] = ("native", "python")
 """The routing seam's answerers :func:`forward_model` builds by name."""
@@ -310,12 +320,69 @@ def forward_model(state: Any, planner: Any = "native") -> Any:
         raise NativeUnavailableError(
             f"the native game loop cannot play this game: {error}"
         ) from None
+    _remember_game(model, statics)
     if not named:
         return model
     if len(_MODELS) >= _MODELS_LIMIT:
         _MODELS.clear()
     _MODELS[key] = (weakref.ref(state.scenario), model, statics)
     return model
+
+
+# The game each forward model was built for (id(model) -> (model, fingerprint)): a state of
+# another game is refused before the core reads it (belongs_to).
+_GAMES: dict[int, tuple[Any, tuple]] = {}
+_GAMES_LIMIT = 256
+
+
+def game_fingerprint(statics: Any) -> tuple:
+    """What a forward model reads of a game's ``GameStatic`` (its models, profiles, objectives,
+    table and vocabularies; not the first side, which a rolled mission's states differ by)."""
+    return (
+        tuple(statics.model_ids),
+        tuple(statics.model_sides),
+        tuple(statics.model_profile),
+        tuple(statics.model_oracle),
+        tuple(p.name for p in statics.profiles),
+        tuple(statics.oracle_names),
+        tuple((o.name, o.kind, o.x, o.y, o.radius) for o in statics.objectives),
+        (statics.table_width, statics.table_height, statics.round_limit),
+        tuple(statics.actions),
+        tuple(statics.conditions),
+        tuple(statics.resources),
+        tuple(statics.options),
+        tuple(statics.destination_kinds),
+        tuple(statics.system_keys),
+        statics.setting,
+    )
+
+
+def _remember_game(model: Any, statics: Any) -> None:
+    if len(_GAMES) >= _GAMES_LIMIT:
+        _GAMES.clear()
+    _GAMES[id(model)] = (model, game_fingerprint(statics))
+
+
+def belongs_to(native_state: Any, model: Any) -> None:
+    """Refuse a core state of another game than the one ``model`` (a forward model) plays.
+
+    Raises:
+        GameMismatchError: The state's game (models, profiles, objectives, table, vocabularies)
+            is not the model's; a model not built by :func:`forward_model` is not checked.
+    """
+    found = _GAMES.get(id(model))
+    if found is None or found[0] is not model:
+        return
+    if game_fingerprint(native_state.statics) != found[1]:
+        raise GameMismatchError(
+            "this game state belongs to another game than the forward model it is applied to "
+            "(models, profiles, objectives, table or vocabularies differ): build the state and "
+            "the model from the same game (NativeGameState.from_python, new_game(engine='native'))"
+        )
+
+
+class GameMismatchError(RivenError, ValueError):
+    """A native game state applied to the forward model of another game."""
 
 
 _DECISIONS: dict[int, tuple[Any, list[str], list[str], list[str]]] = {}
@@ -371,13 +438,25 @@ class NativeGameState:
     protocol does not cover fall through to :meth:`python_state` (a Python ``GameState`` of the
     same position, rebuilt only after the position changed), so the Python agents (random,
     greedy, the Enemy Oracle) play on it unchanged.
+
+    The core state must be of the forward model's game (:func:`belongs_to`, else
+    :class:`GameMismatchError`). Every call into the core that changes or copies the state
+    holds :attr:`guard` (one thread at a time: a second thread gets ``RuntimeError``,
+    riven_env/native/guard.py). It pickles and deep-copies: the position travels as its
+    Python ``GameState`` (:meth:`python_state`, exported back with ``to_native``), so the copy
+    goes on exactly as the original (the same dice, the same events).
     """
 
     #: Agents read it to decide on the core's own state (the Enemy Oracle, the random agent:
     #: ``core_seat``, riven_env/native/play.py), never falling through to the Python view.
     in_core = True
 
-    def __init__(self, native: Any, model: Any, like: Any, events: list | None = None) -> None:
+    def __init__(
+        self, native: Any, model: Any, like: Any, events: list | None = None, *, check: bool = True
+    ) -> None:
+        if check:
+            belongs_to(native, model)
+        self.guard = NativeGuard()
         self.native = native
         self.model = model
         self._like = like
@@ -403,9 +482,10 @@ class NativeGameState:
     def legal_decisions(self) -> list[Decision]:
         """Every legal decision for :attr:`current_side`, in the Python engine's order."""
         if self._legal is None:
-            self._native_legal = load().legal_decisions(self.model, self.native)
-            statics = self.native.statics
-            self._legal = [python_decision(d, statics) for d in self._native_legal]
+            with self.guard:
+                self._native_legal = load().legal_decisions(self.model, self.native)
+                statics = self.native.statics
+                self._legal = [python_decision(d, statics) for d in self._native_legal]
         return list(self._legal)
 
     @property
@@ -428,16 +508,19 @@ class NativeGameState:
     def apply(self, decision: Decision) -> list[dict[str, Any]]:
         """Carry out ``decision`` (IllegalActionError when it is not listed); return the events."""
         native_decision = self._listed(decision)
-        found = load().apply_decision(self.model, self.native, native_decision)
-        self._changed()
-        events, self._events = self._events + found, []
+        with self.guard:
+            found = load().apply_decision(self.model, self.native, native_decision)
+            self._changed()
+            events, self._events = self._events + found, []
         return events
 
     def apply_quiet(self, decision: Decision) -> None:
         """:meth:`apply` with the events dropped (a search's step: the same position, no dicts)."""
-        load().apply_decision_quiet(self.model, self.native, self._listed(decision))
-        self._changed()
-        self._events = []
+        native_decision = self._listed(decision)
+        with self.guard:
+            load().apply_decision_quiet(self.model, self.native, native_decision)
+            self._changed()
+            self._events = []
 
     def play_random(self, rng: np.random.Generator, max_steps: int) -> int:
         """Play up to ``max_steps`` uniformly random legal decisions in the core, events dropped.
@@ -451,10 +534,13 @@ class NativeGameState:
             The decisions played.
         """
         stream = native_stream(rng)
-        steps, _ = load().play_random(self.model, self.native, stream, int(max_steps), quiet=True)
+        with self.guard:
+            steps, _ = load().play_random(
+                self.model, self.native, stream, int(max_steps), quiet=True
+            )
+            self._changed()
+            self._events = []
         rng.bit_generator.state = numpy_state(stream)
-        self._changed()
-        self._events = []
         return int(steps)
 
     def _listed(self, decision: Decision) -> Any:
@@ -476,19 +562,42 @@ class NativeGameState:
 
     def copy(self) -> NativeGameState:
         """An independent copy (the native state is copied; the forward model is shared)."""
-        new = NativeGameState(self.native.copy(), self.model, self._like)
+        with self.guard:
+            native = self.native.copy()
+        new = NativeGameState(native, self.model, self._like, check=False)
         new._legal = self._legal
         new._native_legal = self._native_legal
         return new
+
+    def __reduce__(self) -> tuple[Any, tuple]:
+        # The core's objects do not pickle: the position travels as its Python GameState (its
+        # dice stream included) with the start state, the pending events and the planner's name.
+        planner = "native" if self.model.native_planner else "python"
+        with self.guard:
+            python = from_native(self.native, self._like)
+        return (_restore, (python, self._like, list(self._events), planner))
+
+    def __deepcopy__(self, memo: dict) -> NativeGameState:
+        import copy
+
+        python_state, like, events, planner = self.__reduce__()[1]
+        return _restore(
+            copy.deepcopy(python_state, memo),
+            copy.deepcopy(like, memo),
+            copy.deepcopy(events, memo),
+            planner,
+        )
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
         """Replace the random stream (search agents determinise dice on their copies)."""
         if isinstance(seed, int) and 0 <= seed < _SEED_WORDS:
             # default_rng(seed) seeded in the core (rules/seeding.hpp seeded_pcg64, numpy's
             # SeedSequence bit for bit): a search reseeds every simulation's view.
-            self.native.rng = load().seeded_pcg64([seed])
+            rng = load().seeded_pcg64([seed])
         else:
-            self.native.rng = native_stream(np.random.default_rng(seed))
+            rng = native_stream(np.random.default_rng(seed))
+        with self.guard:
+            self.native.rng = rng
         self._python = None
 
     def view(self, side: str, seed: int | np.random.SeedSequence | None = None) -> NativeGameState:
@@ -529,7 +638,8 @@ class NativeGameState:
         The bytes of exactly the fields the Python key reads (``cpp/riven/agents/signature.hpp``):
         two positions share it exactly when their Python views share the Python key.
         """
-        return load().search_signature(self.native)
+        with self.guard:
+            return load().search_signature(self.native)
 
     @property
     def actions_left(self) -> int:
@@ -571,12 +681,21 @@ class NativeGameState:
     def python_state(self) -> Any:
         """The Python ``GameState`` of this position (rebuilt after each change; do not mutate)."""
         if self._python is None:
-            self._python = from_native(self.native, self._like)
+            with self.guard:
+                self._python = from_native(self.native, self._like)
         return self._python
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names this class lacks: the agents' reads of the Python state.
-        if name.startswith("__") or name in ("native", "model", "_like", "_python", "_legal"):
+        if name.startswith("__") or name in (
+            "native",
+            "model",
+            "guard",
+            "_like",
+            "_python",
+            "_legal",
+            "_events",
+        ):
             raise AttributeError(name)
         return getattr(self.python_state(), name)
 
@@ -586,3 +705,9 @@ class NativeGameState:
             f"NativeGameState(round={n.round}, side={SIDES[n.side]}, phase={PHASES[n.phase]}, "
             f"over={bool(n.over)})"
         )
+
+
+def _restore(python_state: Any, like: Any, events: list, planner: str) -> NativeGameState:
+    """A pickled :class:`NativeGameState` again: ``python_state`` exported to the core."""
+    state = NativeGameState(to_native(python_state), forward_model(like, planner), like, events)
+    return state

@@ -57,17 +57,18 @@ def play_in_core(
     if seats is None:
         return None
     (blue_oracle, blue_rng), (red_oracle, red_rng) = seats
-    events, decisions, _stopped, spent = load().play_seats(
-        state.model,
-        state.native,
-        blue_oracle,
-        blue_rng,
-        red_oracle,
-        red_rng,
-        -1 if max_decisions is None else int(max_decisions),
-        costs is not None,
-    )
-    state._changed()
+    with state.guard:  # the GIL is let go while the core plays: one thread at a time
+        events, decisions, _stopped, spent = load().play_seats(
+            state.model,
+            state.native,
+            blue_oracle,
+            blue_rng,
+            red_oracle,
+            red_rng,
+            -1 if max_decisions is None else int(max_decisions),
+            costs is not None,
+        )
+        state._changed()
     for side, (_, stream) in zip(SIDES, seats, strict=True):
         agents[side].seat_done(stream)
     if costs is not None:
@@ -102,10 +103,17 @@ def rollout_in_core(
     if seats is None:
         return None
     (blue_oracle, blue_rng), (red_oracle, red_rng) = seats
-    decisions, stopped = load().rollout_seats(
-        state.model, state.native, blue_oracle, blue_rng, red_oracle, red_rng, int(max_decisions)
-    )
-    state._changed()
+    with state.guard:  # the GIL is let go while the core plays: one thread at a time
+        decisions, stopped = load().rollout_seats(
+            state.model,
+            state.native,
+            blue_oracle,
+            blue_rng,
+            red_oracle,
+            red_rng,
+            int(max_decisions),
+        )
+        state._changed()
     for side, (_, stream) in zip(SIDES, seats, strict=True):
         agents[side].seat_done(stream)
     return int(decisions), str(stopped)

@@ -158,9 +158,9 @@ class Knob:
         return [low + (high - low) * i / (points - 1) for i in range(points)]
 
     def describe(self) -> str:
-        """``sides.red.models[1].count in 1..3`` / ``... in [a, b]`` for listings."""
+        """``sides.red.models[1].count in 1..3`` / ``... in a, b`` for listings."""
         if self.values is not None:
-            return f"{self.name} in {list(self.values)}"
+            return f"{self.name} in {', '.join(str(v) for v in self.values)}"
         low, high = (int(self.low), int(self.high)) if self.integer else (self.low, self.high)
         return f"{self.name} in {low}..{high}"
 
