@@ -156,7 +156,16 @@ def signature(state: GameState) -> Any:
         state.bases.centers.tobytes(),
         state.bases.on_table.tobytes(),
         tuple(
-            (m.status, m.wounds, m.strain, m.stable, m.activated, tuple(m.conditions))
+            (
+                m.status,
+                m.wounds,
+                m.strain,
+                m.stable,
+                m.activated,
+                m.rested,  # Rest's bans of the side-turn change the legal actions
+                m.moved_or_attacked,
+                tuple(m.conditions),
+            )
             for m in state.models
         ),
         tuple(sorted(state.momentum.items())),

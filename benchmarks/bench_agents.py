@@ -28,8 +28,8 @@ if __package__ in (None, ""):  # run as a script from a checkout: make the packa
 
 from riven_agents.registry import make_agent  # noqa: E402
 
+from riven_env.engines import new_game  # noqa: E402
 from riven_env.game.runner import agent_seeds, play  # noqa: E402
-from riven_env.game.setup import new_game  # noqa: E402
 
 TARGET_DECISIONS_PER_S = 2.0  # issue 17: the expert's budget runs >= 2 decisions/s on one core
 

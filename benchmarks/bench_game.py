@@ -31,8 +31,8 @@ if __package__ in (None, ""):  # run as a script from a checkout: make the packa
 
 from riven_agents.registry import make_agent  # noqa: E402
 
+from riven_env.engines import new_game  # noqa: E402
 from riven_env.game.runner import agent_seeds, play  # noqa: E402
-from riven_env.game.setup import new_game  # noqa: E402
 from riven_env.scenario import load_scenario  # noqa: E402
 
 DEFAULT_SCENARIOS = ("skirmish-5v5", "dungeon-crawl")

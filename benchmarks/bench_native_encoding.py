@@ -34,8 +34,8 @@ if __package__ in (None, ""):  # run as a script from a checkout: make the packa
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from riven_env.encoding import ActionCatalogue, ObservationEncoder  # noqa: E402
+from riven_env.engines import new_game  # noqa: E402
 from riven_env.game.runner import agent_seeds, play  # noqa: E402
-from riven_env.game.setup import new_game  # noqa: E402
 from riven_env.native.encoding import NativeCatalogue, NativeEncoder, native_decision  # noqa: E402
 from riven_env.native.game import to_native  # noqa: E402
 

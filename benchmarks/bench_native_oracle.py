@@ -41,8 +41,8 @@ if __package__ in (None, ""):  # run as a script from a checkout: make the packa
 from riven_agents.oracle import OracleAgent  # noqa: E402
 from riven_agents.oracle.native import NativeOracleAgent, destination_points, explain  # noqa: E402
 
+from riven_env.engines import new_game  # noqa: E402
 from riven_env.game.runner import agent_seeds, play  # noqa: E402
-from riven_env.game.setup import new_game  # noqa: E402
 from riven_env.native.encoding import native_decision  # noqa: E402
 from riven_env.native.game import native_static, to_native  # noqa: E402
 from riven_env.native.random import native_stream  # noqa: E402

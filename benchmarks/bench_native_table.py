@@ -32,10 +32,13 @@ import numpy as np
 
 if __package__ in (None, ""):  # run as a script from a checkout: make the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The query cases live with the tests (tests/native_table_cases.py): test code, not product.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from riven_env.game import new_game  # noqa: E402
+from native_table_cases import _layout  # noqa: E402
+
+from riven_env.engines import new_game  # noqa: E402
 from riven_env.native import table as native  # noqa: E402
-from riven_env.native.table_check import _layout  # noqa: E402
 from riven_env.table import (  # noqa: E402
     Bases,
     charge_targets,

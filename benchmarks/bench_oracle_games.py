@@ -25,8 +25,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script from a checkout: make the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from riven_env.engines import play_game  # noqa: E402
 from riven_env.game.events import dumps_event  # noqa: E402
-from riven_env.game.runner import play_game  # noqa: E402
 from riven_env.scenario import list_bundled  # noqa: E402
 
 

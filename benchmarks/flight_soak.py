@@ -67,7 +67,7 @@ def _checker() -> Any:
 
 def _play(case: tuple[str, str, str, int]) -> tuple[str, str, str, int, int, int, list[str]]:
     sys.path.insert(0, ".")
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     scenario, blue, red, seed = case
     audit = _checker().audit_flights(play_game(scenario, blue, red, seed))

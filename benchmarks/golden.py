@@ -30,8 +30,8 @@ if __package__ in (None, ""):  # run as a script from a checkout: make the packa
 
 import numpy as np  # noqa: E402
 
+from riven_env.engines import play_game  # noqa: E402
 from riven_env.game.events import dumps_event  # noqa: E402
-from riven_env.game.runner import play_game  # noqa: E402
 from riven_env.scenario import list_bundled  # noqa: E402
 
 _PAIRINGS = (  # (blue, red, seeds per mission)

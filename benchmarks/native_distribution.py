@@ -38,7 +38,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script from a checkout: make the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from riven_env.game.engines import EngineError, check_engine  # noqa: E402
+from riven_env.engines import EngineError, check_engine  # noqa: E402
 from riven_env.native import available as native_available  # noqa: E402
 from riven_env.playtest.backends import make_batches, run_local  # noqa: E402
 from riven_env.playtest.config import DEFAULT_PLAYER  # noqa: E402

@@ -3,7 +3,7 @@
 The equivalence suite compares the core with the Python engine within 1e-9; a change of the
 core's routing that must not change any answer (a faster search, a cache) is checked more
 strictly by this script: it asks the same seeded random routing queries as
-``riven_env/native/table_check.py`` (routes to a point and into contact, plan_move,
+``tests/native_table_cases.py`` (routes to a point and into contact, plan_move,
 plan_destination of every option, plan_charge and charge_targets, flight around bases,
 candidate_destinations) on the bundled maps and ``--generated`` generated ones, on the core
 only, and prints the SHA-256 of every answer written with its floats in hex (and, with
@@ -28,9 +28,10 @@ import numpy as np
 
 if __package__ in (None, ""):  # run as a script from a checkout: make the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The query cases live with the tests (tests/native_table_cases.py): test code, not product.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from riven_env.native import table as native  # noqa: E402
-from riven_env.native.table_check import (  # noqa: E402
+from native_table_cases import (  # noqa: E402
     _allowance,
     _crowd,
     _crowded_lane,
@@ -41,6 +42,8 @@ from riven_env.native.table_check import (  # noqa: E402
     _Points,
     equivalence_maps,
 )
+
+from riven_env.native import table as native  # noqa: E402
 from riven_env.table import Table  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
 Asks at least ``--queries`` (default 100,000) random queries of each kind the core answers
 (sight, cover, contact, straight flight, recoil, destination options, and the routing kinds:
-route, plan_destination, charge, flight_around; see ``riven_env/native/table_check.py``) on
+route, plan_destination, charge, flight_around; see ``tests/native_table_cases.py``) on
 every bundled map and ``--generated`` (default 50) maps from the scenario generator, spread
 evenly, and prints how many agreed (discrete answers identical, lengths within 1e-9), the
 largest length difference seen and the first disagreements. The default suite runs the same
@@ -32,8 +32,10 @@ from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script from a checkout: make the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The query cases live with the tests (tests/native_table_cases.py): test code, not product.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from riven_env.native.table_check import (  # noqa: E402
+from native_table_cases import (  # noqa: E402
     KINDS,
     Agreement,
     check_map,

@@ -43,7 +43,7 @@ def play_one(
     job: tuple[str, str, str, str, int] | tuple[str, str, str, str, int, str],
 ) -> dict[str, Any]:
     """Play one game: ``(scenario, agent, profile, agent's colour, seed[, engine])``."""
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     scenario, agent, profile, colour, seed = job[:5]
     engine = job[5] if len(job) > 5 else "python"

@@ -128,8 +128,8 @@ def _play_games(scenario_name: str, first_seed: int, games: int) -> list[Any]:
     """Oracle-vs-oracle games; their event logs."""
     from riven_agents.registry import make_agent
 
+    from riven_env.engines import new_game
     from riven_env.game.runner import agent_seeds, play
-    from riven_env.game.setup import new_game
     from riven_env.scenario import load_scenario
 
     scenario = load_scenario(scenario_name)

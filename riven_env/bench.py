@@ -134,7 +134,7 @@ def games_per_s(
     scenario: str, blue: str, red: str, games: int, seed: int = 0, engine: str = "python"
 ) -> dict[str, Any]:
     """Play ``games`` whole games in this process; return games and decisions per second."""
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     decisions = 0
     start, cpu = time.perf_counter(), time.process_time()
@@ -162,8 +162,8 @@ def mcts_simulations_per_s(
     """
     from riven_agents.registry import make_agent
 
+    from riven_env.engines import new_game
     from riven_env.game.runner import agent_seeds
-    from riven_env.game.setup import new_game
 
     spent, cpu, searched, game = 0.0, 0.0, 0, 0
     while searched < decisions:
@@ -203,7 +203,7 @@ def memory_per_game(scenario: str, engine: str, copies: int = 200, seed: int = 0
 
     from riven_agents.registry import make_agent
 
-    from riven_env.game.setup import new_game
+    from riven_env.engines import new_game
 
     state = new_game(scenario, seed, engine=engine)
     agent = make_agent("random", "blue", seed)
@@ -356,7 +356,7 @@ def memory_growth(
 def _memory_growth_here(
     scenario: str, warmup: int, games: int, seed: int, engine: str = "python"
 ) -> dict[str, Any]:
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     for k in range(warmup):
         play_game(scenario, "oracle", "oracle", seed + k, engine=engine)

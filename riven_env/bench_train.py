@@ -32,8 +32,8 @@ def train_figures(
         ``timing.json``'s content (``timesteps_per_s``, ``seconds``, ``share``); or
         ``{"skipped": reason}`` without the ``rl`` extra or the native core.
     """
+    from riven_env.engines import ENGINE_VARIABLE
     from riven_env.extras import MissingExtraError, require
-    from riven_env.game.engines import ENGINE_VARIABLE
     from riven_env.native import available
 
     try:

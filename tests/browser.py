@@ -29,6 +29,7 @@ import pytest
 
 __all__ = [
     "CHROMIUM_ENV",
+    "REQUIRE_ENV",
     "dump_dom",
     "elements",
     "find_chromium",
@@ -78,17 +79,26 @@ def find_chromium() -> str | None:
     return _DEBIAN_PATH if os.access(_DEBIAN_PATH, os.X_OK) else None
 
 
+REQUIRE_ENV = "RIVEN_REQUIRE_CHROMIUM"
+"""Set (to anything but ``0``) where the browser tests must run: CI sets it, so a missing
+Chromium fails the run instead of skipping what the README says is tested."""
+
+
 def require_chromium() -> str:
-    """Return the Chromium binary, or skip the calling test when none is installed."""
+    """Return the Chromium binary; without one, skip the calling test, or fail it where
+    ``$RIVEN_REQUIRE_CHROMIUM`` is set (CI)."""
     binary = find_chromium()
     if binary is None:
         override = os.environ.get(CHROMIUM_ENV)
-        pytest.skip(
+        reason = (
             f"${CHROMIUM_ENV}={override!r} is not an executable Chromium"
             if override
             else "no Chromium binary found (install Debian's chromium, or set "
             f"${CHROMIUM_ENV} to a Chromium/Chrome binary)"
         )
+        if os.environ.get(REQUIRE_ENV, "0") != "0":
+            pytest.fail(f"{reason}; ${REQUIRE_ENV} is set, so the browser tests must run")
+        pytest.skip(reason)
     return binary
 
 

@@ -232,7 +232,7 @@ def mini_game() -> Callable[..., Any]:
     ``fields`` go to :func:`mini_scenario_text`. The start-of-game events stay readable on
     the returned state as ``state.start_events``.
     """
-    from riven_env.game import new_game
+    from riven_env.engines import new_game
     from riven_env.scenario import load_scenario_text
 
     def build(
@@ -259,7 +259,7 @@ def _engine_default_is_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
     without ``engine=`` are the Python engine's here; the tests of the native core ask for
     it by name, and those of the real default (``auto``) delete the variable
     (``tests/test_engine_default.py``, the README's usage block)."""
-    from riven_env.game.engines import ENGINE_VARIABLE
+    from riven_env.engines import ENGINE_VARIABLE
 
     # setenv (not delenv) so that teardown puts back the value before the test, whatever a
     # command set in between.

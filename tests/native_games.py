@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from riven_env.engines import new_game
 from riven_env.game.runner import agent_seeds, play
-from riven_env.game.setup import new_game
 from riven_env.scenario import list_bundled
 
 # (blue, red, seed) per mission; greedy copies the state, so it plays the small missions only.

@@ -1,6 +1,6 @@
 """A FAKE game for playtest tests: synthetic event logs that follow docs/event-log.md.
 
-It stands in for ``riven_env.game.runner.play_game`` where a test needs exact control of
+It stands in for ``riven_env.engines.play_game`` where a test needs exact control of
 outcomes (statistics, compare) or speed. It knows one scenario, ``fake-duel``; one rule
 override, ``blue_edge`` (added to blue's chance of a wounding shot); and the agents
 ``random``, ``greedy`` and ``oracle[:PROFILE]``. Anything else raises the same RivenError

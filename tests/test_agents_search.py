@@ -9,9 +9,10 @@ from riven_agents.mcts import MCTSAgent, parse_simulations
 from riven_agents.random_agent import RandomAgent
 from riven_agents.registry import make_agent
 
+from riven_env.engines import new_game, play_game
 from riven_env.errors import AgentSpecError
-from riven_env.game import GameState, new_game
-from riven_env.game.runner import play, play_game
+from riven_env.game import GameState
+from riven_env.game.runner import play
 
 
 def _winner(events: list[dict]) -> str | None:

@@ -78,10 +78,10 @@ def test_cli_meta_and_skill_trace_end_to_end(tmp_path):
 
     from typer.testing import CliRunner
 
+    from riven_env.analytics.report import write_report
     from riven_env.analytics.store import has_table
     from riven_env.cli.main import app
     from riven_env.playtest.db import ResultsDB
-    from riven_env.playtest.report import write_report
 
     db = tmp_path / "m.duckdb"
     result = CliRunner().invoke(app, [

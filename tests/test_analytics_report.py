@@ -7,10 +7,10 @@ from browser import dump_dom, read_json_element, require_chromium
 from playtest_fake_game import FAKE_SCENARIO
 
 from riven_env.analytics.meta import meta_of_group, store_meta
+from riven_env.analytics.report import write_report
 from riven_env.analytics.store import insert_rows
 from riven_env.playtest.config import PlaytestConfig
 from riven_env.playtest.db import ResultsDB
-from riven_env.playtest.report import write_report
 from riven_env.playtest.runner import run_playtest
 
 FAKE = "playtest_fake_game:play_game"

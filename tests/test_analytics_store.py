@@ -6,10 +6,10 @@ import duckdb
 from playtest_fake_game import FAKE_SCENARIO
 
 from riven_env.analytics.metrics import facts_from_db, run_metrics, store_metrics
+from riven_env.analytics.report import write_report
 from riven_env.analytics.store import export_analytics, trajectories
 from riven_env.playtest.config import PlaytestConfig
 from riven_env.playtest.db import ResultsDB
-from riven_env.playtest.report import write_report
 from riven_env.playtest.runner import run_playtest
 
 FAKE = "playtest_fake_game:play_game"

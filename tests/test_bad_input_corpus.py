@@ -394,9 +394,9 @@ def call_api(case: Case, target: str, tmp_path: Path) -> None:
 
         read_jsonl(target)
     elif case.kind == "db":
+        from riven_env.analytics.report import write_report
         from riven_env.playtest.config import PlaytestConfig
         from riven_env.playtest.errors import PlaytestError
-        from riven_env.playtest.report import write_report
         from riven_env.playtest.runner import run_playtest
 
         with pytest.raises(PlaytestError) as refused:

@@ -163,6 +163,7 @@ def _search(tmp_path: Path, **options):
                       progress=False, player=FAKE, **options)  # fmt: skip
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_the_search_meets_every_cell_and_drops_a_candidate_at_its_first_bad_cell(tmp_path):
     result = _search(tmp_path, out=tmp_path / "tuned.toml")
     summary = [(c.values, c.state, c.games, c.cell_reasons) for c in result.candidates]
@@ -200,6 +201,7 @@ def test_the_search_meets_every_cell_and_drops_a_candidate_at_its_first_bad_cell
     assert load_scenario(tmp_path / "tuned.toml").balance.matrix == result.spec.matrix
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_same_seed_same_matrix_search(tmp_path):
     quick = replace(SETTINGS, stages=(5, 15))
 
@@ -217,6 +219,7 @@ def test_same_seed_same_matrix_search(tmp_path):
     assert summary(one) == summary(two) and len(one.candidates) == 4
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_the_report_and_json_show_the_matrix(tmp_path):
     result = _search(tmp_path, trials=6)
     html = write_search_report(result, tmp_path / "r.html").read_text(encoding="utf-8")

@@ -44,6 +44,7 @@ def _summary(result):
             for c in result.candidates]  # fmt: skip
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_tpe_meets_the_target_in_fewer_games_than_the_full_grid(tmp_path):
     tpe = _search(tmp_path / "tpe", out=tmp_path / "tuned.toml")
     assert tpe.met, _summary(tpe)
@@ -76,6 +77,7 @@ def test_tpe_meets_the_target_in_fewer_games_than_the_full_grid(tmp_path):
     assert grid.met and grid.games < grid.grid_games == tpe.grid_games
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_same_seed_same_result_and_resume(tmp_path):
     quick = replace(SETTINGS, stages=(5, 15))
     whole = _search(tmp_path / "a", seed=3, trials=5, settings=quick)
@@ -90,6 +92,7 @@ def test_same_seed_same_result_and_resume(tmp_path):
     assert _summary(other) != _summary(whole)[:2]
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_an_interrupted_candidate_is_tried_again_on_resume(tmp_path):
     import optuna
 
@@ -124,6 +127,7 @@ def test_an_invalid_candidate_fails_with_the_reason(tmp_path):
     assert failed and all("deployment.red" in c.error for c in failed), _summary(result)
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_the_report_lists_every_candidate(tmp_path):
     result = _search(tmp_path, trials=5)
     out = write_search_report(result, tmp_path / "r.html")
@@ -135,6 +139,7 @@ def test_the_report_lists_every_candidate(tmp_path):
     assert f"{result.grid_games} games" in html
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_the_json_object(tmp_path):
     data = _search(tmp_path, trials=3).to_json()
     assert set(data) >= {"scenario", "balance", "met", "chosen", "candidates", "games", "grid",

@@ -86,6 +86,13 @@ BAD = [
     (["scenarios", "validate"], "Missing argument"),
     (["play", "--scenario", "skirmish-5v", "--seed", "1"], "did you mean skirmish-5v5?"),
     (["play", "--blue", "orcle"], "unknown agent 'orcle'; did you mean oracle?"),
+    (["serve", "--port", "70000"], "--port 70000"),
+    (["campaign", "list", "--json-nope"], "No such option: --json-nope"),
+    (["campaign", "validate"], "Missing argument"),
+    (["campaign", "play", "nope"], "unknown campaign 'nope'"),
+    (["campaign", "playtest", "nope"], "unknown campaign 'nope'"),
+    (["campaign", "report", "no-such.duckdb"], "no such campaign playtest database"),
+    (["campaign", "compare", "iron-road", "--set", "fate.out.mis=injury"], "did you mean fate.out.miss?"),
     (["play", "--blue", "oracle:agresive"], "did you mean aggressive?"),
     (["play", "--set", "turnovr=sbh"], "unknown override key 'turnovr'; did you mean activation.turnover?"),
     (["play", "--set", "turnover=xyz"], "activation.turnover = 'xyz'"),
@@ -125,7 +132,10 @@ def test_errors_are_one_line_with_exit_status_2(args, expected, tmp_path: Path) 
 
 
 def test_every_command_is_covered_by_the_error_table() -> None:
-    covered = {tuple(a[:2]) if a[0] in ("odds", "scenarios", "oracle") else (a[0],) for a, _ in BAD}
+    covered = {
+        tuple(a[:2]) if a[0] in ("odds", "scenarios", "oracle", "campaign") else (a[0],)
+        for a, _ in BAD
+    }
     missing = [p for p in _commands() if p not in covered]
     assert not missing, f"no bad-input case for {missing}"
 

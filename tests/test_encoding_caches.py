@@ -7,7 +7,7 @@ import pytest
 
 from riven_env.encoding import ObservationEncoder
 from riven_env.encoding.constants import SightCache
-from riven_env.game import new_game
+from riven_env.engines import new_game
 from riven_env.game.victory import controller
 from riven_env.scenario import load_scenario
 from riven_env.table import sight

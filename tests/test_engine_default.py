@@ -12,14 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 from riven_env.cli.main import app
-from riven_env.game.engines import (
+from riven_env.engines import (
     DEFAULT_ENGINE,
     ENGINE_VARIABLE,
     EngineError,
     default_engine,
+    new_game,
     pick_engine,
 )
-from riven_env.game.setup import new_game
 from riven_env.game.state import GameState
 from riven_env.native import NativeUnavailableError, available
 from riven_env.playtest.config import PlaytestConfig

@@ -13,7 +13,7 @@ from riven_env.encoding.entity import (
     EntityEncoder,
     pointer_layout,
 )
-from riven_env.game import new_game
+from riven_env.engines import new_game
 from riven_env.scenario.loader import load_scenario_text
 from riven_env.table.sight import sight
 

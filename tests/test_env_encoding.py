@@ -12,8 +12,9 @@ from riven_env.encoding import (
     ObservationEncoder,
 )
 from riven_env.encoding.config import load_encoding_config, parse_encoding
+from riven_env.engines import new_game
 from riven_env.errors import IllegalActionError
-from riven_env.game import Decision, new_game
+from riven_env.game import Decision
 from riven_env.scenario import load_scenario
 
 # Small and varied: a duel, loot objectives in a dungeon, extraction, a solo hero.

@@ -147,8 +147,8 @@ def test_shaping_pays_the_change_of_the_potential() -> None:
 
 
 def new_state_potential(env) -> float:
+    from riven_env.engines import new_game
     from riven_env.envs.rewards import potential
-    from riven_env.game import new_game
 
     return potential(new_game(env.scenario, env.game_seed), env.learner_side, env.config)
 

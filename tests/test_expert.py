@@ -10,10 +10,10 @@ from riven_agents.expert_settings import ExpertDataError, load_settings
 from riven_agents.random_agent import RandomAgent
 from riven_agents.registry import make_agent
 
+from riven_env.engines import new_game, play_game
 from riven_env.errors import AgentSpecError
 from riven_env.files import read_toml
-from riven_env.game import new_game
-from riven_env.game.runner import play, play_game
+from riven_env.game.runner import play
 
 MIRROR = "skirmish-5v5-mirror"
 # The mirror as it was when docs/agents.md's strength table was measured (red's half turned,

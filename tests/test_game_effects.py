@@ -94,14 +94,16 @@ def test_flight_off_the_table_removes_the_model(mini_game, script_dice):
 TWO = [("blue", "trooper", "b1", (5, 5)), ("red", "trooper", "r1", (5, 15))]
 
 
-def test_focus_gains_one_momentum_once_per_activation(mini_game, script_dice):
+def test_focus_gains_one_momentum_each_time(mini_game, script_dice):
     state = mini_game(TWO)
     activate(state, script_dice, 0, [4, 4])
     momentum = one(state.apply(Decision("focus", model=0)), "momentum")
     assert (momentum["owner"], momentum["delta"], momentum["value"], momentum["reason"]) == (
         "blue", 1, 1, "focus",
     )  # fmt: skip
-    assert Decision("focus", model=0) not in state.legal_decisions()
+    # RAW: "A model may take the same action multiple times if it earns multiple actions."
+    assert Decision("focus", model=0) in state.legal_decisions()
+    assert one(state.apply(Decision("focus", model=0)), "momentum")["value"] == 2
 
 
 def test_momentum_is_capped(mini_game, script_dice):

@@ -10,10 +10,10 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
+from riven_env.engines import new_game
 from riven_env.errors import RulesDataError
 from riven_env.game.actions import shot_targets
 from riven_env.game.model_state import ModelState
-from riven_env.game.setup import new_game
 from riven_env.game.state import copy_generator
 from riven_env.rules import load_rules
 

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from riven_agents.registry import make_agent
 
-from riven_env.game import GameState, dumps_event, new_game
+from riven_env.engines import new_game
+from riven_env.game import GameState, dumps_event
 from riven_env.game.runner import agent_seeds
 from riven_env.rules.conditions import condition_specs
 from riven_env.scenario import list_bundled, load_scenario

@@ -15,10 +15,10 @@ import sys
 import pytest
 from game_events import of_type
 
+from riven_env.engines import play_game
 from riven_env.errors import IllegalActionError
 from riven_env.game import Decision, dumps_event
 from riven_env.game.decisions import PASS
-from riven_env.game.runner import play_game
 
 END = Decision("end")
 # Two troopers a side (Mettle 4), far apart: nobody is engaged or in charge reach.
@@ -236,7 +236,7 @@ def test_view_hides_the_future_dice(mini_game):
 _LOG_SCRIPT = """
 import sys
 from riven_env.game import dumps_event
-from riven_env.game.runner import play_game
+from riven_env.engines import play_game
 for name, seed in (("duel-1v1", 7), ("solo-hero-horde", 3)):
     for event in play_game(name, "random", "random", seed):
         sys.stdout.write(dumps_event(event) + "\\n")

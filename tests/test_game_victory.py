@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from game_events import activate, of_type, one
 
-from riven_env.game import Decision, new_game
+from riven_env.engines import new_game
+from riven_env.game import Decision
 from riven_env.game.decisions import PASS
 
 END = Decision("end")

@@ -224,7 +224,7 @@ def test_league_training_smoke_saves_policies_that_play(tmp_path) -> None:
     from riven_training.hyperparams import load_train_config
     from riven_training.train import TrainRun, train
 
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     config = load_train_config(
         None,

@@ -36,3 +36,12 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     command = block.group(1).strip()
     assert " -e " in command, "the test command must install in place (see test docstring)"
     assert command in ci, f".ci/run does not run the README's test command: {command}"
+
+
+def test_ci_runs_the_slow_tests_second_and_never_skips_the_browser_tests() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    slow = "python3 -m pytest -q -n auto -m slow"
+    assert slow in ci and slow in readme
+    assert ci.index('-m "not slow"') < ci.index(slow)
+    assert "export RIVEN_REQUIRE_CHROMIUM=1" in ci

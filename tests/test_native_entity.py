@@ -138,8 +138,8 @@ def test_native_entity_encoder_equals_python_encoder(charge_paths):
 
     from riven_env.encoding.config import load_encoding_config
     from riven_env.encoding.entity import EntityEncoder
+    from riven_env.engines import new_game
     from riven_env.envs.native_obs import NativeEntityEncoder
-    from riven_env.game.setup import new_game
     from riven_env.native.loop import NativeGameState
 
     config = dataclasses.replace(load_encoding_config(), charge_paths=charge_paths)
@@ -209,10 +209,10 @@ def test_a_ppo_agent_plays_native_games_through_the_core_encoders(obs_mode):
     from riven_training.train import encoding_metadata
     from sb3_contrib import MaskablePPO
 
+    from riven_env.engines import new_game
     from riven_env.envs.gym_env import RivenSkirmishEnv
     from riven_env.envs.native_obs import NativeEntityEncoder, NativeFlatEncoder
     from riven_env.game.runner import play
-    from riven_env.game.setup import new_game
 
     mission = "skirmish-5v5-mirror"
     env = RivenSkirmishEnv(mission, "random", obs_mode=obs_mode)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from riven_env.game.setup import new_game
+from riven_env.engines import new_game
 from riven_env.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from riven_env.engines import new_game
 from riven_env.errors import IllegalActionError
 from riven_env.game.events import dumps_event
 from riven_env.game.runner import agent_seeds, play
-from riven_env.game.setup import new_game
 from riven_env.native import NativeUnavailableError, available
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from riven_env.game.setup import new_game
+from riven_env.engines import new_game
 from riven_env.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
@@ -64,7 +64,9 @@ def test_the_oracle_decides_new_world_choices_in_the_core() -> None:
 
 def test_a_new_world_pending_roll_crosses_the_seam() -> None:
     seen = unrolled = 0
-    for seed in SEEDS:
+    # Random play reaches few spend points (issue 38's repeatable Focus and Rest bans moved
+    # these games): six seeds give five, one of them before the dice.
+    for seed in range(6):
         python = new_game("hold-the-line", seed, overrides=OVERRIDES, engine="python")
         players = agents("random", "random", seed)
         while not python.is_terminal:

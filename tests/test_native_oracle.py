@@ -24,10 +24,10 @@ pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 from riven_agents.oracle import OracleAgent, profile_names  # noqa: E402
 from riven_agents.registry import make_agent  # noqa: E402
 
+from riven_env.engines import new_game  # noqa: E402
 from riven_env.errors import AgentSpecError  # noqa: E402
 from riven_env.game.events import dumps_event  # noqa: E402
 from riven_env.game.runner import agent_seeds, play  # noqa: E402
-from riven_env.game.setup import new_game  # noqa: E402
 from riven_env.rules.resolution import resolution_names  # noqa: E402
 from riven_env.scenario import list_bundled  # noqa: E402
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from riven_env.engines import new_game, play_game
 from riven_env.game.events import dumps_event
-from riven_env.game.runner import agent_seeds, play, play_game
-from riven_env.game.setup import new_game
+from riven_env.game.runner import agent_seeds, play
 from riven_env.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")

@@ -49,7 +49,7 @@ def _play(state: Any, steps: int, seed: int) -> str:
 @pytest.mark.parametrize("how", list(ROUND_TRIPS))
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_game_state_round_trips_mid_game(engine: str, how: str) -> None:
-    from riven_env.game.setup import new_game
+    from riven_env.engines import new_game
 
     game = new_game("ruins", seed=4, engine=engine)
     _play(game, 25, 1)
@@ -60,7 +60,7 @@ def test_a_game_state_round_trips_mid_game(engine: str, how: str) -> None:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_new_game_state_pickles(engine: str) -> None:
-    from riven_env.game.setup import new_game
+    from riven_env.engines import new_game
 
     game = new_game("ruins", seed=4, engine=engine)
     twin = pickle.loads(pickle.dumps(game))
@@ -111,3 +111,42 @@ def test_an_env_round_trips_before_reset(engine: str) -> None:
     twin = pickle.loads(pickle.dumps(env))
     assert twin.reset(seed=2)[0]["global"].tobytes() == env.reset(seed=2)[0]["global"].tobytes()
     assert _run(twin, 30, 1) == _run(env, 30, 1)
+
+
+@pytest.mark.parametrize("how", list(ROUND_TRIPS))
+def test_a_python_vector_env_round_trips_mid_game(how: str) -> None:
+    from riven_env.envs.vector import RivenVectorEnv
+
+    vec = RivenVectorEnv(2, engine="python")
+    vec.reset(seed=5)
+    rng = np.random.default_rng(0)
+
+    def steps(env: Any, n: int) -> list[Any]:
+        out = []
+        for _ in range(n):
+            masks = env.action_masks()
+            actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+            obs, rewards, terminated, truncated, _ = env.step(actions)
+            out.append((obs.tolist(), rewards.tolist(), terminated.tolist(), truncated.tolist()))
+        return out
+
+    steps(vec, 3)
+    twin = ROUND_TRIPS[how](vec)
+    state = rng.bit_generator.state
+    ours = steps(vec, 6)
+    rng.bit_generator.state = state
+    assert steps(twin, 6) == ours
+
+
+@pytest.mark.skipif(not available(), reason="the native core is not built")
+@pytest.mark.parametrize("how", list(ROUND_TRIPS))
+def test_a_batched_vector_env_says_it_does_not_pickle(how: str) -> None:
+    from riven_env.envs.vector import PICKLE_REFUSAL, RivenVectorEnv
+
+    vec = RivenVectorEnv(2, engine="native")
+    assert vec.backend == "batched"
+    vec.reset(seed=5)
+    with pytest.raises(TypeError, match="does not pickle"):
+        ROUND_TRIPS[how](vec)
+    assert "backend='python'" in PICKLE_REFUSAL
+    vec.close()

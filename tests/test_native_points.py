@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from riven_env.game.engines import pick_engine
-from riven_env.game.runner import play_game
-from riven_env.game.setup import new_game
+from riven_env.engines import new_game, pick_engine, play_game
 from riven_env.game.state import GameState
 from riven_env.native import NativeUnavailableError, available
 from riven_env.native.loop import NativeGameState

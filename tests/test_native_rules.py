@@ -648,14 +648,14 @@ def test_the_native_seam_answers_as_riven_resolution(rules: RulesConfig) -> None
 
 
 def _event_log(monkeypatch: pytest.MonkeyPatch, engine: str, case: tuple[Any, ...]) -> list[str]:
-    from riven_env.game import state as game_state
+    from riven_env.engines import play_game
+    from riven_env.game import state_data
     from riven_env.game.events import dumps_event
-    from riven_env.game.runner import play_game
 
     with monkeypatch.context() as patch:
         if engine == "native":
             # The game builds its seam with get_resolution: hand it the core's RIVEN engine.
-            patch.setattr(game_state, "get_resolution", lambda _, rules: N.native_resolution(rules))
+            patch.setattr(state_data, "get_resolution", lambda _, rules: N.native_resolution(rules))
         scenario, blue, red, seed, overrides = case
         seams: set[str] = set()
         events = play_game(

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from riven_env.engines import new_game
 from riven_env.game.events import dumps_event
 from riven_env.game.runner import play
-from riven_env.game.setup import new_game, prepare_game
+from riven_env.game.setup import prepare_game
 from riven_env.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native core is not built")

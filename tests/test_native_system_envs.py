@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from riven_env.game.setup import new_game
+from riven_env.engines import new_game
 from riven_env.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
@@ -32,7 +32,7 @@ SYSTEMS = tuple(name for name, s in PORTED.items() if not s.choice_phase)
 @pytest.mark.parametrize("system", LOOP_SYSTEMS)
 def test_auto_plays_the_system_on_the_core(system: str, monkeypatch: pytest.MonkeyPatch) -> None:
     overrides = {"resolution": system}
-    from riven_env.game.engines import ENGINE_VARIABLE, pick_engine
+    from riven_env.engines import ENGINE_VARIABLE, pick_engine
 
     monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
     assert isinstance(new_game("duel-1v1", 3, overrides=overrides), NativeGameState)

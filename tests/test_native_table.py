@@ -1,7 +1,7 @@
 """The native tabletop queries answer as the Python (shapely/networkx) reference does.
 
 On every bundled map and 50 generated ones, random queries of each kind the core answers
-(``riven_env.native.table_check``): sight, cover, contact, straight flight, recoil and the
+(``tests/native_table_cases.py``): sight, cover, contact, straight flight, recoil and the
 destination options, with a share of points exactly on outline vertices and edge midpoints,
 and layouts packed at the contact tolerance; and, fewer per map (each plans routes on both
 engines), the routing kinds: route length and polyline, ``plan_destination`` of every menu
@@ -18,11 +18,7 @@ import numpy as np
 import pytest
 import shapely
 from benchmark_scripts import load_benchmark
-
-from riven_env.errors import TerrainError
-from riven_env.native import available
-from riven_env.native import table as native
-from riven_env.native.table_check import (
+from native_table_cases import (
     DIAMETERS,
     KINDS,
     Agreement,
@@ -30,6 +26,10 @@ from riven_env.native.table_check import (
     check_map,
     equivalence_maps,
 )
+
+from riven_env.errors import TerrainError
+from riven_env.native import available
+from riven_env.native import table as native
 from riven_env.scenario.loader import bundled_dir
 from riven_env.table import (
     Bases,

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -95,6 +96,20 @@ def _held(guard: object) -> tuple[threading.Event, threading.Thread]:
     return leave, thread
 
 
+def _refused_while_held(
+    guard: object, calls: list[Callable[[], object]], match: str = "not thread-safe"
+) -> None:
+    """Each of ``calls`` raises RuntimeError while another thread is inside ``guard``."""
+    leave, thread = _held(guard)
+    try:
+        for call in calls:
+            with pytest.raises(RuntimeError, match=match):
+                call()
+    finally:
+        leave.set()
+        thread.join()
+
+
 @needs_core
 def test_a_second_thread_in_a_native_game_of_an_env_gets_runtime_error() -> None:
     from riven_env.envs.gym_env import RivenSkirmishEnv
@@ -102,17 +117,10 @@ def test_a_second_thread_in_a_native_game_of_an_env_gets_runtime_error() -> None
     env = RivenSkirmishEnv(engine="native")
     env.reset(seed=3)
     action = int(np.flatnonzero(env.action_masks())[0])
-    leave, thread = _held(env._native_game.guard)
-    try:
-        with pytest.raises(RuntimeError, match="not thread-safe"):
-            env.step(action)
-        with pytest.raises(RuntimeError, match="not thread-safe"):
-            env.reset(seed=4)
-        with pytest.raises(RuntimeError, match="not thread-safe"):
-            _ = env.state
-    finally:
-        leave.set()
-        thread.join()
+    _refused_while_held(
+        env._native_game.guard,
+        [lambda: env.step(action), lambda: env.reset(seed=4), lambda: env.state],
+    )
     env.step(action)  # the guard let go: the env steps again from this thread
 
 
@@ -126,39 +134,31 @@ def test_a_second_thread_in_an_env_gets_runtime_error(engine: str) -> None:
     env = RivenSkirmishEnv(engine=engine)
     env.reset(seed=3)
     action = int(np.flatnonzero(env.action_masks())[0])
-    leave, thread = _held(env._guard)
-    try:
-        with pytest.raises(RuntimeError, match="environment is not thread-safe"):
-            env.step(action)
-        with pytest.raises(RuntimeError, match="environment is not thread-safe"):
-            env.reset(seed=4)
-    finally:
-        leave.set()
-        thread.join()
+    _refused_while_held(
+        env._guard,
+        [lambda: env.step(action), lambda: env.reset(seed=4)],
+        match="environment is not thread-safe",
+    )
     env.step(action)
     assert "one thread at a time" in ENV_THREAD_MESSAGE
 
 
 @needs_core
 def test_a_second_thread_in_a_native_game_gets_runtime_error() -> None:
-    from riven_env.game.setup import new_game
+    from riven_env.engines import new_game
 
     game = new_game("ruins", seed=4, engine="native")
     legal = game.legal_decisions()
-    leave, thread = _held(game.guard)
-    try:
-        for call in (
+    _refused_while_held(
+        game.guard,
+        [
             lambda: game.apply(legal[0]),
             lambda: game.apply_quiet(legal[0]),
             game.copy,
             lambda: game.play_random(np.random.default_rng(0), 5),
             game.signature,
-        ):
-            with pytest.raises(RuntimeError, match="not thread-safe"):
-                call()
-    finally:
-        leave.set()
-        thread.join()
+        ],
+    )
     game.apply(legal[0])
     assert THREAD_MESSAGE.startswith("a native RIVEN game is not thread-safe")
 
@@ -170,15 +170,7 @@ def test_a_second_thread_in_a_native_vector_env_gets_runtime_error() -> None:
     vec = RivenVectorEnv(2, engine="native")
     vec.reset(seed=5)
     actions = np.array([int(np.flatnonzero(m)[0]) for m in vec._masks])
-    leave, thread = _held(vec._guard)
-    try:
-        with pytest.raises(RuntimeError, match="not thread-safe"):
-            vec.step(actions)
-        with pytest.raises(RuntimeError, match="not thread-safe"):
-            vec.reset(seed=6)
-    finally:
-        leave.set()
-        thread.join()
+    _refused_while_held(vec._guard, [lambda: vec.step(actions), lambda: vec.reset(seed=6)])
     vec.step(actions)
     vec.close()
 
@@ -199,3 +191,21 @@ def test_a_state_outlives_its_env() -> None:
         legal = state.legal_decisions()
         state.apply(legal[int(rng.integers(len(legal)))])
     assert state.result["reason"]
+
+
+@pytest.mark.parametrize(
+    "engine", ["python", pytest.param("native", marks=needs_core)], ids=["python", "native"]
+)
+def test_a_second_thread_in_a_pettingzoo_env_gets_runtime_error(engine: str) -> None:
+    from riven_env.envs.pz_env import RivenAECEnv
+
+    env = RivenAECEnv(engine=engine)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    action = int(np.flatnonzero(env.observe(agent)["action_mask"])[0])
+    _refused_while_held(
+        env._guard,
+        [lambda: env.step(action), lambda: env.reset(seed=4), lambda: env.observe(agent)],
+        match="environment is not thread-safe",
+    )
+    env.step(action)  # the guard let go: the env steps again from this thread

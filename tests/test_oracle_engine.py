@@ -9,9 +9,10 @@ import pytest
 from riven_agents.oracle import OracleAgent, load_profiles
 from riven_agents.registry import make_agent
 
+from riven_env.engines import new_game, play_game
 from riven_env.errors import AgentSpecError
-from riven_env.game import Decision, GameState, new_game
-from riven_env.game.runner import play, play_game
+from riven_env.game import Decision, GameState
+from riven_env.game.runner import play
 from riven_env.rules import make_test_roll
 
 PROFILES = list(load_profiles().profiles)

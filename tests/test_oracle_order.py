@@ -11,7 +11,7 @@ from riven_agents.oracle.dice import dice_for_rule, dice_odds
 from riven_agents.oracle.profiles import DiceRule
 from riven_agents.oracle.situation import ORDER_FUNCTIONS, Situation, first_in_order
 
-from riven_env.game import new_game
+from riven_env.engines import new_game
 from riven_env.rules import load_rules
 from riven_env.scenario import load_scenario
 

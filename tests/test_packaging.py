@@ -100,7 +100,7 @@ def test_a_users_own_agents_package_does_not_break_the_env(tmp_path: Path) -> No
         "env = gym.make('riven/Skirmish-v0', scenario='duel-1v1', opponent='oracle')\n"
         "obs, info = env.reset(seed=1)\n"
         "from riven_agents.registry import make_agent\n"
-        "from riven_env.game import new_game\n"
+        "from riven_env.engines import new_game\n"
         "state = new_game('duel-1v1', 1)\n"
         "agent = make_agent('oracle', 'blue', 1)\n"
         "print(type(agent).__name__, len(state.legal_decisions()) > 0)\n"

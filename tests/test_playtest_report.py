@@ -6,10 +6,10 @@ import pytest
 from browser import dump_dom, read_json_element, require_chromium
 from playtest_fake_game import FAKE_SCENARIO
 
+from riven_env.analytics.report import write_report
 from riven_env.playtest.analysis import analyse_run
 from riven_env.playtest.config import PlaytestConfig
 from riven_env.playtest.db import ResultsDB
-from riven_env.playtest.report import write_report
 from riven_env.playtest.runner import run_playtest
 
 SECTIONS = ["win-rates", "first-player", "game-length", "casualties", "morale",

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from riven_env.cli.main import app
-from riven_env.game.runner import play_game
+from riven_env.engines import play_game
 from riven_env.playtest import plots
 from riven_env.playtest.analysis import analyse_run
 from riven_env.playtest.config import PlaytestConfig

@@ -129,7 +129,7 @@ def test_fake_games_agree_with_raw_event_counts():
 
 
 def test_real_game_summary_matches_its_log():
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     events = play_game("duel-1v1", "random", "greedy", 5)
     s = summarise_game(events)

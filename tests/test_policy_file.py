@@ -67,7 +67,7 @@ def test_round_trip_gives_identical_actions(trained, tmp_path: Path, mode: str) 
     from riven_agents.registry import make_agent
     from riven_training.train import encoding_metadata, save_model
 
-    from riven_env.game import new_game
+    from riven_env.engines import new_game
     from riven_env.game.runner import play
 
     model, env = trained[mode]

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 #: Flag -> the small value it gets in the test.
-SMALL = {"--games": "1", "--timesteps": "128", "--envs": "1", "--workers": "1"}
+SMALL = {"--games": "1", "--campaigns": "1", "--timesteps": "128", "--envs": "1", "--workers": "1"}
 #: Extra options per command, to make the step small (never to change what is tested).
 EXTRA = {
     "train": [
@@ -75,7 +75,16 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_usage_block_lists_every_command_group() -> None:
     groups = {words[0] for words in usage_commands()}
-    expected = {"odds", "scenarios", "play", "oracle", "playtest", "compare", "tournament"}
+    expected = {
+        "odds",
+        "scenarios",
+        "play",
+        "oracle",
+        "playtest",
+        "compare",
+        "tournament",
+        "campaign",
+    }
     assert expected | {"train", "eval"} <= groups
     eval_line = next(w for w in usage_commands() if w[0] == "eval")
     train_line = next(w for w in usage_commands() if w[0] == "train")
@@ -88,7 +97,14 @@ def test_every_usage_command_runs(tmp_path: Path) -> None:
     for args in usage_commands():
         done = _run(args, tmp_path)
         assert done.returncode == 0, f"riven {shlex.join(args)}\n{done.stderr[-3000:]}"
-    for written in ("dungeon-7.toml", "game.jsonl", "game.html", "aggressive.html"):
+    for written in (
+        "dungeon-7.toml",
+        "game.jsonl",
+        "game.html",
+        "aggressive.html",
+        "campaign.jsonl",
+        "campaign.html",
+    ):
         assert (tmp_path / written).stat().st_size > 0, written
     assert (tmp_path / "runs" / "duel" / "final.safetensors").exists()
 
@@ -145,6 +161,7 @@ _OPTIONAL_BY_COMMAND = {
     "tournament": "openskill",
     "train": "stable-baselines3",
     "eval": "stable-baselines3",
+    "campaign playtest": "lifelines",  # its --report's survival curves
 }
 
 
@@ -155,7 +172,7 @@ def test_every_usage_command_runs_with_the_main_job_extra_or_names_its_extra() -
         if not words:
             continue
         marked = re.search(r"# needs \[(\w+)\]", line)
-        needed = _OPTIONAL_BY_COMMAND.get(words[1])
+        needed = _OPTIONAL_BY_COMMAND.get(" ".join(words[1:3]), _OPTIONAL_BY_COMMAND.get(words[1]))
         if marked:
             assert needed in _extra(marked.group(1)), line
         else:

@@ -674,7 +674,7 @@ def _real_game_scenario(tmp_path: Path) -> str:
 def test_replay_of_a_real_game_in_chromium(tmp_path: Path) -> None:
     if not (REPO / "riven_env" / "game" / "runner.py").exists():
         pytest.skip("the game loop (riven_env/game/runner.py) is not in this tree yet")
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     events = play_game(
         _real_game_scenario(tmp_path), "random", "random", 11, max_decisions=REAL_GAME_DECISIONS

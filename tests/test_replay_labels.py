@@ -16,7 +16,7 @@ try:  # the suite runs with tests/ on sys.path (conftest) or from the repository
 except ImportError:  # pragma: no cover
     from browser import dump_dom, read_json_element, require_chromium
 
-from riven_env.game.runner import play_game
+from riven_env.engines import play_game
 from riven_env.replay import render_replay, write_replay
 from riven_env.replay.html import momentum_pools
 from riven_env.replay.labels import (

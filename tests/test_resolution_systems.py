@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from riven_env.engines import play_game
 from riven_env.errors import RulesDataError
-from riven_env.game.runner import play_game
 from riven_env.rules import load_rules
 from riven_env.rules.resolution import (
     RivenResolution,

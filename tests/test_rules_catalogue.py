@@ -116,10 +116,13 @@ def test_action_catalogue() -> None:
         action_spec("fly", RULES)
 
 
-def test_rest_excludes_moving_and_attacking_both_ways_and_focus_once() -> None:
+def test_rest_excludes_moving_and_attacking_both_ways_and_focus_repeats() -> None:
     assert {"move", "charge", "melee", "shoot"} <= excluded_by(["rest"], RULES)
     assert "rest" in excluded_by(["move"], RULES)
-    assert "focus" in excluded_by(["focus"], RULES)
+    # RAW: an action may be taken again; once_per_activation is a House lever.
+    assert "focus" not in excluded_by(["focus"], RULES)
+    capped = load_rules(overrides={"actions.focus.once_per_activation": True})
+    assert "focus" in excluded_by(["focus"], capped)
     assert excluded_by(["aim"], RULES) == frozenset()
 
 

@@ -611,7 +611,7 @@ def test_ros_tests_in_the_log(mini_game, script_dice, engine):
 
 
 def test_same_seed_same_game():
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     first = play_game("duel-1v1", "oracle", "random", 11, overrides=ROS)
     second = play_game("duel-1v1", "oracle", "random", 11, overrides=ROS)
@@ -619,7 +619,7 @@ def test_same_seed_same_game():
 
 
 def test_the_oracle_explains_ros_choices():
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     found = []
     for seed in range(6):
@@ -646,8 +646,8 @@ def _soak(games: list[tuple[str, str, str, int]]) -> dict[str, int]:
     """Play each ``(mission, blue, red, seed)`` under RoS to the end; count what happened."""
     import json
 
+    from riven_env.engines import play_game
     from riven_env.game.events import dumps_event
-    from riven_env.game.runner import play_game
 
     seen = {"games": 0, "exchanges": 0, "ros_rounds": 0}
     for mission, blue, red, seed in games:
@@ -667,6 +667,7 @@ def _missions() -> list[str]:
     return [info.name for info in list_bundled()]
 
 
+@pytest.mark.slow  # minutes of games on 2 cores: CI's second step
 def test_soak_sample_every_mission_ends():
     """CI sample: every bundled mission once, the agent pairings taken in turn."""
     missions = _missions()
@@ -696,7 +697,7 @@ def test_soak_every_mission_every_pairing():
 
 
 def test_replay_narration_tells_ros_rolls_in_words():
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
     from riven_env.replay.narrate import describe_events
 
     events = play_game("duel-1v1", "oracle", "oracle", 5, overrides=ROS)

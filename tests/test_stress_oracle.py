@@ -243,7 +243,7 @@ def test_recipe_agent_holds_back_until_the_oracle_comes_near(mini_game) -> None:
 
 
 def test_recipe_agent_plays_whole_games_deterministically() -> None:
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     spec = "recipe:hold=6,until=3,cover=1,target=wounded"
     first = play_game("duel-1v1", spec, "oracle:beast", 5)

@@ -222,7 +222,7 @@ def test_navigator_reuses_the_start_links_across_goals() -> None:
 def test_static_cuts_screened_by_edge_boxes_equal_one_pass_over_every_edge(scenario: str) -> None:
     # _static_cut measures only the edges whose box comes near the base: it must flag exactly
     # the edges that one pass over all of them flags (the graph's costs depend on it).
-    from riven_env.game.setup import new_game
+    from riven_env.engines import new_game
     from riven_env.scenario import load_scenario
     from riven_env.table.navigation import segment_point_distances, static_nav
     from riven_env.table.routing import _static_cut

@@ -99,7 +99,7 @@ def tiny_run(tmp_path_factory):
 def test_training_writes_checkpoints_snapshots_evaluations_and_a_usable_agent(tiny_run) -> None:
     from riven_agents.registry import make_agent
 
-    from riven_env.game import new_game
+    from riven_env.engines import new_game
     from riven_env.game.runner import play
 
     run, final = tiny_run
@@ -178,8 +178,8 @@ def test_resume_continues_the_timestep_count(tiny_run) -> None:
 def test_ppo_agent_refuses_a_scenario_it_was_not_trained_for(tiny_run) -> None:
     from riven_agents.registry import make_agent
 
+    from riven_env.engines import new_game
     from riven_env.errors import AgentSpecError
-    from riven_env.game import new_game
 
     _, final = tiny_run
     agent = make_agent(f"ppo:{final}", "blue", 0)

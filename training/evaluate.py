@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from riven_env.game import new_game
+from riven_env.engines import new_game
 from riven_env.game.runner import agent_seeds, play
 from riven_env.game.state import SIDES
 

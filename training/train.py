@@ -480,9 +480,9 @@ def batched_refusal(run: TrainRun, opponent: Any) -> str | None:
     """
     from riven_training.vec_env import pool_refusal
 
+    from riven_env.engines import pick_engine
     from riven_env.envs.opponents import OpponentPool
     from riven_env.envs.vector import batched_refusal as vector_refusal
-    from riven_env.game.engines import pick_engine
 
     env = run.config["env"]
     snapshots = int(run.config["selfplay"]["pool_size"])
@@ -557,7 +557,7 @@ def check_inputs(run: TrainRun) -> None:
     from riven_agents.ppo import resolve_policy_file
     from riven_agents.registry import make_agent
 
-    from riven_env.game.setup import new_game
+    from riven_env.engines import new_game
 
     new_game(run.scenario, 0)
     make_agent(run.opponent, "red", 0)

@@ -44,12 +44,20 @@ void bind_agents(nb::module_& module) {
       .def_rw("covers", &EvaluationGame::covers)
       .def_rw("wound_chance", &EvaluationGame::wound_chance)
       .def("validate", &EvaluationGame::validate, nb::arg("statics"));
-  module.def("evaluation_total", &agents::weighted_total, nb::arg("model"), nb::arg("state"), nb::arg("side"),
+  module.def(
+      "evaluation_total",
+      [](const game::ForwardModel& fm, const game::GameState& state, int side, const EvaluationWeights& weights,
+         const EvaluationGame& g) {
+        game::check_same_game(fm, state, "evaluation_total");
+        return agents::weighted_total(fm, state, side, weights, g);
+      },
+      nb::arg("model"), nb::arg("state"), nb::arg("side"),
              nb::arg("weights"), nb::arg("game"),
              "agents/evaluation.py weighted_total on the loop's state (side 0 blue, 1 red).");
   module.def(
       "evaluation_threat",
       [](const game::ForwardModel& fm, const game::GameState& state, int side, const EvaluationGame& g) {
+        game::check_same_game(fm, state, "evaluation_threat");
         return agents::threat(fm, state, side, g);
       },
       nb::arg("model"), nb::arg("state"), nb::arg("side"), nb::arg("game"),
@@ -59,6 +67,7 @@ void bind_agents(nb::module_& module) {
       [](const game::ForwardModel& fm, const game::GameState& state, const std::vector<game::Decision>& legal,
          rules::Pcg64& rng, std::int64_t simulations, std::int64_t rollout_depth, double exploration, double scale,
          const EvaluationWeights& weights, const EvaluationGame& g) {
+        game::check_same_game(fm, state, "mcts_choose");
         const agents::MctsSettings settings{simulations, rollout_depth, exploration, scale};
         // With the core's planner a search calls no Python: the GIL is let go meanwhile.
         if (dynamic_cast<const game::NativePlanner*>(fm.planner.get()) == nullptr) {

@@ -149,6 +149,7 @@ void bind_batch(nb::module_& module) {
              const encoding::ActionCatalogue& catalogue, const std::vector<game::GameState>& templates,
              int first_side, const envs::RewardConfig& rewards, int learner_side, std::size_t games,
              bool python_planner) {
+            for (const game::GameState& t : templates) game::check_same_game(model, t, "BatchEnv");
             game::ForwardModel copy = model;
             if (python_planner) {
               copy.planner = std::make_shared<GilPlanner>(model.planner);
@@ -251,6 +252,7 @@ void bind_batch(nb::module_& module) {
       "encode_native",
       [](const game::ForwardModel& model, const encoding::ObservationEncoder& encoder, const game::GameState& state,
          int side, nb::ndarray<float, nb::ndim<1>, nb::c_contig, nb::device::cpu> out) {
+        game::check_same_game(model, state, "encode_native");
         std::vector<encoding::SightCode> codes(state.model_count());
         envs::sight_codes(model, encoder, state, codes);
         encoder.encode(state, side, codes, std::span(out.data(), out.size()));

@@ -163,6 +163,7 @@ void bind_encoding(nb::module_& module) {
           [](const encoding::PairEncoder& enc, const game::ForwardModel& model, const GameState& state, int side,
              nb::ndarray<float, nb::ndim<1>, nb::c_contig, nb::device::cpu> out) {
             // The GIL stays held: the model's planner may be the Python one (a callback).
+            game::check_same_game(model, state, "PairEncoder.encode_into");
             enc.encode(model, state, side, std::span(out.data(), out.size()));
           },
           nb::arg("model"), nb::arg("state"), nb::arg("side"), nb::arg("out"),

@@ -329,11 +329,16 @@ void bind_game_loop(nb::module_& module) {
           nb::arg("contact_tolerance"));
 
   module.def(
-      "legal_decisions", [](const ForwardModel& fm, const GameState& state) { return game::legal_decisions(fm, state); },
+      "legal_decisions",
+      [](const ForwardModel& fm, const GameState& state) {
+        game::check_same_game(fm, state, "legal_decisions");
+        return game::legal_decisions(fm, state);
+      },
       nb::arg("model"), nb::arg("state"), "GameState.legal_decisions, in the Python order.");
   module.def(
       "apply_decision",
       [](const ForwardModel& fm, GameState& state, const Decision& decision) {
+        game::check_same_game(fm, state, "apply_decision");
         game::EventLog log;
         game::apply(fm, state, decision, log);
         return events_to_python(log.drain());
@@ -345,6 +350,7 @@ void bind_game_loop(nb::module_& module) {
       [](const ForwardModel& fm, GameState& state, const Decision& decision) {
         // A search's step (agents/expert.py in its tree): the same state as apply_decision, the
         // events dropped in the core instead of turned into Python dicts nobody reads (nor built).
+        game::check_same_game(fm, state, "apply_decision_quiet");
         game::EventLog log = game::EventLog::discarding();
         game::apply(fm, state, decision, log);
       },
@@ -353,6 +359,7 @@ void bind_game_loop(nb::module_& module) {
   module.def(
       "start_game",
       [](const ForwardModel& fm, GameState& state) {
+        game::check_same_game(fm, state, "start_game");
         game::EventLog log;
         game::start(fm, state, log);
         return events_to_python(log.drain());
@@ -361,6 +368,7 @@ void bind_game_loop(nb::module_& module) {
   module.def(
       "decision_label",
       [](const ForwardModel& fm, const GameState& state, const Decision& decision) {
+        game::check_same_game(fm, state, "decision_label");
         return game::decision_label(fm, state, decision);
       },
       nb::arg("model"), nb::arg("state"), nb::arg("decision"), "str(decision) of the Python Decision.");
@@ -370,6 +378,7 @@ void bind_game_loop(nb::module_& module) {
         // A soak: uniformly random legal decisions (their own stream) until the game ends; quiet,
         // a search's rollout: the same game, no event built (and none counted).
         // With the core's planner nothing calls Python, so the GIL is let go meanwhile.
+        game::check_same_game(fm, state, "play_random");
         const auto play = [&] {
           game::EventLog log = quiet ? game::EventLog::discarding() : game::EventLog();
           const game::RandomPlay played = game::play_random(fm, state, chooser, max_steps, log);
@@ -388,6 +397,7 @@ void bind_game_loop(nb::module_& module) {
         // A whole game (riven_env/game/runner.py play) with each side decided in the core: the
         // Oracle (an OracleGame) or the random agent (None), each on its own stream, which
         // moves on in place. The core's planner calls no Python: the GIL is let go meanwhile.
+        game::check_same_game(fm, state, "play_seats");
         std::array<oracle::Seat, game::kSides> seats = seats_of("play_seats", blue_oracle, blue_rng, red_oracle, red_rng);
         game::EventLog log;
         oracle::Played played;
@@ -409,6 +419,7 @@ void bind_game_loop(nb::module_& module) {
          nb::object red_oracle, rules::Pcg64& red_rng, std::int64_t max_decisions) {
         // A search's rollout (riven::oracle::rollout): play_seats in quiet mode, no events, no
         // explanations, the GIL let go; the streams move on in place.
+        game::check_same_game(fm, state, "rollout_seats");
         std::array<oracle::Seat, game::kSides> seats = seats_of("rollout_seats", blue_oracle, blue_rng, red_oracle, red_rng);
         oracle::Played played;
         {
@@ -426,6 +437,7 @@ void bind_game_loop(nb::module_& module) {
       [](const ForwardModel& fm, const GameState& state, const oracle::OracleGame& o,
          const std::vector<Decision>& legal, rules::Pcg64& rng) {
         // OracleAgent.act on the loop's own state: the core's routing, the core's words.
+        game::check_same_game(fm, state, "oracle_decide_loop");
         const oracle::Routing routing = oracle::loop_routing(fm, state);
         const oracle::Choice c = oracle::decide(o, state, *fm.table, *fm.rules, legal, rng, routing);
         if (c.branch == oracle::Branch::Unsupported) {

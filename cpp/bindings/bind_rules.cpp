@@ -611,6 +611,7 @@ void bind_config(nb::module_& m) {
       .def_rw("cover_order", &ShootingRules::cover_order)
       .def_rw("cover_tn", &ShootingRules::cover_tn)
       .def_rw("into_melee_needs_adjacent_friend", &ShootingRules::into_melee_needs_adjacent_friend)
+      .def_rw("down_models_in_melee", &ShootingRules::down_models_in_melee)
       .def_rw("exposed_condition", &ShootingRules::exposed_condition)
       .def(
           "set_effect",

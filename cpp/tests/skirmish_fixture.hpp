@@ -172,7 +172,7 @@ inline ForwardModel forward_model(const std::shared_ptr<const GameStatic>& st,
                 ActionSpec{"shoot", 1, "agility", "", false, {}, "", {}},
                 ActionSpec{"aim", 1, "", "", false, {}, "aiming", {}},
                 ActionSpec{"disengage", 1, "agility", "standard", false, {}, "", {}},
-                ActionSpec{"focus", 1, "", "", true, {}, "", {}},
+                ActionSpec{"focus", 1, "", "", false, {}, "", {}},  // RAW: Focus may repeat
                 ActionSpec{"rest", 1, "", "", false, {"charge", "disengage", "melee", "move", "shoot"}, "", {}},
                 ActionSpec{"stabilise", 1, "", "", false, {}, "", {}},
                 ActionSpec{"rally", 1, "resolve", "standard", false, {}, "", {"dazed", "pinned", "shaken"}},

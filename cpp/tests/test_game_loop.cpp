@@ -16,6 +16,7 @@
 // as in a native game: the table's static visibility graph for the bases' radius (the four
 // waypoints around the wall, Floyd-Warshall below) and its cover spots are set up here, as the
 // Python engine would hand them over (NativeTable.ensure_nav).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -447,6 +448,110 @@ void riddle_of_steel_soak() {
               {"pain"});
 }
 
+/// Issue 38: a repeated Focus is offered (RAW "the same action multiple times"); Rest's bans of
+/// the side-turn (a bonus action belongs to the activation) close the moves and attacks of a model
+/// that Rested and the Rest of one that moved (queries.cpp allowed_actions).
+void activation_bans(const ForwardModel& fm, const std::shared_ptr<const GameStatic>& st) {
+  using riven::game::ActionKind;
+  GameState state = opening(st, 5);
+  riven::game::EventLog log;
+  riven::game::start(fm, state, log);
+  state.phase = riven::game::Phase::Action;
+  state.active_model = 1;
+  state.actions_left = 2;
+  state.models[1].strain = 2;
+  const auto offered = [&](ActionKind kind) {
+    const auto wanted = static_cast<std::int16_t>(riven::game::kFirstActionKind + fm.id(kind));
+    for (const Decision& d : riven::game::action_decisions(fm, state, 1)) {
+      if (d.kind == wanted) return true;
+    }
+    return false;
+  };
+  RIVEN_CHECK(offered(ActionKind::Focus) && offered(ActionKind::Move) && offered(ActionKind::Rest));
+  state.taken_actions[0] = static_cast<std::int16_t>(fm.id(ActionKind::Focus));
+  state.taken_count = 1;
+  RIVEN_CHECK(offered(ActionKind::Focus));  // a second Focus
+  state.taken_count = 0;
+  state.models[1].rested = true;  // Rested earlier this side-turn
+  RIVEN_CHECK(!offered(ActionKind::Move) && !offered(ActionKind::Charge) && offered(ActionKind::Focus));
+  state.models[1].rested = false;
+  state.models[1].moved_or_attacked = true;  // moved earlier this side-turn
+  RIVEN_CHECK(!offered(ActionKind::Rest) && offered(ActionKind::Move));
+}
+
+/// Issue 38: a Down friend in base contact is in no melee (shooting.down_models_in_melee false).
+void down_friend_in_melee(const std::shared_ptr<const GameStatic>& st) {
+  const auto place = [](GameState& state) {
+    const double spots[6][2] = {{19, 16}, {20, 16}, {18, 17}, {18, 16}, {4, 21}, {8, 21}};
+    for (std::size_t k = 0; k < 6; ++k) {
+      state.models[k].x = spots[k][0];
+      state.models[k].y = spots[k][1];
+    }
+    state.models[0].wounds = 0;  // blue-leader, beside the archer and red-leader, is Down
+    state.models[0].status = riven::game::Status::Down;
+  };
+  const auto targets = [](const ForwardModel& model, const GameState& game) {
+    std::vector<int> found;
+    for (const auto& [j, cover] : riven::game::shot_targets(model, game, 1)) found.push_back(j);
+    return found;
+  };
+  const auto shoots_red_leader = [&](const ForwardModel& model, const GameState& game) {
+    const auto found = targets(model, game);
+    return std::find(found.begin(), found.end(), 3) != found.end();
+  };
+  const ForwardModel fm = forward_model(st);
+  GameState state = opening(st, 6);
+  place(state);
+  // red-leader fights the active blue-3; the archer touches only the Down blue-leader.
+  RIVEN_CHECK(!shoots_red_leader(fm, state));
+  state.models[2].x = 3.0;  // blue-3 leaves: red-leader touches only a Down model, in no melee
+  state.models[2].y = 3.0;
+  RIVEN_CHECK(shoots_red_leader(fm, state));
+  riven::rules::RulesConfig counted = riven::testing::riven_v01();
+  counted.shooting.down_models_in_melee = true;  // the variant: Down friends count
+  const ForwardModel variant = forward_model(st, &counted);
+  place(state);
+  RIVEN_CHECK(shoots_red_leader(variant, state));  // the Down blue-leader it touches is in the melee
+  state.models[2].x = 3.0;
+  state.models[2].y = 3.0;
+  state.models[1].x = 21.5;  // the archer steps away from everyone
+  RIVEN_CHECK(!shoots_red_leader(variant, state) && shoots_red_leader(fm, state));
+}
+
+// Issue 39.4: a state of another game is refused by a forward model (one integer compare of the
+// game fingerprints); the states of one game with either first side share their model.
+void game_mismatch(const ForwardModel& fm, const std::shared_ptr<const GameStatic>& st) {
+  const auto refused = [&](const GameState& state) {
+    try {
+      riven::game::check_same_game(fm, state, "test");
+    } catch (const riven::game::GameMismatch& e) {
+      return std::string(e.what()).find("another game") != std::string::npos;
+    }
+    return false;
+  };
+  RIVEN_CHECK(fm.game_id != 0 && fm.game_id == riven::game::game_fingerprint(*st));
+  const GameState own = opening(st, 3);
+  RIVEN_CHECK(own.game_id == fm.game_id && !refused(own));
+  RIVEN_CHECK(GameState(own).game_id == fm.game_id);  // a copy keeps its game
+  auto red_first = std::make_shared<GameStatic>(*st);
+  red_first->first_side = 1;  // a rolled mission's other opening: the same game
+  RIVEN_CHECK(!refused(GameState::initial(red_first, 0)));
+  auto renamed = std::make_shared<GameStatic>(*st);
+  renamed->model_ids[0] = "blue-captain";
+  RIVEN_CHECK(refused(GameState::initial(renamed, 0)));
+  auto moved = std::make_shared<GameStatic>(*st);
+  moved->objectives[1].x += 0.5;
+  RIVEN_CHECK(refused(GameState::initial(moved, 0)));
+  auto longer = std::make_shared<GameStatic>(*st);
+  longer->round_limit += 1;
+  RIVEN_CHECK(refused(GameState::initial(longer, 0)));
+  // Lists are hashed with their lengths: moving a name from one vocabulary to the next differs.
+  auto shifted = std::make_shared<GameStatic>(*st);
+  shifted->destination_kinds.insert(shifted->destination_kinds.begin(), shifted->options.back());
+  shifted->options.pop_back();
+  RIVEN_CHECK(riven::game::game_fingerprint(*shifted) != fm.game_id);
+}
+
 }  // namespace
 
 int main() {
@@ -503,6 +608,9 @@ int main() {
     refused = true;
   }
   RIVEN_CHECK(refused && state.seq == seq);
+  activation_bans(fm, st);
+  game_mismatch(fm, st);
+  down_friend_in_melee(st);
   oracle_soak(fm, st);
   rollout_soak(fm, st);
   invictus_soak();

@@ -160,8 +160,8 @@ def audit_game(spec: Mapping[str, Any], index: int) -> GameAudit:
     from riven_agents.oracle.profiles import load_profiles
     from riven_agents.registry import make_agent
 
+    from riven_env.engines import new_game
     from riven_env.game.runner import agent_seeds
-    from riven_env.game.setup import new_game
 
     seed = game_seed(int(spec["seed"]), index)
     oracle_side = SIDES[index % 2]
@@ -436,7 +436,7 @@ def run_audit(
     """
     from riven_agents.registry import make_agent
 
-    from riven_env.game.setup import new_game
+    from riven_env.engines import new_game
     from riven_env.playtest.db import ResultsDB
     from riven_env.playtest.errors import PlaytestError
 

@@ -7,7 +7,10 @@ from collections.abc import Mapping
 
 from riven_env.analytics import plots
 from riven_env.analytics.metrics import Metric
-from riven_env.playtest.report import _e, _img, _section, _table
+from riven_env.playtest.html import escape as _e
+from riven_env.playtest.html import image as _img
+from riven_env.playtest.html import section as _section
+from riven_env.playtest.html import table as _table
 from riven_env.playtest.stats import Interval
 
 # Metrics drawn on the shared 0-1 axis of the forest plot (the others have units).

@@ -11,7 +11,7 @@ the Oracle:
 * ``baseline``: a reference player (``random``);
 * ``recipe K``: the scripted agent of recipe K (below), on the seeds of its colour.
 
-Every game is ``riven_env.game.runner.play_game``, so ``riven play --scenario S --blue B
+Every game is ``riven_env.engines.play_game``, so ``riven play --scenario S --blue B
 --red R --seed N`` replays any of them exactly.
 
 **Exploitability** per colour is the responder's win rate minus (a) the mirror's and (b)
@@ -182,7 +182,7 @@ def play_arm_game(task: tuple[Any, ...]) -> dict[str, Any]:
     distance edges, bait window)``.
     """
     from riven_env.analytics.recipes import game_facts
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     scenario, subject, oracle, seed, side, overrides, edges, window = task
     blue, red = (subject, oracle) if side == "blue" else (oracle, subject)
@@ -568,8 +568,8 @@ def write_outputs(report: Mapping[str, Any], out: Path) -> list[Path]:
 
 def write_replays(report: Mapping[str, Any], out: Path, count: int) -> list[str]:
     """Write HTML replays and logs of the first ``count`` recipe games of each colour."""
+    from riven_env.engines import play_game
     from riven_env.game.events import write_jsonl
-    from riven_env.game.runner import play_game
     from riven_env.replay import write_replay
 
     written: list[str] = []

@@ -271,7 +271,7 @@ def play_mirror(
     Raises:
         PlaytestError: Bad scenario (the message names the file and field).
     """
-    from riven_env.game.engines import resolve_engine
+    from riven_env.engines import resolve_engine
     from riven_env.playtest.runner import run_playtest
 
     scenario_path = str(Path(scenario).resolve()) if Path(scenario).exists() else str(scenario)

@@ -1,7 +1,7 @@
 """The HTML report of a ``riven balance`` search: every candidate, its estimate, the chosen one.
 
 Built from the playtest report's parts (style, tables, sections, embedded PNG plots and the
-self-check script of ``riven_env.playtest.report`` / ``plots``), so it looks and checks like
+self-check script of ``riven_env.playtest.html`` / ``plots``), so it looks and checks like
 the other reports and opens offline.
 """
 
@@ -11,8 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from riven_env.balance.search import Candidate, SearchResult
+from riven_env.playtest.html import SELF_CHECK, STYLE
+from riven_env.playtest.html import escape as _e
+from riven_env.playtest.html import image as _img
+from riven_env.playtest.html import section as _section
+from riven_env.playtest.html import table as _table
 from riven_env.playtest.plots import _png, _pyplot
-from riven_env.playtest.report import SELF_CHECK, STYLE, _e, _img, _section, _table
 
 
 def _pct(rate: dict[str, Any]) -> str:

@@ -412,7 +412,7 @@ def run_search(
             str(folder / f"{Path(db_path).stem}{JOURNAL_SUFFIX}")
         )
     )
-    from riven_env.game.engines import pick_engine
+    from riven_env.engines import pick_engine
 
     engine = pick_engine(engine, [mission])
     sname = study_name(text, name, seed, settings, engine)

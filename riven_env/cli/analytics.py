@@ -13,16 +13,20 @@ import typer
 from rich.table import Table
 
 from riven_env.cli.common import (
+    AsJson,
+    Db,
+    MaxDecisions,
     QuietOption,
+    Sets,
     WorkersOption,
     check_output,
     echo_json,
     friendly_errors,
     make_console,
+    rate_text,
     results_field,
     results_line,
 )
-from riven_env.cli.playtest import AsJson, Db, MaxDecisions, Sets, rate_text
 from riven_env.playtest.config import DEFAULT_DB
 
 
@@ -55,9 +59,9 @@ def swap_command(
 ) -> None:
     """``riven playtest --swap-seats``: both runs, per-colour results, roster and seat effects."""
     from riven_env.analytics.metrics import attach_metrics
+    from riven_env.analytics.report import write_report
     from riven_env.analytics.seats import run_swap
     from riven_env.playtest.db import ResultsDB
-    from riven_env.playtest.report import write_report
 
     swap, results = run_swap(config, progress=not quiet, resume=resume)
     runs = {}

@@ -15,15 +15,20 @@ import typer
 from rich.table import Table
 
 from riven_env.cli.common import (
+    AsJson,
+    Backend,
     EngineOption,
     QuietOption,
+    RayAddress,
+    Seed,
     WorkersOption,
     check_output,
     echo_json,
     friendly_errors,
     make_console,
+    rate_text,
 )
-from riven_env.cli.playtest import AsJson, Backend, RayAddress, Seed, _interrupted, rate_text
+from riven_env.cli.playtest import _interrupted
 
 DEFAULT_DB = Path("runs") / "balance" / "balance.duckdb"
 

@@ -37,7 +37,7 @@ WorkersOption = Annotated[
     int | None,
     typer.Option("--workers", min=1, help="Parallel worker processes (default: all CPUs)."),
 ]
-#: ``--engine``: the game engine of every game a command plays (riven_env.game.engines).
+#: ``--engine``: the game engine of every game a command plays (riven_env.engines).
 EngineOption = Annotated[
     str | None,
     typer.Option(
@@ -53,6 +53,38 @@ EngineOption = Annotated[
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q", help="No progress bar (never shown when not a TTY).")
 ]
+
+#: Options of the commands that play and store games (playtest, compare, tournament,
+#: balance, skill-trace, meta, oracle audit).
+Scenario = Annotated[
+    str, typer.Option("--scenario", help="Bundled scenario name or scenario file.")
+]
+Games = Annotated[int, typer.Option("--games", min=1, help="Number of games (per arm / pairing).")]
+Seed = Annotated[
+    int, typer.Option("--seed", min=0, help="Run seed; game i plays a seed derived from it.")
+]
+Backend = Annotated[str, typer.Option("--backend", help="local (processes) or ray.")]
+RayAddress = Annotated[
+    str | None,
+    typer.Option("--ray-address", help="Ray cluster address (default: start a local Ray)."),
+]
+Db = Annotated[Path, typer.Option("--db", help="Results database (DuckDB file).")]
+Sets = Annotated[
+    list[str] | None,
+    typer.Option("--set", metavar="KEY=VALUE", help="Override a rules value; repeatable."),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+MaxDecisions = Annotated[
+    int | None,
+    typer.Option("--max-decisions", min=1, help="Stop each game after this many decisions."),
+]
+
+
+def rate_text(rate: dict) -> str:
+    """``12.5%  [8.6, 17.8]``: a rate and its interval as the tables print it."""
+    if rate["rate"] is None:
+        return "-"
+    return f"{rate['rate'] * 100:.1f}%  [{rate['low'] * 100:.1f}, {rate['high'] * 100:.1f}]"
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -108,7 +140,7 @@ def apply_engine(
     Raises:
         EngineError: An unknown engine, or one that cannot play ``scenario``.
     """
-    from riven_env.game.engines import check_engine, pick_engine, use_engine
+    from riven_env.engines import check_engine, pick_engine, use_engine
 
     engine = use_engine(engine)
     if scenario is None:

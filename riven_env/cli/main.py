@@ -176,6 +176,8 @@ COMMAND_MODULES = (
     "riven_env.cli.stress",
     "riven_env.cli.bench",
     "riven_env.cli.analytics",
+    "riven_env.cli.serve",
+    "riven_env.cli.campaign",
 )
 
 for _name in COMMAND_MODULES:

@@ -30,7 +30,7 @@ def play(
         "oracle",
         "--blue",
         help="Agent for blue: oracle, oracle:PROFILE, random, greedy, mcts[:N], expert[:BUDGET], "
-        "ppo:PATH.",
+        "ppo:PATH, or human (you, in the browser: docs/play.md).",
     ),
     red: str = typer.Option("oracle", "--red", help="Agent for red."),
     seed: int = typer.Option(0, "--seed", help="Game seed: the same seed gives the same game."),
@@ -45,12 +45,19 @@ def play(
     quiet: QuietOption = False,
     engine: EngineOption = None,
 ) -> None:
-    """Play one game and print the result."""
+    """Play one game and print the result (a side given as ``human``: in the browser)."""
+    if "human" in (blue.strip().lower(), red.strip().lower()):
+        from riven_env.cli.serve import play_in_browser
+
+        play_in_browser(
+            scenario, blue, red, seed, engine, log=log, replay=replay, set_=set_, json=as_json
+        )
+        return
     check_output(log, "--log")
     apply_engine(engine, scenario, parse_overrides(set_))
     check_output(replay, "--replay")
+    from riven_env.engines import play_game
     from riven_env.game.events import write_jsonl
-    from riven_env.game.runner import play_game
     from riven_env.progress import game_progress
 
     # One game: the bar counts rounds (of the scenario's round limit).

@@ -9,55 +9,41 @@ to resume.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from riven_env.cli.common import (
     EXIT_INTERRUPTED,
+    AsJson,
+    Backend,
+    Db,
     EngineOption,
+    Games,
+    MaxDecisions,
     QuietOption,
+    RayAddress,
+    Scenario,
+    Seed,
+    Sets,
     WorkersOption,
     check_output,
     echo_json,
     friendly_errors,
     make_console,
+    rate_text,
     results_field,
     results_line,
 )
+from riven_env.interrupts import interrupts_deferred
 from riven_env.playtest.config import DEFAULT_DB
 
-Scenario = Annotated[
-    str, typer.Option("--scenario", help="Bundled scenario name or scenario file.")
-]
-Games = Annotated[int, typer.Option("--games", min=1, help="Number of games (per arm / pairing).")]
-Seed = Annotated[
-    int, typer.Option("--seed", min=0, help="Run seed; game i plays a seed derived from it.")
-]
+if TYPE_CHECKING:
+    from riven_env.playtest.config import PlaytestConfig
+    from riven_env.playtest.runner import RunResult
+
 Workers = WorkersOption
-Backend = Annotated[str, typer.Option("--backend", help="local (processes) or ray.")]
-RayAddress = Annotated[
-    str | None,
-    typer.Option("--ray-address", help="Ray cluster address (default: start a local Ray)."),
-]
-Db = Annotated[Path, typer.Option("--db", help="Results database (DuckDB file).")]
-Sets = Annotated[
-    list[str] | None,
-    typer.Option("--set", metavar="KEY=VALUE", help="Override a rules value; repeatable."),
-]
-AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
-MaxDecisions = Annotated[
-    int | None,
-    typer.Option("--max-decisions", min=1, help="Stop each game after this many decisions."),
-]
-
-
-def rate_text(rate: dict) -> str:
-    """``12.5%  [8.6, 17.8]``: a rate and its interval as the tables print it."""
-    if rate["rate"] is None:
-        return "-"
-    return f"{rate['rate'] * 100:.1f}%  [{rate['low'] * 100:.1f}, {rate['high'] * 100:.1f}]"
 
 
 def _side_line(side: str, agent: str, info: dict) -> str:
@@ -128,9 +114,8 @@ def playtest(
 ) -> None:
     """Play many games in parallel and store the results."""
     from riven_env.analytics.metrics import attach_metrics
-    from riven_env.cli.analytics import metrics_table
+    from riven_env.analytics.report import write_report
     from riven_env.playtest.db import EXPORT_FORMATS, ResultsDB
-    from riven_env.playtest.report import write_report
     from riven_env.playtest.runner import PlaytestInterrupted, run_playtest
 
     check_output(db, "--db", default=DEFAULT_DB)
@@ -156,8 +141,8 @@ def playtest(
         result = run_playtest(config, progress=not quiet, resume=resume)
     except PlaytestInterrupted as exc:
         raise _interrupted(exc) from None
-    data = result.to_json()
     try:
+        data = result.to_json()
         data["metrics"] = attach_metrics(config.db, result.run_id)
         if export is not None:
             with ResultsDB(config.db) as handle:
@@ -167,6 +152,29 @@ def playtest(
     except KeyboardInterrupt:  # every game is stored by now: say so, as at any other moment
         stopped = PlaytestInterrupted(result.run_id, result.summary.games, config.games)
         raise _interrupted(stopped) from None
+    # Every game is stored and measured: a Ctrl-C now waits for the result to be printed
+    # whole, and the command ends as a finished run (status 0).
+    try:
+        with interrupts_deferred():
+            _print_result(data, config, result, scenario, blue, red, report, export, as_json)
+    except KeyboardInterrupt:
+        pass
+
+
+def _print_result(
+    data: dict[str, Any],
+    config: PlaytestConfig,
+    result: RunResult,
+    scenario: str,
+    blue: str,
+    red: str,
+    report: Path | None,
+    export: Path | None,
+    as_json: bool,
+) -> None:
+    """Print a finished playtest: its JSON object, or the table, the sides and the metrics."""
+    from riven_env.cli.analytics import metrics_table
+
     if as_json:
         echo_json({**data, "results": results_field(config.db, data["games"])})
         return
@@ -210,9 +218,9 @@ def report(
     ] = "parquet",
 ) -> None:
     """Write the HTML report of a playtest run (and optionally export its tables)."""
+    from riven_env.analytics.report import write_report
     from riven_env.analytics.store import export_analytics
     from riven_env.playtest.db import ResultsDB
-    from riven_env.playtest.report import write_report
 
     check_output(output, "--output")
     check_output(export, "--export", kind="folder")

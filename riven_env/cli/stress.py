@@ -111,7 +111,7 @@ def stress_oracle(
         write_outputs,
         write_replays,
     )
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     check_output(out, "--out", kind="folder", default=Path("runs/stress"))
     specs = _oracle_specs(oracle)

@@ -177,7 +177,7 @@ def eval_command(
     """Play GAMES games and print blue's win/draw/loss rates with 95% confidence intervals."""
     from riven_training.evaluate import play_match
 
-    from riven_env.game.runner import play_game
+    from riven_env.engines import play_game
 
     if games < 1:
         raise typer.BadParameter(f"{games}: must be >= 1", param_hint="--games")

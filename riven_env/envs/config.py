@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 try:
@@ -19,6 +20,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
+from riven_env.envs.errors import EnvArgumentError
 from riven_env.errors import RivenError
 
 ENV_FILE = "env.toml"
@@ -201,6 +203,15 @@ def build_env_parts(
 GENERATED_PREFIX = "generated:"
 
 
+def load_scenario_for(scenario: Any, rules: Any) -> Any:
+    """A loaded scenario from a bundled name, a path or an already loaded Scenario."""
+    if isinstance(scenario, str | Path):
+        from riven_env.scenario import load_scenario
+
+        return load_scenario(scenario, rules=rules)
+    return scenario
+
+
 def resolve_mission(spec: Any, rules: Any) -> Any:
     """A loaded scenario from a mission spec: a bundled name, a path, ``generated:KIND:SEED``
     (optionally ``:MODELS`` a side) or an already loaded Scenario.
@@ -209,8 +220,6 @@ def resolve_mission(spec: Any, rules: Any) -> Any:
         EnvConfigError: A malformed ``generated:`` spec (the message names it).
         ScenarioError: The generator or the loader refuses the scenario.
     """
-    from riven_env.envs.gym_env import load_scenario_for
-
     if isinstance(spec, str) and spec.startswith(GENERATED_PREFIX):
         from riven_env.scenario.generator import generate_scenario, to_toml
         from riven_env.scenario.loader import load_scenario_text
@@ -300,7 +309,6 @@ def build_missions(
 def _refuse_choice_systems(rules: Any) -> None:
     """Refuse a dice engine whose melee is a round of ``choose`` decisions (RoS): the fixed
     action catalogue has no entries for them, so an episode could not go on past a melee."""
-    from riven_env.envs.gym_env import EnvArgumentError
     from riven_env.rules.resolution import get_resolution
 
     name = rules.get("meta.resolution")
@@ -313,7 +321,5 @@ def _refuse_choice_systems(rules: Any) -> None:
 
 def check_render_mode(render_mode: str | None, allowed: list[str]) -> None:
     """Refuse a render mode the environment does not offer."""
-    from riven_env.envs.gym_env import EnvArgumentError
-
     if render_mode is not None and render_mode not in allowed:
         raise EnvArgumentError(f"render_mode={render_mode!r}: expected one of {allowed}")

@@ -30,7 +30,6 @@ See ``docs/environments.md`` for every feature and catalogue entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -39,13 +38,20 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from riven_env.encoding.layout import SIDES, enemy_of
-from riven_env.envs.config import EnvConfig, build_missions, check_render_mode
+from riven_env.engines import new_game
+from riven_env.envs.config import (  # noqa: F401  (load_scenario_for: re-exported)
+    EnvConfig,
+    build_missions,
+    check_render_mode,
+    load_scenario_for,
+)
+from riven_env.envs.errors import EnvArgumentError
 from riven_env.envs.opponents import describe, episode_opponent
 from riven_env.envs.render import render_ansi, render_rgb
 from riven_env.envs.rewards import ended_by_round_limit, outcome_reward, potential
 from riven_env.envs.spaces import observation_space
 from riven_env.errors import IllegalActionError, RivenError
-from riven_env.game import GameState, new_game
+from riven_env.game import GameState
 from riven_env.game.runner import agent_seeds
 from riven_env.native.guard import ENV_THREAD_MESSAGE, NativeGuard, one_thread
 
@@ -58,19 +64,6 @@ _SEED_BOUND = 2**62
 # A scenario that ends before the learner's first decision is restarted with the next seed
 # (never seen in the bundled missions); this bounds the retries.
 _MAX_EMPTY_GAMES = 16
-
-
-class EnvArgumentError(RivenError):
-    """An environment argument is invalid; the message names it and what is allowed."""
-
-
-def load_scenario_for(scenario: Any, rules: Any) -> Any:
-    """A loaded scenario from a bundled name, a path or an already loaded Scenario."""
-    if isinstance(scenario, str | Path):
-        from riven_env.scenario import load_scenario
-
-        return load_scenario(scenario, rules=rules)
-    return scenario
 
 
 class RivenSkirmishEnv(gym.Env):
@@ -91,7 +84,7 @@ class RivenSkirmishEnv(gym.Env):
         include_events: Put each step's game events in ``info["events"]`` (slower).
         render_mode: ``"rgb_array"``, ``"ansi"`` or None.
         engine: ``"auto"``, ``"python"`` or ``"native"``: the game engine of every episode
-            (:func:`~riven_env.game.new_game`; None: the process default, ``--engine``);
+            (:func:`~riven_env.engines.new_game`; None: the process default, ``--engine``);
             ``auto`` settles on native when the core can play every mission, else python
             (:attr:`engine` says which). On the native engine flat and dict observations are
             encoded by the core.
@@ -120,7 +113,7 @@ class RivenSkirmishEnv(gym.Env):
         engine: str | None = None,
     ) -> None:
         super().__init__()
-        from riven_env.game.engines import pick_engine, resolve_engine
+        from riven_env.engines import pick_engine, resolve_engine
 
         # reset and step hold it: one thread at a time, else RuntimeError (never a crash).
         self._guard = NativeGuard(ENV_THREAD_MESSAGE)

@@ -88,7 +88,7 @@ def oracle_game(spec: str, state: Any) -> Any:
     from riven_agents.oracle.native import native_oracle_game
     from riven_agents.registry import make_agent
 
-    from riven_env.envs.gym_env import EnvArgumentError
+    from riven_env.envs.errors import EnvArgumentError
 
     agent = make_agent(spec, SIDES[0], 0)
     game = native_oracle_game(agent, state).core

@@ -18,13 +18,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from riven_env.encoding.layout import SIDES
+from riven_env.engines import new_game
 from riven_env.envs.config import EnvConfig, build_env_parts, check_render_mode
 from riven_env.envs.gym_env import DEFAULT_SCENARIO, _as_index
 from riven_env.envs.render import render_ansi, render_rgb
 from riven_env.envs.rewards import ended_by_round_limit, outcome_reward, potential
 from riven_env.envs.spaces import mask_space
 from riven_env.errors import IllegalActionError
-from riven_env.game import new_game
+from riven_env.native.guard import ENV_THREAD_MESSAGE, NativeGuard, one_thread
 
 _SEED_BOUND = 2**62
 
@@ -64,7 +65,10 @@ class RivenAECEnv(AECEnv):
         engine: str | None = None,
     ) -> None:
         super().__init__()
-        from riven_env.game.engines import pick_engine, resolve_engine
+        from riven_env.engines import pick_engine, resolve_engine
+
+        # One thread at a time, on either engine (the core and GEOS are not thread-safe).
+        self._guard = NativeGuard(ENV_THREAD_MESSAGE)
 
         self.engine = resolve_engine(engine)
         check_render_mode(render_mode, self.metadata["render_modes"])
@@ -113,6 +117,7 @@ class RivenAECEnv(AECEnv):
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ AEC API
+    @one_thread
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a game; ``reset(seed=7)`` plays ``new_game(scenario, 7)``."""
         if seed is not None:
@@ -136,6 +141,7 @@ class RivenAECEnv(AECEnv):
         self.agent_selection = self.state.current_side
         self._refresh_legal()
 
+    @one_thread
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         mask = np.zeros(self.catalogue.size, dtype=np.int8)
         if agent == self.agent_selection and not self.state.is_terminal:
@@ -143,6 +149,7 @@ class RivenAECEnv(AECEnv):
         encoder = self._native_encoder or self.encoder
         return {"observation": encoder.encode_flat(self.state, agent), "action_mask": mask}
 
+    @one_thread
     def step(self, action: Any) -> None:
         """Apply the selected agent's action (``None`` for an agent that is done)."""
         agent = self.agent_selection

@@ -95,6 +95,14 @@ def batched_refusal(
     return None
 
 
+#: Why a batched vector env does not pickle: its games live in one native batch, which keeps no
+#: record to replay them from (a single env's native game does: docs/environments.md).
+PICKLE_REFUSAL = (
+    "a batched RivenVectorEnv does not pickle (its games live in the native core): pickle the "
+    "function that builds it (as SubprocVecEnv and AsyncVectorEnv do), or use backend='python'"
+)
+
+
 class RivenVectorEnv(VectorEnv):
     """``num_envs`` RIVEN games with one learner each, stepped together.
 
@@ -140,7 +148,7 @@ class RivenVectorEnv(VectorEnv):
             raise EnvArgumentError(
                 f"learner_side={learner_side!r}: expected one of {list(LEARNER_SIDES)}"
             )
-        from riven_env.game.engines import pick_engine
+        from riven_env.engines import pick_engine
 
         missions = list(scenario) if isinstance(scenario, list | tuple) else [scenario]
         engine = pick_engine(engine, missions, overrides=kwargs.get("rules_overrides"))
@@ -331,6 +339,11 @@ class RivenVectorEnv(VectorEnv):
         for env in self.envs:
             env.close()
         self._batch = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        if self._batch is not None:
+            raise TypeError(PICKLE_REFUSAL)
+        return self.__dict__.copy()
 
     # ------------------------------------------------------------------ internals
     def _seeds(self, seed: int | Sequence[int] | None) -> list[int]:

@@ -39,7 +39,7 @@ from riven_env.table import (
 )
 
 if TYPE_CHECKING:
-    from riven_env.game.state import GameState
+    from riven_env.game.state_data import StateData
 
 END = Decision("end")
 ATTACKS = frozenset({"charge", "melee", "shoot"})
@@ -49,20 +49,20 @@ DISENGAGE_KINDS = frozenset({"away", "cover_from_enemy", "toward_friend", "towar
 
 
 # ----------------------------------------------------------------------------- helpers
-def _weapon(state: GameState, i: int, kind: str):
+def _weapon(state: StateData, i: int, kind: str):
     profile = state.models[i].profile
     if kind == "ranged":
         return profile.ranged
     return profile.melee or unarmed_weapon(state.rules)
 
 
-def move_allowance(state: GameState, i: int) -> float:
+def move_allowance(state: StateData, i: int) -> float:
     """Move of model ``i`` after Condition penalties."""
     penalty = effects.limits(state, i).move_penalty
     return max(0.0, float(state.models[i].profile.move) - penalty)
 
 
-def destinations_for(state: GameState, i: int, allowance: float) -> list:
+def destinations_for(state: StateData, i: int, allowance: float) -> list:
     """Candidate destinations of the tabletop for model ``i`` (uncached; see GameState)."""
     # All objectives are passed so that a destination's ref is the objective's index in the
     # scenario; looted ones are dropped afterwards.
@@ -80,7 +80,7 @@ def destinations_for(state: GameState, i: int, allowance: float) -> list:
     return [d for d in found if not (d.kind == "toward_objective" and d.ref in state.looted)]
 
 
-def move_options_for(state: GameState, i: int) -> list[tuple[str, int | None]]:
+def move_options_for(state: StateData, i: int) -> list[tuple[str, int | None]]:
     """The ``(kind, ref)`` moves model ``i`` may order (uncached; see GameState).
 
     A move names a direction; its path is planned only when the move is made
@@ -99,7 +99,7 @@ def move_options_for(state: GameState, i: int) -> list[tuple[str, int | None]]:
     return [(k, r) for k, r in options if not (k == "toward_objective" and r in state.looted)]
 
 
-def _find_destination(state: GameState, i: int, allowance: float, key: tuple) -> Any:
+def _find_destination(state: StateData, i: int, allowance: float, key: tuple) -> Any:
     kind, ref = key
     return plan_destination(
         state.table,
@@ -113,12 +113,13 @@ def _find_destination(state: GameState, i: int, allowance: float, key: tuple) ->
 
 
 def shot_targets(
-    state: GameState, i: int, memo: dict[Any, Any] | None = None
+    state: StateData, i: int, memo: dict[Any, Any] | None = None
 ) -> list[tuple[int, str]]:
     """Enemies model ``i`` may shoot now, each with the cover it would shoot against.
 
     RAW: no shooting into a melee unless the shooter is itself adjacent (in base contact)
-    to a friendly model in that melee. An engaged shooter may shoot an enemy outside any
+    to a friendly model in that melee. A Down friend is in no melee (house reading,
+    ``shooting.down_models_in_melee``). An engaged shooter may shoot an enemy outside any
     melee, unless ``engagement.forbids`` names ``shoot`` (the sticky-melee house variant).
 
     Args:
@@ -135,7 +136,7 @@ def shot_targets(
 
 
 def _memo_shot_targets(
-    state: GameState, i: int, weapon: Any, memo: dict[Any, Any]
+    state: StateData, i: int, weapon: Any, memo: dict[Any, Any]
 ) -> tuple[tuple[int, str], ...]:
     # The agents ask for the same shooter's targets several times per decision point.
     key = ("shot_targets", i)
@@ -146,18 +147,25 @@ def _memo_shot_targets(
 
 
 def _shot_targets(
-    state: GameState, i: int, weapon: Any, memo: dict[Any, Any]
+    state: StateData, i: int, weapon: Any, memo: dict[Any, Any]
 ) -> list[tuple[int, str]]:
     if "shoot" in engaged_forbids(state.rules) and state._engaged_enemies(i, memo):
         return []
     models, bases = state.models, state.bases
     side = models[i].side
     own_contacts: set[int] | None = None  # read only when a target stands in a melee
+    # House reading (shooting.down_models_in_melee, false): a Down friend cannot fight, so it
+    # is in no melee: it neither puts the target in one nor lets a shooter beside it shoot.
+    down_in_melee = state.rules.get("shooting.down_models_in_melee")
     targets = []
     for j in state.enemies_of(i):
         if not shooting.in_range(weapon, state.distance(i, j)):
             continue
-        engaged_with = [k for k in contacts(bases, j) if models[k].side == side]
+        engaged_with = [
+            k
+            for k in contacts(bases, j)
+            if models[k].side == side and (down_in_melee or models[k].is_active)
+        ]
         if engaged_with:
             if own_contacts is None:
                 own_contacts = set(contacts(bases, i))
@@ -171,7 +179,7 @@ def _shot_targets(
     return targets
 
 
-def effective_cover(state: GameState, shooter: int, target: int, cover: str) -> str:
+def effective_cover(state: StateData, shooter: int, target: int, cover: str) -> str:
     """Cover after the target's Conditions (Exposed, Hunkered, Prone) and weapon traits."""
     return shooting.effective_cover(
         cover,
@@ -193,6 +201,7 @@ class _ActionData:
     disengage_move_factor: float
     stabilise_range: float
     rally_range: float
+    rest_excludes: frozenset[str]
 
 
 @functools.lru_cache(maxsize=32)
@@ -215,19 +224,32 @@ def _action_data(rules: RulesConfig) -> _ActionData:
         disengage_move_factor=rules.get("distances.disengage_move_factor"),
         stabilise_range=rules.get("distances.stabilise_range"),
         rally_range=rules.get("distances.rally_range"),
+        rest_excludes=action_spec("rest", rules).excludes,
     )
 
 
 @functools.lru_cache(maxsize=1024)
 def _allowed_actions(
-    rules: RulesConfig, forbids: frozenset[str], taken: tuple[str, ...], actions_left: int
+    rules: RulesConfig,
+    forbids: frozenset[str],
+    taken: tuple[str, ...],
+    actions_left: int,
+    rested: bool = False,
+    moved_or_attacked: bool = False,
 ) -> frozenset[str]:
     """Actions the active model may still take, before any check on the table.
 
-    Depends only on its Conditions' bans, the actions it took this activation and the
-    actions it has left: a handful of combinations per game, so remembered.
+    Depends only on its Conditions' bans, the actions it took this activation, the actions
+    it has left and Rest's bans of the side-turn (``rested``: it Rested this turn, so none of
+    ``actions.rest.excludes``; ``moved_or_attacked``: it took one of them, so no Rest; RAW
+    "no movement, no attack that activation", a bonus action of the same turn included): a
+    handful of combinations per game, so remembered.
     """
     blocked = forbids | excluded_by(taken, rules)
+    if rested:
+        blocked |= _action_data(rules).rest_excludes
+    if moved_or_attacked:
+        blocked |= {"rest"}
     return frozenset(
         name
         for name, spec in action_specs(rules).items()
@@ -237,12 +259,19 @@ def _allowed_actions(
     )
 
 
-def action_decisions(state: GameState, i: int) -> list[Decision]:
+def action_decisions(state: StateData, i: int) -> list[Decision]:
     """Every legal action of the active model ``i`` (``end`` is always legal)."""
     model = state.models[i]
     rules = state.rules
     lim = effects.limits(state, i)
-    allowed = _allowed_actions(rules, lim.forbids, tuple(state.taken_actions), state.actions_left)
+    allowed = _allowed_actions(
+        rules,
+        lim.forbids,
+        tuple(state.taken_actions),
+        state.actions_left,
+        model.rested,
+        model.moved_or_attacked,
+    )
     data = _action_data(rules)
     memo = state.situation_memo()  # fetched once: every table query below is memoised in it
     engaged_with = state._engaged_enemies(i, memo)
@@ -305,7 +334,7 @@ def action_decisions(state: GameState, i: int) -> list[Decision]:
     return out
 
 
-def _rally_targets(state: GameState, i: int, data: _ActionData) -> list[int]:
+def _rally_targets(state: StateData, i: int, data: _ActionData) -> list[int]:
     """Active models (``i``, then friends in rally range) holding a Condition rally removes."""
     models = state.models
     found = []
@@ -334,7 +363,7 @@ def _move_decisions(
 
 
 def _charge_targets(
-    state: GameState, i: int, reach: float, memo: dict[Any, Any]
+    state: StateData, i: int, reach: float, memo: dict[Any, Any]
 ) -> tuple[int, ...]:
     """Enemies model ``i`` could reach with a charge of ``reach`` (memoised per situation)."""
     key = ("charge_targets", i, reach)
@@ -346,12 +375,12 @@ def _charge_targets(
     return found
 
 
-def _rest_cures(state: GameState, i: int) -> bool:
+def _rest_cures(state: StateData, i: int) -> bool:
     return bool(conditions_removed_by("rest", list(state.models[i].conditions), state.rules))
 
 
 # ----------------------------------------------------------------------------- performing
-def perform(state: GameState, decision: Decision) -> None:
+def perform(state: StateData, decision: Decision) -> None:
     """Carry out an action decision of the active model."""
     i = decision.model if decision.model is not None else state.active_model
     if decision.kind == "end":
@@ -369,8 +398,8 @@ def perform(state: GameState, decision: Decision) -> None:
         destination=None if decision.destination is None else _label(decision.destination),
         actions_left=state.actions_left,
     )
-    if decision.kind in ATTACKS or decision.kind in MOVES:
-        model.moved_or_attacked = True
+    if decision.kind in _action_data(state.rules).rest_excludes:
+        model.moved_or_attacked = True  # no Rest for the rest of the side-turn
     handler = _HANDLERS[decision.kind]
     handler(state, i, decision)
     if model.on_table and not state.over and model.conditions:  # nothing follows game_end
@@ -383,7 +412,7 @@ def _label(destination: tuple) -> str:
     return kind if ref is None else f"{kind}:{ref}"
 
 
-def _plan_for(state: GameState, i: int, dest: Any) -> MovePlan:
+def _plan_for(state: StateData, i: int, dest: Any) -> MovePlan:
     """The move a candidate destination stands for (its path is already legal and truncated)."""
     return MovePlan(
         start=state.position(i),
@@ -394,13 +423,13 @@ def _plan_for(state: GameState, i: int, dest: Any) -> MovePlan:
     )
 
 
-def _do_move(state: GameState, i: int, decision: Decision) -> None:
+def _do_move(state: StateData, i: int, decision: Decision) -> None:
     dest = _find_destination(state, i, move_allowance(state, i), decision.destination)
     if dest is not None:  # None: no way to make that move (e.g. no cover in reach)
         state.apply_move(i, _plan_for(state, i, dest), "move")
 
 
-def _do_charge(state: GameState, i: int, decision: Decision) -> None:
+def _do_charge(state: StateData, i: int, decision: Decision) -> None:
     j = decision.target
     reach = move_allowance(state, i) * state.rules.get("distances.charge_reach_factor")
     plan = plan_charge(state.table, state.bases, i, j, reach)
@@ -420,11 +449,11 @@ def _do_charge(state: GameState, i: int, decision: Decision) -> None:
     state.models[i].charged = False
 
 
-def _do_melee(state: GameState, i: int, decision: Decision) -> None:
+def _do_melee(state: StateData, i: int, decision: Decision) -> None:
     fight(state, i, decision.target)
 
 
-def _melee_modifiers(state: GameState, i: int, attacking: bool) -> list[Modifier]:
+def _melee_modifiers(state: StateData, i: int, attacking: bool) -> list[Modifier]:
     model = state.models[i]
     return melee.melee_modifiers(
         weapon=_weapon(state, i, "melee"),
@@ -437,7 +466,7 @@ def _melee_modifiers(state: GameState, i: int, attacking: bool) -> list[Modifier
 
 
 def roll_context(
-    state: GameState, i: int, other: int | None = None, *, cover: str | None = None
+    state: StateData, i: int, other: int | None = None, *, cover: str | None = None
 ) -> RollContext:
     """What the game knows about a roll of model ``i`` (against ``other``), for the system."""
     model = state.models[i]
@@ -467,7 +496,7 @@ def roll_context(
     )
 
 
-def fight(state: GameState, i: int, j: int) -> None:
+def fight(state: StateData, i: int, j: int) -> None:
     """Melee between the acting model ``i`` and enemy ``j`` (RIVEN: opposed, reading 3).
 
     The resolution system resolves it at once (RIVEN) or returns a pending record whose
@@ -497,7 +526,7 @@ def fight(state: GameState, i: int, j: int) -> None:
     _open_choices(state)
 
 
-def _apply_melee(state: GameState, i: int, j: int, result: MeleeResult) -> None:
+def _apply_melee(state: StateData, i: int, j: int, result: MeleeResult) -> None:
     """Record a closed melee and apply its outcome and aftermath."""
     attacker, defender = state.models[i], state.models[j]
     ids = {"attacker": attacker.id, "defender": defender.id}
@@ -521,7 +550,7 @@ def _apply_melee(state: GameState, i: int, j: int, result: MeleeResult) -> None:
         effects.apply_aftermath(state, i, j, result.aftermath)
 
 
-def _outcome(state: GameState, i: int, j: int, result: MeleeResult) -> None:
+def _outcome(state: StateData, i: int, j: int, result: MeleeResult) -> None:
     if result.winner is None:
         return
     winner, loser = (i, j) if result.winner == "attacker" else (j, i)
@@ -543,7 +572,7 @@ def _outcome(state: GameState, i: int, j: int, result: MeleeResult) -> None:
         effects.gain_condition(state, loser, result.condition, "melee critical")
 
 
-def _do_shoot(state: GameState, i: int, decision: Decision) -> None:
+def _do_shoot(state: StateData, i: int, decision: Decision) -> None:
     j = decision.target
     cover = dict(shot_targets(state, i)).get(j, "none")
     mods = shooting.shot_modifiers(
@@ -563,45 +592,45 @@ def _do_shoot(state: GameState, i: int, decision: Decision) -> None:
     )
 
 
-def _do_aim(state: GameState, i: int, decision: Decision) -> None:
+def _do_aim(state: StateData, i: int, decision: Decision) -> None:
     effects.gain_condition(state, i, action_spec("aim", state.rules).applies, "aim")
 
 
-def _do_take_cover(state: GameState, i: int, decision: Decision) -> None:
+def _do_take_cover(state: StateData, i: int, decision: Decision) -> None:
     name = action_spec("take_cover", state.rules).applies
     effects.gain_condition(state, i, name, "take cover")
 
 
-def _do_disengage(state: GameState, i: int, decision: Decision) -> None:
+def _do_disengage(state: StateData, i: int, decision: Decision) -> None:
     _start_action_test(state, i, "disengage", {"destination": decision.destination})
 
 
-def _do_focus(state: GameState, i: int, decision: Decision) -> None:
+def _do_focus(state: StateData, i: int, decision: Decision) -> None:
     effects.change_momentum(
         state, state.models[i].side, state.rules.get("momentum.gain.focus"), "focus"
     )
 
 
-def _do_rest(state: GameState, i: int, decision: Decision) -> None:
+def _do_rest(state: StateData, i: int, decision: Decision) -> None:
     state.models[i].rested = True
     effects.change_strain(state, i, -state.rules.get("strain.rest_removes"), "rest")
 
 
-def _do_stabilise(state: GameState, i: int, decision: Decision) -> None:
+def _do_stabilise(state: StateData, i: int, decision: Decision) -> None:
     j = decision.target
     state.models[j].stable = True
     state.emit("stabilise", model=state.models[j].id, by=state.models[i].id)
 
 
-def _do_rally(state: GameState, i: int, decision: Decision) -> None:
+def _do_rally(state: StateData, i: int, decision: Decision) -> None:
     _start_action_test(state, i, "rally", {"target": decision.target})
 
 
-def _do_interact(state: GameState, i: int, decision: Decision) -> None:
+def _do_interact(state: StateData, i: int, decision: Decision) -> None:
     _start_action_test(state, i, "interact", {"objective": decision.destination[1]})
 
 
-def _start_action_test(state: GameState, i: int, action: str, context: dict) -> None:
+def _start_action_test(state: StateData, i: int, action: str, context: dict) -> None:
     spec = action_spec(action, state.rules)
     tn = tests_2d6.difficulty_tn(spec.difficulty, state.rules)
     mods = effects.condition_test_modifiers(state, i, "test")
@@ -610,7 +639,7 @@ def _start_action_test(state: GameState, i: int, action: str, context: dict) -> 
 
 # ----------------------------------------------------------------------------- tests and spends
 def start_test(
-    state: GameState,
+    state: StateData,
     i: int,
     kind: str,
     attribute: str,
@@ -631,7 +660,7 @@ def start_test(
     _open_choices(state)
 
 
-def chooser_of(state: GameState) -> int:
+def chooser_of(state: StateData) -> int:
     """The model whose side chooses on the pending roll: the roller, or the target."""
     roll, i, context = state.pending
     if getattr(roll, "chooser", "actor") == "target":
@@ -639,7 +668,7 @@ def chooser_of(state: GameState) -> int:
     return i
 
 
-def _open_choices(state: GameState) -> None:
+def _open_choices(state: StateData) -> None:
     """Enter the spend phase when the pending roll offers its chooser options, else close it."""
     if _spend_options(state):
         state.phase = PHASE_SPEND
@@ -647,7 +676,7 @@ def _open_choices(state: GameState) -> None:
         _finish_test(state)
 
 
-def _spend_options(state: GameState) -> list[str]:
+def _spend_options(state: StateData) -> list[str]:
     roll = state.pending[0]
     model = state.models[chooser_of(state)]
     return state.resolution.spend_options(
@@ -659,7 +688,7 @@ def _spend_options(state: GameState) -> list[str]:
     )
 
 
-def spend_decisions(state: GameState) -> list[Decision]:
+def spend_decisions(state: StateData) -> list[Decision]:
     """The options on the pending roll: ``spend`` ones plus ``accept`` once the dice are rolled,
     ``allocate`` ones (no ``accept``) before."""
     options = _spend_options(state)
@@ -668,7 +697,7 @@ def spend_decisions(state: GameState) -> list[Decision]:
     return [shared_decision("spend", option=o) for o in options] + [ACCEPT]
 
 
-def apply_spend_decision(state: GameState, decision: Decision) -> None:
+def apply_spend_decision(state: StateData, decision: Decision) -> None:
     """Apply a spend or allocation (then offer what is still possible) or accept the result."""
     roll, i, context = state.pending
     if decision.option != "accept":
@@ -685,7 +714,7 @@ def apply_spend_decision(state: GameState, decision: Decision) -> None:
     _finish_test(state)
 
 
-def _finish_test(state: GameState) -> None:
+def _finish_test(state: StateData) -> None:
     roll, i, context = state.pending
     state.pending = None
     state.phase = PHASE_ACTION
@@ -717,13 +746,13 @@ def _finish_test(state: GameState) -> None:
         effects.apply_aftermath(state, i, context.get("target"), result.aftermath)
 
 
-def _partial_cost(state: GameState, i: int, result: Any) -> None:
+def _partial_cost(state: StateData, i: int, result: Any) -> None:
     """A Partial on a non-shot test succeeds at a cost (house: Strain)."""
     if result.result == "partial":
         effects.change_strain(state, i, state.rules.get("test.partial_strain"), "partial")
 
 
-def _resolve_shot(state: GameState, i: int, result: Any, context: dict) -> None:
+def _resolve_shot(state: StateData, i: int, result: Any, context: dict) -> None:
     j = context["target"]
     effect = state.resolution.shot_effect(result.result)
     effects.wound(state, j, effect.wounds, i, f"shot {result.result}")
@@ -739,7 +768,7 @@ def _resolve_shot(state: GameState, i: int, result: Any, context: dict) -> None:
         effects.roll_complication(state, i)
 
 
-def _resolve_disengage(state: GameState, i: int, result: Any, context: dict) -> None:
+def _resolve_disengage(state: StateData, i: int, result: Any, context: dict) -> None:
     if result.result == "miss":
         effects.roll_complication(state, i)
         return
@@ -750,7 +779,7 @@ def _resolve_disengage(state: GameState, i: int, result: Any, context: dict) -> 
     _partial_cost(state, i, result)
 
 
-def _resolve_rally(state: GameState, i: int, result: Any, context: dict) -> None:
+def _resolve_rally(state: StateData, i: int, result: Any, context: dict) -> None:
     if result.result == "miss":
         effects.roll_complication(state, i)
         return
@@ -760,7 +789,7 @@ def _resolve_rally(state: GameState, i: int, result: Any, context: dict) -> None
     _partial_cost(state, i, result)
 
 
-def _resolve_interact(state: GameState, i: int, result: Any, context: dict) -> None:
+def _resolve_interact(state: StateData, i: int, result: Any, context: dict) -> None:
     if result.result == "miss":
         effects.roll_complication(state, i)
         return
@@ -778,7 +807,7 @@ def _resolve_interact(state: GameState, i: int, result: Any, context: dict) -> N
         victory.extract(state, i)
 
 
-def bleeding_check(state: GameState, i: int) -> None:
+def bleeding_check(state: StateData, i: int) -> None:
     """End-of-turn die vs Mettle for a model whose Conditions call for it: failure, 1 wound."""
     from riven_env.rules.casualties import roll_wound_check
 

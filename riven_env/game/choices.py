@@ -25,22 +25,22 @@ from riven_env.game.decisions import PHASE_ACTION, PHASE_CHOICE, Decision, share
 from riven_env.game.model_state import OUT
 
 if TYPE_CHECKING:
-    from riven_env.game.state import GameState
+    from riven_env.game.state_data import StateData
 
 CHOOSE = "choose"
 
 
-def uses_choices(state: GameState) -> bool:
+def uses_choices(state: StateData) -> bool:
     """Whether the game's resolution system resolves melee through the choice phase."""
     return bool(getattr(state.resolution, "has_choices", False))
 
 
-def pain_of(state: GameState, i: int) -> int:
+def pain_of(state: StateData, i: int) -> int:
     """Pain model ``i`` carries (Combat Pool dice lost until the end of the game)."""
     return int(state.system_state.get(("pain", i), 0))
 
 
-def open_melee(state: GameState, i: int, j: int, a_mods: list, d_mods: list) -> None:
+def open_melee(state: StateData, i: int, j: int, a_mods: list, d_mods: list) -> None:
     """Start the system's melee between the acting model ``i`` and enemy ``j``."""
     fighters = []
     for k in (i, j):
@@ -54,13 +54,13 @@ def open_melee(state: GameState, i: int, j: int, a_mods: list, d_mods: list) -> 
     _settle(state)
 
 
-def choice_decisions(state: GameState) -> list[Decision]:
+def choice_decisions(state: StateData) -> list[Decision]:
     """The options of the pending session as ``choose`` decisions."""
     session = state.pending[0]
     return [shared_decision(CHOOSE, option=o) for o in state.resolution.choice_options(session)]
 
 
-def apply_choice(state: GameState, decision: Decision) -> None:
+def apply_choice(state: StateData, decision: Decision) -> None:
     """Apply a ``choose`` decision to the pending session."""
     session, i, context = state.pending
     session = state.resolution.apply_choice(session, decision.option, state.rng)
@@ -68,7 +68,7 @@ def apply_choice(state: GameState, decision: Decision) -> None:
     _settle(state)
 
 
-def _settle(state: GameState) -> None:
+def _settle(state: StateData) -> None:
     """Write the session's new events; hand the choice to its side, or finish it."""
     session, i, context = state.pending
     for type_, fields in session.new_events:
@@ -88,7 +88,7 @@ def _drained(session: Any) -> Any:
     return replace(session, new_events=()) if session.new_events else session
 
 
-def _apply_effects(state: GameState, found: tuple, fighters: list[int]) -> None:
+def _apply_effects(state: StateData, found: tuple, fighters: list[int]) -> None:
     for effect in found:
         if state.over:
             return

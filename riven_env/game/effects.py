@@ -1,7 +1,7 @@
 """State changes shared by many rules: wounds, Down/Out, removal, Strain, Conditions,
 Momentum, complications and morale.
 
-Each function takes the :class:`~riven_env.game.state.GameState` first, changes it and
+Each function takes the :class:`~riven_env.game.state_data.StateData` first, changes it and
 emits the matching events. The action resolvers and the turn sequence call these, so a
 rule such as "a wound adds Strain" lives in exactly one place.
 """
@@ -15,11 +15,11 @@ from riven_env.rules import conditions, strain
 from riven_env.table import plan_flight, plan_push
 
 if TYPE_CHECKING:
-    from riven_env.game.state import GameState
+    from riven_env.game.state_data import StateData
 
 
 # ----------------------------------------------------------------------------- Momentum
-def change_momentum(state: GameState, side: str, delta: int, reason: str) -> int:
+def change_momentum(state: StateData, side: str, delta: int, reason: str) -> int:
     """Add ``delta`` to the Momentum pool of ``side`` (clamped to 0..cap); return the change."""
     owner = state.momentum_owner[side]
     cap = state.rules.get("momentum.cap")
@@ -33,7 +33,7 @@ def change_momentum(state: GameState, side: str, delta: int, reason: str) -> int
 
 
 # ----------------------------------------------------------------------------- resources
-def change_resource(state: GameState, i: int, name: str, delta: int, reason: str) -> None:
+def change_resource(state: StateData, i: int, name: str, delta: int, reason: str) -> None:
     """Add ``delta`` to model ``i``'s resource ``name`` (never below 0) and record it."""
     model = state.models[i]
     old = model.resources.get(name, 0)
@@ -44,7 +44,7 @@ def change_resource(state: GameState, i: int, name: str, delta: int, reason: str
     state.emit("resource", model=model.id, resource=name, delta=new - old, value=new, reason=reason)
 
 
-def apply_aftermath(state: GameState, i: int, j: int | None, aftermath) -> None:
+def apply_aftermath(state: StateData, i: int, j: int | None, aftermath) -> None:
     """Apply a closed roll's :class:`~riven_env.rules.results.Aftermath` entries in order.
 
     ``who`` ``"actor"`` is model ``i`` (the roller, the attacker), ``"target"`` model ``j``,
@@ -75,7 +75,7 @@ def apply_aftermath(state: GameState, i: int, j: int | None, aftermath) -> None:
 
 
 # ----------------------------------------------------------------------------- Strain
-def change_strain(state: GameState, i: int, delta: int, reason: str) -> None:
+def change_strain(state: StateData, i: int, delta: int, reason: str) -> None:
     """Add (or remove, with a negative ``delta``) Strain; overflow rolls a Condition."""
     model = state.models[i]
     if delta == 0 or not model.on_table:
@@ -110,7 +110,7 @@ def change_strain(state: GameState, i: int, delta: int, reason: str) -> None:
 
 
 # ----------------------------------------------------------------------------- Conditions
-def gain_condition(state: GameState, i: int, name: str, reason: str) -> bool:
+def gain_condition(state: StateData, i: int, name: str, reason: str) -> bool:
     """Give model ``i`` a Condition (no test resists it: rules reference, Conditions).
 
     Returns:
@@ -127,13 +127,13 @@ def gain_condition(state: GameState, i: int, name: str, reason: str) -> bool:
     return True
 
 
-def lose_condition(state: GameState, i: int, name: str, reason: str) -> None:
+def lose_condition(state: StateData, i: int, name: str, reason: str) -> None:
     model = state.models[i]
     if model.conditions.pop(name, None) is not None:
         state.emit("condition", model=model.id, condition=name, gained=False, reason=reason)
 
 
-def expire_conditions(state: GameState, i: int, when: str) -> None:
+def expire_conditions(state: StateData, i: int, when: str) -> None:
     """Remove the Conditions of model ``i`` that expire at ``when``.
 
     ``end_of_next_activation`` Conditions expire only once an activation has begun since
@@ -149,12 +149,12 @@ def expire_conditions(state: GameState, i: int, when: str) -> None:
         lose_condition(state, i, name, when.replace("_", " "))
 
 
-def condition_test_modifiers(state: GameState, i: int, kind: str):
+def condition_test_modifiers(state: StateData, i: int, kind: str):
     """Modifiers from the Conditions of model ``i`` to a roll of ``kind`` (test/melee/shot)."""
     return conditions.condition_modifiers(list(state.models[i].conditions), kind, state.rules)
 
 
-def limits(state: GameState, i: int) -> conditions.ConditionLimits:
+def limits(state: StateData, i: int) -> conditions.ConditionLimits:
     """The combined limits of model ``i``'s Conditions (runs tens of thousands of times a second)."""
     held = state.models[i].conditions
     if not held:  # the common case: no Conditions, no limits
@@ -165,7 +165,7 @@ def limits(state: GameState, i: int) -> conditions.ConditionLimits:
 
 
 # ----------------------------------------------------------------------------- complications
-def roll_complication(state: GameState, i: int) -> None:
+def roll_complication(state: StateData, i: int) -> None:
     """Roll on the Complication Oracle for model ``i`` and apply the entry's effect."""
     model = state.models[i]
     entry = state.resolution.roll_complication(state.rng)
@@ -200,7 +200,7 @@ def roll_complication(state: GameState, i: int) -> None:
 
 
 # ----------------------------------------------------------------------------- wounds, Down, Out
-def wound(state: GameState, i: int, amount: int, source: int | None, cause: str) -> None:
+def wound(state: StateData, i: int, amount: int, source: int | None, cause: str) -> None:
     """Deal ``amount`` wounds to model ``i``; at 0 wounds it goes Down."""
     model = state.models[i]
     if amount <= 0 or not model.is_active:
@@ -226,7 +226,7 @@ def wound(state: GameState, i: int, amount: int, source: int | None, cause: str)
     change_strain(state, i, state.rules.get("strain.gain.wound"), "wound")
 
 
-def out_check(state: GameState, i: int) -> None:
+def out_check(state: StateData, i: int) -> None:
     """End-of-turn roll of an unstabilised Down model: failure takes it Out."""
     model = state.models[i]
     result = state.resolution.roll_out_check(model.profile.mettle, state.rng)
@@ -235,7 +235,7 @@ def out_check(state: GameState, i: int) -> None:
         remove(state, i, OUT)
 
 
-def remove(state: GameState, i: int, reason: str) -> None:
+def remove(state: StateData, i: int, reason: str) -> None:
     """Take model ``i`` off the table (``out``, ``fled`` or ``extracted``)."""
     model = state.models[i]
     if not model.on_table:
@@ -259,7 +259,7 @@ def remove(state: GameState, i: int, reason: str) -> None:
 
 # ----------------------------------------------------------------------------- movement effects
 def push(
-    state: GameState, i: int, away_from: tuple[float, float], distance: float, kind: str
+    state: StateData, i: int, away_from: tuple[float, float], distance: float, kind: str
 ) -> None:
     """Push model ``i`` directly away from a point (recoil, critical shot)."""
     if distance <= 0 or not state.models[i].on_table:
@@ -268,7 +268,7 @@ def push(
     state.apply_move(i, plan, kind)
 
 
-def flee(state: GameState, i: int, distance: float) -> bool:
+def flee(state: StateData, i: int, distance: float) -> bool:
     """Move model ``i`` toward the nearest table edge; return True when it left the table.
 
     The route is ``morale.flight_route`` (RAW ``straight``); a base that touches the edge
@@ -283,7 +283,7 @@ def flee(state: GameState, i: int, distance: float) -> bool:
 
 
 # ----------------------------------------------------------------------------- morale
-def morale_test(state: GameState, i: int, trigger: str) -> None:
+def morale_test(state: StateData, i: int, trigger: str) -> None:
     """Test morale for model ``i``: one die vs Mettle; failure flees d6+3" to the nearest edge."""
     model = state.models[i]
     if not model.is_active or state.over:
@@ -305,12 +305,12 @@ def morale_test(state: GameState, i: int, trigger: str) -> None:
         event["fled_off_table"] = fled_off
 
 
-def trigger_enabled(state: GameState, name: str) -> bool:
+def trigger_enabled(state: StateData, name: str) -> bool:
     key = f"morale.triggers.{name}.enabled"
     return bool(state.rules.has(key) and state.rules.get(key))
 
 
-def morale_after_loss(state: GameState, i: int, was_active: bool) -> None:
+def morale_after_loss(state: StateData, i: int, was_active: bool) -> None:
     """Apply the morale triggers that a model taken Out or Fled sets off."""
     lost = state.models[i]
     side = lost.side

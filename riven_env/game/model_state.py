@@ -35,8 +35,11 @@ class ModelState:
         activated: Already activated in the current side-turn.
         aim_bonus: Bonus to the next shot this activation (Aim).
         hunkered: Took cover (shots count its cover one step better until its next activation).
-        moved_or_attacked: Moved or attacked this activation (forbids Rest).
-        rested: Rested this activation (forbids moving and attacking).
+        moved_or_attacked: Took an action Rest excludes (``actions.rest.excludes``: moved or
+            attacked) in this side-turn, in its activation or a Momentum bonus action
+            (forbids Rest for the rest of the turn).
+        rested: Rested in this side-turn, in its activation or a bonus action (forbids what
+            Rest excludes for the rest of the turn). Both last until its side's next turn.
         focused: Used Focus this activation.
         charged: Charged this activation (the charge bonus applies to the first strike only).
         resources: Per-model currencies of the resolution system (Invictus and New World
@@ -104,8 +107,14 @@ class ModelState:
         )
 
     def reset_activation_flags(self) -> None:
+        # moved_or_attacked and rested last the side-turn (reset_turn_flags): a bonus action
+        # belongs to the model's activation of that turn for Rest's "no movement, no attack".
         self.aim_bonus = 0
-        self.moved_or_attacked = False
-        self.rested = False
         self.focused = False
         self.charged = False
+
+    def reset_turn_flags(self) -> None:
+        """At the start of its side's turn: a new activation, Rest's bans lifted."""
+        self.activated = False
+        self.moved_or_attacked = False
+        self.rested = False

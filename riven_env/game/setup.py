@@ -1,4 +1,10 @@
-"""Build a new game from a scenario: place the models, open the pools, roll for first side."""
+"""Build a new game from a scenario: place the models, open the pools, roll for first side.
+
+The set-up both engines start from: the Python reference (:func:`prepare_game` then
+``GameState.start``) and the native core (:mod:`riven_env.native.start`, which exports the
+prepared state). The chooser between them, :func:`riven_env.engines.new_game`, stands above
+both.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from riven_env.game.engines import ENGINE_CHOICES, ENGINES, resolve_engine  # noqa: F401  (re-exported)
 from riven_env.game.model_state import ModelState
 from riven_env.game.state import SIDES, GameState
 from riven_env.rules import RulesConfig, bundled_rules, load_rules
@@ -61,69 +66,6 @@ def momentum_owners(scenario: Any, rules: RulesConfig) -> dict[str, str]:
     return owners
 
 
-def new_game(
-    scenario: Any,
-    seed: int | np.random.SeedSequence | None = None,
-    *,
-    rules: RulesConfig | None = None,
-    overrides: Mapping[str, object] | None = None,
-    engine: str | None = None,
-) -> Any:
-    """Start a game of ``scenario`` (a bundled name, a file path or a loaded Scenario).
-
-    Args:
-        scenario: What to play.
-        seed: Seed of the game's single random stream.
-        rules: Rules data (default: the bundled RIVEN v0.1 data).
-        overrides: Rules data overrides (``{"turnover": "sbh"}``).
-        engine: ``"python"`` (the reference engine, a :class:`GameState`), ``"native"``
-            (the compiled core, a :class:`~riven_env.native.loop.NativeGameState` with the same
-            protocol; the set-up and first events are the Python engine's, the game is the
-            core's) or ``"auto"``: native where the core is built and can play the game (its
-            resolution system and actions are ported), python otherwise. None: the process's
-            default (:func:`riven_env.game.engines.default_engine`: ``RIVEN_ENGINE``, set by
-            ``--engine``, else ``auto``).
-
-    Returns:
-        The state at the first decision point. Its pending events (``drain_events()``)
-        begin with ``game_start``.
-
-    Raises:
-        EngineError: ``engine`` is not one of :data:`ENGINE_CHOICES` (a ValueError).
-        NativeUnavailableError: ``engine="native"`` and the core is not built, or the rules
-            name a resolution system the core has not ported.
-    """
-    engine = resolve_engine(engine)
-    if engine != "python":
-        from riven_env.native import available
-
-        if engine == "native" or available():
-            # The mission's start is built once and copied (riven_env/native/start.py).
-            from riven_env.native.start import native_new_game
-
-            game = native_new_game(scenario, seed, rules=rules, overrides=overrides, engine=engine)
-            if game is not None:
-                return game
-    state = prepare_game(scenario, seed, rules=rules, overrides=overrides)
-    state.start()
-    if engine == "python":
-        return state
-    from riven_env.native import NativeUnavailableError, available
-    from riven_env.native.loop import NativeGameState
-    from riven_env.native.rules import NATIVE_SYSTEMS
-
-    if engine == "native":
-        return NativeGameState.from_python(state)
-    # auto: the core where it can play this game; the reference where it cannot (the state
-    # is untouched by a refusal: the core is built from it before its events move).
-    if not available() or state.resolution.name not in NATIVE_SYSTEMS:
-        return state
-    try:
-        return NativeGameState.from_python(state)
-    except NativeUnavailableError:
-        return state
-
-
 def prepare_game(
     scenario: Any,
     seed: int | np.random.SeedSequence | None = None,
@@ -131,7 +73,8 @@ def prepare_game(
     rules: RulesConfig | None = None,
     overrides: Mapping[str, object] | None = None,
 ) -> GameState:
-    """:func:`new_game` up to ``GameState.start``: the models placed, the first side rolled,
+    """:func:`riven_env.engines.new_game` up to ``GameState.start``: the models placed, the first
+    side rolled,
     ``game_start`` emitted (the batched native environment starts its games from here)."""
     rules = resolve_rules(rules, overrides)
     scenario = resolve_scenario(scenario, rules)

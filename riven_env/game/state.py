@@ -13,13 +13,16 @@ each side, the first side first. In its turn a side activates models one at a ti
 activation roll may pass the turn (turnover). At the end of a side's turn its
 unstabilised Down models roll to go Out and its bleeding models roll for a wound.
 After both turns the round ends: objectives score, and at the round limit the game ends.
+
+The state itself (its fields, copying, its pure queries and its events) is
+:class:`~riven_env.game.state_data.StateData`, the data the rule modules act on, on the floor
+below them; :class:`GameState` adds the turn sequence that calls the rules, and the hooks the
+rules call back (``move_options``, ``apply_move``, ``on_casualty``, ``check_victory``).
 """
 
 from __future__ import annotations
 
-import copy as _copy
 import functools
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -39,32 +42,10 @@ from riven_env.game.decisions import (
     shared_decision,
 )
 from riven_env.game.events import Event
-from riven_env.game.model_state import ACTIVE, ModelState
-from riven_env.rules import RulesConfig, get_resolution
-from riven_env.rules.conditions import no_limits
-from riven_env.table import Bases, Table, contacts, edge_distance
+from riven_env.game.model_state import ACTIVE
+from riven_env.game.state_data import SIDES, StateData, copy_generator
 
-SIDES = ("blue", "red")
-
-
-def copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    """An independent copy of ``rng`` at the same point of its stream.
-
-    Equivalent to ``copy.deepcopy(rng)`` (same bit generator type, state and seed
-    sequence) at a third of the cost: search agents copy games thousands of times. The
-    seed sequence is a copy of its own; the entropy and pool it shares with the original
-    are never changed after it is built. Anything else standing in for a Generator
-    (scripted dice in tests) is deep-copied.
-    """
-    if type(rng) is not np.random.Generator:
-        return _copy.deepcopy(rng)
-    bits = rng.bit_generator
-    try:
-        clone = type(bits)(_copy.copy(bits.seed_seq))
-    except (TypeError, ValueError):  # a bit generator that cannot be rebuilt from its seed
-        return _copy.deepcopy(rng)
-    clone.state = bits.state
-    return np.random.Generator(clone)
+__all__ = ["SIDES", "GameState", "StateData", "copy_generator"]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -76,138 +57,12 @@ def _activation_choices(i: int, max_dice: int, can_bonus: bool) -> tuple[Decisio
     return tuple(choices)
 
 
-class GameState:
-    """A game of RIVEN in progress. Build one with :func:`riven_env.game.setup.new_game`.
+class GameState(StateData):
+    """A game of RIVEN in progress. Build one with :func:`riven_env.engines.new_game`.
 
-    Attributes:
-        scenario: The loaded scenario (immutable, shared by copies).
-        rules: The rules data (immutable, shared).
-        table: The static table (immutable, shared).
-        bases: Model positions (copied).
-        models: Per-model state, indexed like ``bases``.
-        momentum: Momentum pools by owner (a side, or the hero's id in solo-hero mode).
-        round: The current round, from 1.
-        side: The side whose turn it is.
-        phase: ``activate``, ``action``, ``spend`` or ``over``.
-        points: Victory points by side.
-        winner: The winning side, or None (draw or not over).
-        rng: The game's random stream.
-        no_limits: ``(rules, limits)``: the Condition limits of a model holding none.
+    Its data (the attributes, :meth:`copy`, the queries, the events) is
+    :class:`~riven_env.game.state_data.StateData`; this class runs the turn sequence.
     """
-
-    def __init__(
-        self,
-        *,
-        scenario: Any,
-        rules: RulesConfig,
-        table: Table,
-        bases: Bases,
-        models: list[ModelState],
-        momentum_owner: Mapping[str, str],
-        rng: np.random.Generator,
-        first_side: str,
-    ) -> None:
-        self.scenario = scenario
-        self.rules = rules
-        # Every roll goes through the resolution seam, so another dice engine can be plugged in.
-        self.resolution = get_resolution(rules.get("meta.resolution"), rules)
-        # The limits of a model without Conditions, asked hundreds of times per game (with
-        # the rules they were read from: effects.limits checks that they still apply).
-        self.no_limits = (rules, no_limits(rules))
-        self.table = table
-        self.setting: str = scenario.setting
-        self.round_limit: int = scenario.rounds
-        self.objectives = scenario.objectives
-        self.first_side = first_side
-        self.momentum_owner: Mapping[str, str] = dict(momentum_owner)
-        self._side_models: dict[str, tuple[int, ...]] = {
-            s: tuple(m.index for m in models if m.side == s) for s in SIDES
-        }
-        # Mutable state (copied by copy()).
-        self.bases = bases
-        self.models = models
-        self.rng = rng
-        self.momentum: dict[str, int] = {
-            owner: rules.get("momentum.start") for owner in self.momentum_owner.values()
-        }
-        self.points: dict[str, int] = dict.fromkeys(SIDES, 0)
-        self.round = 1
-        self.side = first_side
-        self.turn_index = 0  # 0: first turn of the round, 1: second
-        # False between turn_end and the next turn_start: events there carry side = null.
-        self.in_turn = False
-        self.phase = PHASE_ACTIVATE
-        self.active_model: int | None = None
-        # The model that activated last in this side-turn (a bonus action goes to another).
-        self.last_activated: int | None = None
-        self.actions_left = 0
-        self.turn_passes_after = False
-        self.taken_actions: list[str] = []
-        self.pending: tuple | None = None  # (TestRoll or choice session, model index, context)
-        # The side that must choose in the choice phase (None: the side in its turn).
-        self.decider: str | None = None
-        # Per-model state a resolution system keeps between rolls (immutable values).
-        self.system_state: dict[Any, Any] = {}
-        self.looted: set[int] = set()
-        self.half_strength_tested: set[str] = set()
-        self.last_position: dict[int, tuple[float, float]] = {}
-        self.over = False
-        self.winner: str | None = None
-        self.end_reason: str | None = None
-        self.seq = 0
-        self._new_events: list[Event] = []
-        self._legal: list[Decision] | None = None
-        self._destinations: dict[tuple[int, float], list] = {}
-        self._move_options: dict[int, list[tuple[str, int | None]]] = {}
-        # Results that depend only on the situation (see situation_memo), with its key.
-        self._memo_key: tuple[Any, ...] | None = None
-        self._memo: dict[Any, Any] = {}
-
-    # ------------------------------------------------------------------ copying
-    def copy(self) -> GameState:
-        """A deep-enough copy: shared immutable parts, copied mutable parts and RNG."""
-        cls = type(self)
-        new = cls.__new__(cls)  # what copy.copy does, without its protocol lookups
-        new.__dict__.update(self.__dict__)
-        new.bases = self.bases.copy()
-        new.models = [m.copy() for m in self.models]
-        new.rng = copy_generator(self.rng)
-        new.momentum = dict(self.momentum)
-        new.points = dict(self.points)
-        new.taken_actions = list(self.taken_actions)
-        new.pending = None if self.pending is None else (*self.pending[:2], dict(self.pending[2]))
-        new.looted = set(self.looted)
-        new.half_strength_tested = set(self.half_strength_tested)
-        new.last_position = dict(self.last_position)
-        new.system_state = dict(self.system_state)
-        new._new_events = []
-        new._legal = None if self._legal is None else list(self._legal)
-        new._destinations = dict(self._destinations)
-        new._move_options = dict(self._move_options)
-        new._memo = dict(self._memo)
-        return new
-
-    def reseed(self, seed: int | np.random.SeedSequence) -> None:
-        """Replace the random stream (search agents determinise dice on their copies)."""
-        self.rng = np.random.default_rng(seed)
-
-    def view(self, side: str, seed: int | np.random.SeedSequence | None = None) -> GameState:
-        """What ``side`` may know: a copy with everything hidden from it removed.
-
-        RIVEN v0.1 has no hidden information on the table, so only the future dice are
-        hidden: the copy's random stream is replaced by a fresh one (``seed``), so that a
-        search agent stepping the view cannot foresee the real game's rolls. This is the
-        seam for scenarios with hidden information (blips, fog of war, secret objectives):
-        they would mask those parts here.
-        """
-        if side not in SIDES:
-            raise ValueError(f"side {side!r}: expected one of {SIDES}")
-        seen = self.copy()
-        if seed is None:
-            # Deterministic for a given game position, yet not the game's own stream.
-            seed = np.random.SeedSequence([self.seq, SIDES.index(side), 0x5EE])
-        seen.reseed(seed)
-        return seen
 
     # ------------------------------------------------------------------ queries
     @property
@@ -227,93 +82,6 @@ class GameState:
             return self.models[action_rules.chooser_of(self)].side
         return self.side
 
-    @property
-    def is_terminal(self) -> bool:
-        return self.over
-
-    @property
-    def result(self) -> dict[str, Any]:
-        """The game result: winner (or None), draw, reason, rounds and points."""
-        return {
-            "winner": self.winner,
-            "draw": self.over and self.winner is None,
-            "reason": self.end_reason,
-            "rounds": self.round,
-            "points": dict(self.points),
-        }
-
-    def enemy_side(self, side: str) -> str:
-        return "red" if side == "blue" else "blue"
-
-    def side_models(self, side: str) -> tuple[int, ...]:
-        """Indices of every model of ``side`` (in play or not)."""
-        return self._side_models[side]
-
-    def active_models(self, side: str) -> list[int]:
-        models = self.models  # status read directly: this runs hundreds of times per game
-        return [i for i in self._side_models[side] if models[i].status == ACTIVE]
-
-    def enemies_of(self, i: int) -> list[int]:
-        """Active enemy models of model ``i``."""
-        return self.active_models(self.enemy_side(self.models[i].side))
-
-    def friends_of(self, i: int) -> list[int]:
-        """Friendly models of ``i`` still on the table (active or Down), not ``i`` itself."""
-        side = self.models[i].side
-        return [j for j in self._side_models[side] if j != i and self.models[j].on_table]
-
-    def engaged_enemies(self, i: int) -> list[int]:
-        """Active enemies in base contact with model ``i``."""
-        return list(self._engaged_enemies(i))
-
-    def is_engaged(self, i: int) -> bool:
-        return bool(self._engaged_enemies(i))
-
-    def _engaged_enemies(self, i: int, memo: dict[Any, Any] | None = None) -> tuple[int, ...]:
-        # Asked many times per decision point (legality, agents): memoised per situation.
-        # A caller that already holds this situation's memo passes it (saves rebuilding its key).
-        if memo is None:
-            memo = self.situation_memo()
-        key = ("engaged_enemies", i)
-        found = memo.get(key)
-        if found is None:
-            models = self.models
-            side = models[i].side
-            found = memo[key] = tuple(
-                [
-                    j
-                    for j in contacts(self.bases, i)
-                    if models[j].side != side and models[j].is_active
-                ]
-            )
-        return found
-
-    def position(self, i: int) -> tuple[float, float]:
-        return self.bases.center(i)
-
-    def distance(self, i: int, j: int) -> float:
-        """Edge-to-edge distance between two models' bases."""
-        return edge_distance(self.bases, i, j)  # a Python float already
-
-    def distance_to_point(self, i: int, point: tuple[float, float]) -> float:
-        """Distance from the edge of model ``i``'s base to a point."""
-        centre = self.bases.centers[i]
-        d = float(np.hypot(centre[0] - point[0], centre[1] - point[1]))
-        return max(0.0, d - float(self.bases.radii[i]))
-
-    def distances_to_point(self, point: tuple[float, float]) -> list[float]:
-        """:meth:`distance_to_point` for every model at once (index as ``models``).
-
-        One numpy call over all the bases; the same values, bit for bit, as asking model by
-        model (the same hypot on the same differences).
-        """
-        centers = self.bases.centers
-        reach = np.hypot(centers[:, 0] - point[0], centers[:, 1] - point[1]).tolist()
-        return [max(0.0, d - r) for d, r in zip(reach, self.bases.radii.tolist(), strict=True)]
-
-    def momentum_of(self, side: str) -> int:
-        return self.momentum[self.momentum_owner[side]]
-
     def destinations(self, i: int, allowance: float) -> list:
         """Candidate destinations of model ``i`` for a move of ``allowance`` (cached)."""
         key = (i, round(allowance, 4))
@@ -330,78 +98,6 @@ class GameState:
             found = action_rules.move_options_for(self, i)
             self._move_options[i] = found
         return found
-
-    def situation_memo(self) -> dict[Any, Any]:
-        """A scratch memo for results that depend only on the current situation.
-
-        The situation is every base's position and presence and every model's status and
-        Conditions; the table, rules and profiles never change in a game. The memo is keyed
-        by the situation's content, not invalidated by hand, so it stays right whatever
-        changes the state (a rule, a test setting a position, a search agent's copy), and
-        it holds one situation at a time (bounded). A copy of the game gets a shallow copy
-        of the memo: store immutable values, or containers that only ever gain entries that
-        depend on the situation alone (a copy in the same situation may read them too).
-        """
-        bases = self.bases
-        key = (
-            bases.centers.tobytes(),
-            bases.on_table.tobytes(),
-            # One entry per model: its status, with its Conditions when it holds any.
-            [(m.status, *m.conditions) if m.conditions else m.status for m in self.models],
-        )
-        if key != self._memo_key:
-            self._memo_key = key
-            self._memo = {}
-        return self._memo
-
-    def positions_changed(self) -> None:
-        """Invalidate caches that depend on where the bases stand."""
-        self._destinations = {}
-        self._move_options = {}
-
-    # ------------------------------------------------------------------ events
-    def emit(self, type_: str, **fields: Any) -> Event:
-        """Record an event (returned so that a caller can complete it)."""
-        side = self.side if self.in_turn else None
-        # Fields named like the header ones (side, round) replace them in place.
-        event: Event = {"type": type_, "seq": self.seq, "round": self.round, "side": side, **fields}
-        self.seq += 1
-        self._new_events.append(event)
-        return event
-
-    def emit_test(
-        self, model_id: str, result: Any, *, event_type: str = "test", **extra: Any
-    ) -> Event:
-        """Record a finalised 2d6 test (or a shot, with ``event_type='shot'``)."""
-        fields: dict[str, Any] = {}
-        if event_type == "test":
-            fields.update(
-                model=model_id,
-                kind=result.kind,
-                attribute=result.attribute,
-                attribute_value=result.attribute_value,
-            )
-        fields.update(extra)
-        fields.update(
-            modifiers=[m.to_dict() for m in result.modifiers],
-            tn=result.tn,
-            dice=list(result.dice),
-            total=result.total,
-            result=result.result,
-        )
-        if result.spends:
-            fields.update(rolled_result=result.rolled_result, spends=list(result.spends))
-        if result.detail:  # another resolution system's own reading of the roll
-            fields["detail"] = result.detail
-        system_fields = getattr(result, "event_fields", None)  # a system's top-level extras
-        if system_fields is not None:
-            fields.update(system_fields())
-        return self.emit(event_type, **fields)
-
-    def drain_events(self) -> list[Event]:
-        """Return and forget the events recorded since the last call."""
-        events, self._new_events = self._new_events, []
-        return events
 
     # ------------------------------------------------------------------ decisions
     def legal_decisions(self) -> list[Decision]:
@@ -519,7 +215,7 @@ class GameState:
 
     def _start_turn(self) -> None:
         for i in self._side_models[self.side]:
-            self.models[i].activated = False
+            self.models[i].reset_turn_flags()
         self.last_activated = None
         self.phase = PHASE_ACTIVATE
         self.in_turn = True
@@ -667,26 +363,6 @@ class GameState:
 
     def check_victory(self) -> None:
         victory.check_immediate(self)
-
-    def end_game(self, winner: str | None, reason: str) -> None:
-        """End the game now (idempotent)."""
-        if self.over:
-            return
-        self.over = True
-        self.winner = winner
-        self.end_reason = reason
-        self.phase = PHASE_OVER
-        self.active_model = None
-        self.pending = None
-        self.decider = None
-        self.emit(
-            "game_end",
-            winner=winner,
-            draw=winner is None,
-            reason=reason,
-            rounds=self.round,
-            points=dict(self.points),
-        )
 
     def __repr__(self) -> str:
         return (

@@ -12,26 +12,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from riven_env.game.effects import change_momentum, remove
 from riven_env.game.model_state import EXTRACTED
 
 if TYPE_CHECKING:
-    from riven_env.game.state import GameState
+    from riven_env.game.state_data import StateData
 
 SIDES = ("blue", "red")
 
 
-def _conditions(state: GameState, kind: str):
+def _conditions(state: StateData, kind: str):
     return [c for c in state.scenario.victory.conditions if c.type == kind]
 
 
-def _model_index(state: GameState, model_id: str) -> int | None:
+def _model_index(state: StateData, model_id: str) -> int | None:
     for model in state.models:
         if model.id == model_id:
             return model.index
     return None
 
 
-def score(state: GameState, side: str, points: int, reason: str) -> None:
+def score(state: StateData, side: str, points: int, reason: str) -> None:
     """Add victory points to ``side`` and record it."""
     if points == 0:
         return
@@ -39,15 +40,13 @@ def score(state: GameState, side: str, points: int, reason: str) -> None:
     state.emit("score", side=side, points=points, total=state.points[side], reason=reason)
 
 
-def objective_gained(state: GameState, side: str, objective: int, event: str) -> None:
+def objective_gained(state: StateData, side: str, objective: int, event: str) -> None:
     """A side completed (``looted``, ``extracted``) or held (``controlled``) an objective.
 
     Records it and grants Momentum: ``momentum.gain.objective`` for completing one (RAW,
     "complete a mission objective"), ``momentum.gain.objective_held`` for holding one at
     the end of a round (House, 0 by default: holding scores points, it completes nothing).
     """
-    from riven_env.game.effects import change_momentum
-
     state.emit("objective", objective=state.objectives[objective].name, side=side, event=event)
     if event == "controlled":
         change_momentum(
@@ -57,7 +56,7 @@ def objective_gained(state: GameState, side: str, objective: int, event: str) ->
         change_momentum(state, side, state.rules.get("momentum.gain.objective"), "objective")
 
 
-def controller(state: GameState, objective: int) -> str | None:
+def controller(state: StateData, objective: int) -> str | None:
     """The side controlling an objective: only its active models are within the radius."""
     obj = state.objectives[objective]
     gaps = state.distances_to_point((obj.x, obj.y))
@@ -68,7 +67,7 @@ def controller(state: GameState, objective: int) -> str | None:
     return next(iter(present)) if len(present) == 1 else None
 
 
-def check_immediate(state: GameState) -> None:
+def check_immediate(state: StateData) -> None:
     """Check the conditions that end the game at once (eliminate, protect)."""
     if state.over:
         return
@@ -91,18 +90,18 @@ def check_immediate(state: GameState) -> None:
         end_at_round_limit(state, reason="no_models")
 
 
-def _extracted_any(state: GameState, side: str) -> bool:
+def _extracted_any(state: StateData, side: str) -> bool:
     return any(state.models[i].status == EXTRACTED for i in state.side_models(side))
 
 
-def on_casualty(state: GameState, i: int) -> None:
+def on_casualty(state: StateData, i: int) -> None:
     """Score ``casualties`` points for the side that took model ``i`` Out or made it flee."""
     enemy = state.enemy_side(state.models[i].side)
     for condition in _conditions(state, "casualties"):
         score(state, enemy, condition.points, f"casualty {state.models[i].id}")
 
 
-def after_move(state: GameState, i: int) -> None:
+def after_move(state: StateData, i: int) -> None:
     """Check ``extract`` zones after model ``i`` moved."""
     model = state.models[i]
     extracts = _conditions(state, "extract")
@@ -118,10 +117,8 @@ def after_move(state: GameState, i: int) -> None:
             return
 
 
-def extract(state: GameState, i: int, condition=None) -> None:
+def extract(state: StateData, i: int, condition=None) -> None:
     """Model ``i`` leaves the table through an extraction point or zone."""
-    from riven_env.game.effects import remove
-
     model = state.models[i]
     conditions = (
         [condition]
@@ -142,7 +139,7 @@ def extract(state: GameState, i: int, condition=None) -> None:
             return
 
 
-def end_of_round(state: GameState) -> None:
+def end_of_round(state: StateData) -> None:
     """Score ``hold`` objectives at the end of a round."""
     for condition in _conditions(state, "hold"):
         if state.round < (condition.from_round or 1):
@@ -156,7 +153,7 @@ def end_of_round(state: GameState) -> None:
                 objective_gained(state, side, k, "controlled")
 
 
-def end_at_round_limit(state: GameState, reason: str = "round_limit") -> None:
+def end_at_round_limit(state: StateData, reason: str = "round_limit") -> None:
     """End the game when the rounds run out, per ``victory.at_round_limit``."""
     if state.over:
         return

@@ -40,6 +40,7 @@ from riven_env.game.state import SIDES
 from riven_env.native import NativeUnavailableError, load
 from riven_env.native.game import PHASES, from_native, native_static, to_native
 from riven_env.native.guard import NativeGuard
+from riven_env.native.play import play_in_core
 from riven_env.native.random import native_stream, numpy_state
 from riven_env.native.rules import NATIVE_SYSTEMS, native_rules, native_weapon
 from riven_env.native.table import native_table
@@ -487,6 +488,18 @@ class NativeGameState:
                 statics = self.native.statics
                 self._legal = [python_decision(d, statics) for d in self._native_legal]
         return list(self._legal)
+
+    def play_in_core(
+        self,
+        agents: Any,
+        *,
+        max_decisions: int | None = None,
+        costs: dict[str, dict[str, Any]] | None = None,
+    ) -> tuple[list[dict[str, Any]], int] | None:
+        """This game played in the core with ``agents`` (:func:`riven_env.native.play.play_in_core`:
+        the new events and the decisions made; None when the agents cannot all sit there).
+        :func:`riven_env.game.runner.play` asks a state that is :attr:`in_core` for it."""
+        return play_in_core(self, agents, max_decisions=max_decisions, costs=costs)
 
     @property
     def start_state(self) -> Any:

@@ -14,12 +14,14 @@ The agents' streams are handed back afterwards (``agent.seat_done(stream)``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from riven_env.game.state import SIDES
 
 __all__ = ["core_seats", "play_in_core", "rollout_in_core"]
+
+T = TypeVar("T")
 
 
 def core_seats(state: Any, agents: Mapping[str, Any]) -> list[tuple[Any, Any]] | None:
@@ -34,6 +36,25 @@ def core_seats(state: Any, agents: Mapping[str, Any]) -> list[tuple[Any, Any]] |
             return None
         seats.append(found)
     return seats
+
+
+def _seated(state: Any, agents: Mapping[str, Any], call: Callable[..., T]) -> T | None:
+    """``call(core, model, native, blue_oracle, blue_rng, red_oracle, red_rng)`` with both
+    agents seated in the core, under the state's guard (the GIL is let go while the core plays:
+    one thread at a time); the agents' streams handed back afterwards. None when a side cannot
+    sit there."""
+    from riven_env.native import load
+
+    seats = core_seats(state, agents)
+    if seats is None:
+        return None
+    (blue_oracle, blue_rng), (red_oracle, red_rng) = seats
+    with state.guard:
+        result = call(load(), state.model, state.native, blue_oracle, blue_rng, red_oracle, red_rng)
+        state._changed()
+    for side, (_, stream) in zip(SIDES, seats, strict=True):
+        agents[side].seat_done(stream)
+    return result
 
 
 def play_in_core(
@@ -51,26 +72,16 @@ def play_in_core(
         over, or ``max_decisions`` were made, or the core reached a point it leaves to the
         Python agents (the caller goes on from there).
     """
-    from riven_env.native import load
-
-    seats = core_seats(state, agents)
-    if seats is None:
+    played = _seated(
+        state,
+        agents,
+        lambda core, *seated: core.play_seats(
+            *seated, -1 if max_decisions is None else int(max_decisions), costs is not None
+        ),
+    )
+    if played is None:
         return None
-    (blue_oracle, blue_rng), (red_oracle, red_rng) = seats
-    with state.guard:  # the GIL is let go while the core plays: one thread at a time
-        events, decisions, _stopped, spent = load().play_seats(
-            state.model,
-            state.native,
-            blue_oracle,
-            blue_rng,
-            red_oracle,
-            red_rng,
-            -1 if max_decisions is None else int(max_decisions),
-            costs is not None,
-        )
-        state._changed()
-    for side, (_, stream) in zip(SIDES, seats, strict=True):
-        agents[side].seat_done(stream)
+    events, decisions, _stopped, spent = played
     if costs is not None:
         for side, (made, seconds, cpu_seconds) in zip(SIDES, spent, strict=True):
             if made:
@@ -97,23 +108,10 @@ def rollout_in_core(
         point it leaves to the Python agents: the caller goes on from there, with
         ``max_decisions`` minus those made left).
     """
-    from riven_env.native import load
-
-    seats = core_seats(state, agents)
-    if seats is None:
+    rolled = _seated(
+        state, agents, lambda core, *seated: core.rollout_seats(*seated, int(max_decisions))
+    )
+    if rolled is None:
         return None
-    (blue_oracle, blue_rng), (red_oracle, red_rng) = seats
-    with state.guard:  # the GIL is let go while the core plays: one thread at a time
-        decisions, stopped = load().rollout_seats(
-            state.model,
-            state.native,
-            blue_oracle,
-            blue_rng,
-            red_oracle,
-            red_rng,
-            int(max_decisions),
-        )
-        state._changed()
-    for side, (_, stream) in zip(SIDES, seats, strict=True):
-        agents[side].seat_done(stream)
+    decisions, stopped = rolled
     return int(decisions), str(stopped)

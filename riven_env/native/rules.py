@@ -178,6 +178,7 @@ def native_rules(rules: RulesConfig) -> Any:
     shooting.into_melee_needs_adjacent_friend = bool(
         rules.get("shooting.into_melee_needs_adjacent_friend")
     )
+    shooting.down_models_in_melee = bool(rules.get("shooting.down_models_in_melee"))
     shooting.exposed_condition = str(rules.get("shooting.exposed_condition"))
     for band, table in rules.section("shooting.effects").items():
         shooting.set_effect(

@@ -9,7 +9,7 @@ side)``. :func:`native_new_game` builds that start once, the Python engine's own
 (``prepare_game`` then ``GameState.start``), and then starts each game from it: the stream
 seeded, the first side rolled, the core state copied, the start events unpacked afresh
 (``marshal``: every game gets its own dicts), the seed written in. Same events, same state,
-same stream as :func:`~riven_env.game.setup.new_game` building every game from scratch
+same stream as :func:`~riven_env.engines.new_game` building every game from scratch
 (``tests/test_native_start.py``); about a tenth of its cost, which an oracle game on the core
 would otherwise spend a third of its time on.
 
@@ -91,7 +91,7 @@ def native_new_game(
     overrides: Mapping[str, object] | None = None,
     engine: str = "native",
 ) -> Any:
-    """:func:`~riven_env.game.setup.new_game` on the core for ``engine`` ``"native"`` or
+    """:func:`~riven_env.engines.new_game` on the core for ``engine`` ``"native"`` or
     ``"auto"``, from the mission's start template; None where the caller must build the game
     itself (``auto`` and the core cannot play it, a seed that is not an int or None, a start
     that draws from the stream).

@@ -22,7 +22,6 @@ _EXPORTS = {
     "ResultsDB": "db",
     "GameFailedError": "errors",
     "PlaytestError": "errors",
-    "write_report": "report",
     "PlaytestInterrupted": "runner",
     "RunResult": "runner",
     "run_playtest": "runner",

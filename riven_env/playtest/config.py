@@ -17,8 +17,12 @@ from riven_env.files import limit, parse_toml
 from riven_env.playtest.errors import PlaytestError
 
 DEFAULT_DB = Path("runs") / "playtests.duckdb"
-# The function that plays one game and returns its event log.
+# The function that plays one game and returns its event log. The name is part of every
+# run's identity (``--resume``), so it stays the path the function had when runs were first
+# stored; the function itself is riven_env.engines:play_game (MOVED_PLAYERS).
 DEFAULT_PLAYER = "riven_env.game.runner:play_game"
+#: Players whose function moved: the name runs store -> where the function is now.
+MOVED_PLAYERS = {DEFAULT_PLAYER: "riven_env.engines:play_game"}
 BACKENDS = ("local", "ray")
 # Batching of games into tasks (see PlaytestConfig.effective_batch_size).
 BATCHES_PER_WORKER = 16
@@ -183,7 +187,7 @@ class PlaytestConfig:
     engine: str = "auto"
 
     def __post_init__(self) -> None:
-        from riven_env.game.engines import ENGINE_CHOICES
+        from riven_env.engines import ENGINE_CHOICES
 
         if self.engine not in ENGINE_CHOICES:
             raise PlaytestError(
@@ -227,7 +231,7 @@ class PlaytestConfig:
             return self
         if self.player != DEFAULT_PLAYER:
             return replace(self, engine="python")
-        from riven_env.game.engines import pick_engine
+        from riven_env.engines import pick_engine
 
         engine = pick_engine("auto", [self.scenario], overrides=dict(self.overrides) or None)
         return replace(self, engine=engine)

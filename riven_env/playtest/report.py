@@ -8,81 +8,24 @@ headless-browser test.
 
 from __future__ import annotations
 
-import html
 import json
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 from riven_env.playtest import plots
-from riven_env.playtest.analysis import MIN_ACTIVATIONS_TO_COMPARE, RunAnalysis, analyse_run
-from riven_env.playtest.db import ResultsDB
+from riven_env.playtest.analysis import MIN_ACTIVATIONS_TO_COMPARE, RunAnalysis
+from riven_env.playtest.html import SELF_CHECK, STYLE
+from riven_env.playtest.html import escape as _e
+from riven_env.playtest.html import image as _img
+from riven_env.playtest.html import section as _section
+from riven_env.playtest.html import table as _table
 from riven_env.playtest.stats import Interval
 from riven_env.playtest.summary import roster_text
-
-STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222;
-       line-height: 1.45; padding: 0 1rem; }
-h1 { margin-bottom: .2rem; } h2 { border-bottom: 2px solid #ddd; padding-bottom: .2rem;
-       margin-top: 2.2rem; }
-.meta { color: #555; } .explain { background: #f6f8fa; border-left: 4px solid #2f6db5;
-       padding: .5rem .8rem; }
-table { border-collapse: collapse; margin: .6rem 0; } th, td { border: 1px solid #ccc;
-       padding: .25rem .6rem; text-align: right; } th { background: #eef; }
-td.text, th.text { text-align: left; } .flag { color: #b00; font-weight: bold; }
-img { max-width: 100%; display: block; margin: .6rem 0; }
-"""
-
-SELF_CHECK = """
-<script>
-window.addEventListener('load', function () {
-  var images = Array.prototype.slice.call(document.querySelectorAll('img'));
-  var check = {
-    sections: Array.prototype.map.call(document.querySelectorAll('section'),
-                                       function (s) { return s.id; }),
-    images: images.length,
-    decoded: images.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length
-  };
-  var pre = document.getElementById('report-check');
-  pre.textContent = JSON.stringify(check);
-});
-</script>
-"""
-
-
-def _e(value: object) -> str:
-    return html.escape(str(value))
 
 
 def _pct(interval: Interval) -> str:
     if interval.n == 0:
         return "no games"
     return f"{interval.value * 100:.1f}% (95% interval {interval.low * 100:.1f}-{interval.high * 100:.1f}%)"
-
-
-def _img(png: str, alt: str) -> str:
-    return f'<img alt="{_e(alt)}" src="data:image/png;base64,{png}">'
-
-
-def _table(headers: Sequence[str], rows: Iterable[Sequence[object]], text_columns: int = 1) -> str:
-    head = "".join(
-        f'<th class="text">{_e(h)}</th>' if k < text_columns else f"<th>{_e(h)}</th>"
-        for k, h in enumerate(headers)
-    )
-    body = []
-    for row in rows:
-        cells = "".join(
-            f'<td class="text">{cell}</td>' if k < text_columns else f"<td>{cell}</td>"
-            for k, cell in enumerate(row)
-        )
-        body.append(f"<tr>{cells}</tr>")
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
-
-
-def _section(section_id: str, title: str, explanation: str, body: str) -> str:
-    return (
-        f'<section id="{section_id}"><h2>{_e(title)}</h2>{body}'
-        f'<p class="explain">{explanation}</p></section>'
-    )
 
 
 def _overview(a: RunAnalysis) -> str:
@@ -312,28 +255,3 @@ def render_report(analysis: RunAnalysis, extra_sections: Sequence[str] = ()) -> 
         f"<title>RIVEN playtest: {_e(run['scenario'])}</title><style>{STYLE}</style></head>"
         f'<body>{header}{body}<pre id="report-check" hidden></pre>{SELF_CHECK}</body></html>'
     )
-
-
-def write_report(db_path: str | Path, run_id: str | None, out_html: str | Path) -> Path:
-    """Write the HTML report of a run.
-
-    Args:
-        db_path: Results database file.
-        run_id: The run to report (``None``: the latest run in the database).
-        out_html: Output file (parent folders are created).
-
-    Returns:
-        The written path.
-
-    Raises:
-        PlaytestError: The database or the run does not exist.
-    """
-    from riven_env.analytics.report_sections import analytics_sections
-
-    with ResultsDB(db_path, read_only=True) as db:
-        analysis = analyse_run(db, run_id)
-        extra = analytics_sections(db, analysis.run) if analysis.summary.games else []
-    out = Path(out_html)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_report(analysis, extra), encoding="utf-8")
-    return out

@@ -7,12 +7,14 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from rich.progress import Progress
 
-from riven_env.analytics.store import store_trajectories
-from riven_env.game.engines import ENGINES
+from riven_env.engines import ENGINES
+from riven_env.interrupts import interrupts_deferred
+from riven_env.playtest.analytics_db import store_trajectories
 from riven_env.playtest.backends import BatchResults, make_batches, run_local, run_ray
 from riven_env.playtest.config import DEFAULT_PLAYER, PlaytestConfig
 from riven_env.playtest.db import GameRecord, ResultsDB, record_from_dict
@@ -99,8 +101,7 @@ def check_inputs(config: PlaytestConfig) -> None:
         return
     from riven_agents.registry import make_agent
 
-    from riven_env.game.engines import check_engine
-    from riven_env.game.setup import new_game
+    from riven_env.engines import check_engine, new_game
 
     new_game(config.scenario, 0, overrides=dict(config.overrides) or None, engine="python")
     if config.engine == "native":
@@ -156,10 +157,15 @@ def run_playtest(
             and the error's count is what the database holds.
     """
     if db is None:
-        with ResultsDB(config.db) as own:
-            return run_playtest(
-                config, progress=progress, resume=resume, run_id=run_id, db=own, check=check
-            )
+        try:
+            with ResultsDB(config.db) as own:
+                return run_playtest(
+                    config, progress=progress, resume=resume, run_id=run_id, db=own, check=check
+                )
+        except KeyboardInterrupt:
+            # Ctrl-C while the file was opened or closed (DuckDB checks for signals as it
+            # checkpoints), outside the run's own handler: count what the file holds now.
+            raise _interrupted_outside_run(config, run_id) from None
 
     started = time.perf_counter()
     target: str | None = None
@@ -231,6 +237,15 @@ def _refuse_other_engine(run_id: str, stored: dict[str, Any], config: PlaytestCo
             f"run {run_id} was played with engine {engine!r}, not {config.engine!r}: "
             f"resume it with --engine {engine} (one run, one engine)"
         )
+
+
+def _interrupted_outside_run(config: PlaytestConfig, run_id: str | None) -> PlaytestInterrupted:
+    """The interruption of a run stopped while its database was opened or closed."""
+    if not Path(config.db).exists():
+        return PlaytestInterrupted(None, 0, config.games)
+    with interrupts_deferred(), ResultsDB(config.db, read_only=True) as db:
+        target = run_id or db.find_resumable(config.settled())
+        return PlaytestInterrupted(target, _saved(db, target), config.games)
 
 
 def _saved(db: ResultsDB, run_id: str | None) -> int:

@@ -1,7 +1,7 @@
 """Summarise one game from its event log (schema: ``docs/event-log.md``).
 
 The summary is derived *only* from the events, never from game objects, so it works on a
-log read back from disk as well as on one fresh from :func:`riven_env.game.runner.play_game`.
+log read back from disk as well as on one fresh from :func:`riven_env.engines.play_game`.
 Everything here is JSON-ready (``to_dict``) and is what the results database stores.
 """
 

@@ -19,11 +19,11 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from riven_env.analytics.trajectory import trajectory_from_events
 from riven_env.errors import RivenError
-from riven_env.playtest.config import DEFAULT_PLAYER, game_seed
+from riven_env.playtest.config import DEFAULT_PLAYER, MOVED_PLAYERS, game_seed
 from riven_env.playtest.errors import PlaytestError
 from riven_env.playtest.summary import summarise_game
+from riven_env.playtest.trajectory import trajectory_from_events
 
 PlayGame = Callable[..., list[dict[str, Any]]]
 
@@ -34,7 +34,7 @@ def load_player(path: str) -> PlayGame:
     Raises:
         PlaytestError: The path is malformed, the module is missing or has no such function.
     """
-    module_name, sep, attr = path.partition(":")
+    module_name, sep, attr = MOVED_PLAYERS.get(path, path).partition(":")
     if not sep or not module_name or not attr:
         raise PlaytestError(f"player {path!r} is not allowed; allowed: 'module:function'")
     try:

@@ -25,7 +25,7 @@ from riven_env.rules.datacheck import (
 from riven_env.rules.profiles import ATTRIBUTES
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 TARGET_KINDS = frozenset({"none", "enemy", "friend", "destination", "objective"})
 _FIELDS = frozenset(

@@ -33,7 +33,7 @@ from riven_env.rules.dice import roll_dice
 from riven_env.rules.results import ActivationResult
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 
 def classify_activation(

@@ -16,7 +16,7 @@ from riven_env.rules.dice import roll_dice
 from riven_env.rules.results import OutCheckResult
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 
 def out_check_from_die(mettle: int, die: int) -> OutCheckResult:

@@ -32,7 +32,7 @@ from riven_env.rules.dice import roll_dice
 from riven_env.rules.results import Complication
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 COMPLICATION_EFFECTS = frozenset(
     {"strain", "end_activation", "enemy_momentum", "lose_momentum", "condition", "exposed"}

@@ -41,7 +41,7 @@ from riven_env.rules.datacheck import (
 from riven_env.rules.results import Modifier
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 EXPIRY_CHOICES = frozenset(
     {

@@ -33,7 +33,7 @@ from riven_env.rules.profiles import Weapon, trait_specs
 from riven_env.rules.results import MeleeResult, Modifier, modifiers_total
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 
 def melee_modifiers(

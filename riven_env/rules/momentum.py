@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from riven_env.errors import RulesDataError
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 MOMENTUM_POOL_OWNERS = ("side", "model")
 

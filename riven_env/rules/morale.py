@@ -22,7 +22,7 @@ from riven_env.rules.dice import roll_dice
 from riven_env.rules.results import MoraleResult
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 FLIGHT_ROUTES = ("straight", "around")
 """Readings of the flight's route (``morale.flight_route``): ``straight`` is RAW, ``around``

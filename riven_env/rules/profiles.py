@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from riven_env.errors import ProfileError, RivenError, RulesDataError
-from riven_env.rules.config import RulesConfig, bundled_rules
 from riven_env.rules.datacheck import (
     read_float,
     read_int,
@@ -35,6 +34,7 @@ from riven_env.rules.datacheck import (
     read_table,
     refuse_unknown_keys,
 )
+from riven_env.rules.rules_data import RulesConfig, bundled_rules_data, default_rules_path
 
 WEAPON_KINDS = frozenset({"melee", "ranged"})
 ATTRIBUTES: tuple[str, ...] = ("might", "agility", "wit", "resolve")
@@ -168,7 +168,7 @@ class ModelProfile:
             ProfileError: A bad value; the message names ``where`` and the key.
         """
         if rules is None:
-            rules = bundled_rules()
+            rules = _bundled_rules()
         refuse_unknown_keys(data, _PROFILE_FIELDS, where, ProfileError)
         low, high = (
             int(rules.get("profiles.attribute_min")),
@@ -242,6 +242,14 @@ class ModelProfile:
     def display_name(self, setting: str) -> str:
         """The profile's name in a setting, falling back to its data name."""
         return self.display_names.get(setting, self.name)
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_rules() -> RulesConfig:
+    """The bundled rules without overrides: equal (one fingerprint) to
+    :func:`riven_env.rules.config.bundled_rules`, built from the same data file without the
+    loader, which validates profiles with this module and so stands above it."""
+    return RulesConfig(raw=bundled_rules_data(), source=str(default_rules_path()))
 
 
 def _weapon_ref(

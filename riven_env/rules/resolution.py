@@ -27,7 +27,6 @@ from riven_env.rules import (
     shooting,
     tests_2d6,
 )
-from riven_env.rules.config import RulesConfig
 from riven_env.rules.profiles import ModelProfile
 from riven_env.rules.results import (
     ActivationResult,
@@ -40,6 +39,7 @@ from riven_env.rules.results import (
     TestResult,
     TestRoll,
 )
+from riven_env.rules.rules_data import RulesConfig
 
 
 @dataclass(frozen=True)

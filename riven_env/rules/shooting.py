@@ -25,7 +25,7 @@ from riven_env.rules.profiles import Weapon, trait_specs
 from riven_env.rules.results import Modifier, ShotEffect, ShotResult, TestResult
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 
 def cover_order(rules: RulesConfig) -> list[str]:

@@ -19,7 +19,7 @@ from riven_env.rules.dice import roll_dice
 from riven_env.rules.results import StrainChange
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 
 def strain_max(wit: int, rules: RulesConfig) -> int:

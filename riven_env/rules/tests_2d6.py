@@ -35,7 +35,7 @@ from riven_env.rules.results import BANDS, Modifier, TestResult, TestRoll
 from riven_env.rules.strain import can_take_strain
 
 if TYPE_CHECKING:
-    from riven_env.rules.config import RulesConfig
+    from riven_env.rules.rules_data import RulesConfig
 
 REROLL_PREFIX = "reroll:"
 BOOST = "boost"

@@ -15,7 +15,6 @@ from riven_env.errors import RulesDataError, did_you_mean
 from riven_env.rules.actions import parse_actions
 from riven_env.rules.complications import parse_complication_table
 from riven_env.rules.conditions import parse_conditions
-from riven_env.rules.config import bundled_rules_data
 from riven_env.rules.datacheck import (
     check_int_range,
     read_bool,
@@ -29,6 +28,7 @@ from riven_env.rules.datacheck import (
 from riven_env.rules.momentum import MOMENTUM_POOL_OWNERS
 from riven_env.rules.morale import FLIGHT_ROUTES, parse_morale_triggers
 from riven_env.rules.profiles import ATTRIBUTES, Weapon, parse_weapon_traits
+from riven_env.rules.rules_data import bundled_rules_data
 
 TURNOVER_RULES = frozenset({"raw", "sbh"})
 BONUS_MODES = ("extra", "replace")
@@ -220,6 +220,7 @@ def _check_shooting(raw: Mapping[str, Any], where: str) -> None:
             )
         previous = tn
     read_bool(section, "into_melee_needs_adjacent_friend", here)
+    read_bool(section, "down_models_in_melee", here)
     read_str(section, "exposed_condition", here)
     effects = read_table(section, "effects", here)
     for band in SHOT_BANDS:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import shapely
@@ -24,9 +24,6 @@ from riven_env.files import limit
 from riven_env.table.config import COVER_LEVELS, geometry_config
 from riven_env.table.lru import remembered
 from riven_env.table.terrain import TerrainPiece, clearance_shape, parse_piece
-
-if TYPE_CHECKING:
-    from riven_env.table.navigation import StaticNav
 
 TABLE_KEYS = frozenset({"width", "height", "terrain", "name"})
 """Every key a table spec may hold."""
@@ -122,7 +119,9 @@ class RadiusGeometry:
         self.inside_boxes = _boxes(self.inside)
         self.touching_boxes = _boxes(self.touching)
         self.cover_grid = self._build_cover_grid(table, radius + cfg.cover_behind_distance)
-        self._nav: StaticNav | None = None
+        # The static navigation of this radius (riven_env.table.navigation.StaticNav), made
+        # there on first use: navigation stands above this module.
+        self._nav: Any = None
         self._cover_spots: np.ndarray | None = None
 
     @staticmethod

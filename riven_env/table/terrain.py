@@ -187,7 +187,9 @@ def parse_piece(spec: Any, index: int, width: float, height: float, where: str) 
         raise TerrainError(f"{here}: unknown key(s) {unknown}; allowed: {sorted(PIECE_KEYS)}")
     types = terrain_types()
     if not isinstance(kind, str) or kind not in types:  # a TOML table or list is unhashable
-        raise TerrainError(f"{here}: unknown terrain type {kind!r}; known types: {list(types)}")
+        raise TerrainError(
+            f"{here}: unknown terrain type {kind!r}; known types: {', '.join(types)}"
+        )
     polygon, shape = _shape(spec, here)
     table_box = shapely.box(0.0, 0.0, width, height).buffer(_EDGE_SLACK, join_style="mitre")
     if not polygon.within(table_box):

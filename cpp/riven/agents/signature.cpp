@@ -39,6 +39,8 @@ std::string signature(const game::GameState& state) {
     put(out, m.strain);
     put(out, static_cast<std::uint8_t>(m.stable));
     put(out, static_cast<std::uint8_t>(m.activated));
+    put(out, static_cast<std::uint8_t>(m.rested));  // Rest's bans of the side-turn
+    put(out, static_cast<std::uint8_t>(m.moved_or_attacked));
     put(out, m.condition_count);
     for (std::size_t k = 0; k < m.condition_count; ++k) put(out, m.conditions[k].id);
   }

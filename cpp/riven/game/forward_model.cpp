@@ -66,6 +66,7 @@ void ForwardModel::prepare(const GameStatic& statics) {
   if (melee.size() != statics.profiles.size() || ranged.size() != statics.profiles.size()) {
     throw std::invalid_argument("ForwardModel: one melee and one ranged weapon slot per profile expected");
   }
+  game_id = game_fingerprint(statics);
   action_id.fill(-1);
   action_kinds.clear();
   for (std::size_t a = 0; a < actions.size(); ++a) {
@@ -132,6 +133,15 @@ void ForwardModel::prepare(const GameStatic& statics) {
         "victory: a side's points can pass 2**63 - 1 in this scenario (the core keeps 64-bit totals); "
         "play it with engine='python'");
   }
+}
+
+void check_same_game(const ForwardModel& model, const GameState& state, std::string_view entry) {
+  if (model.game_id == state.game_id) return;
+  throw GameMismatch(std::string(entry) +
+                     ": this game state belongs to another game than the forward model it is applied to "
+                     "(its models, profiles, objectives, table or vocabularies differ: game " +
+                     std::to_string(state.game_id) + ", the model's " + std::to_string(model.game_id) +
+                     "); build the state and the model from the same game");
 }
 
 const ActionSpec& ForwardModel::spec(ActionKind kind) const {

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "riven/game/planner.hpp"
@@ -76,6 +78,7 @@ struct ForwardModel {
   double contact_tolerance = 0.02;
 
   // Derived by prepare().
+  std::uint64_t game_id = 0;  // game_fingerprint of the GameStatic it was prepared for
   std::vector<ActionKind> action_kinds;  // by action id
   std::array<int, 13> action_id{};       // by ActionKind, -1 when the data lacks it
   rules::ConditionLimits no_limits;
@@ -104,5 +107,16 @@ struct ForwardModel {
   [[nodiscard]] const ActionSpec& spec(ActionKind kind) const;
   [[nodiscard]] int id(ActionKind kind) const { return action_id[static_cast<std::size_t>(kind)]; }
 };
+
+/// A state of another game than the one a forward model was prepared for (issue 39.4); a
+/// std::invalid_argument, so the bindings raise it as a Python ValueError.
+class GameMismatch : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Throws GameMismatch, naming `entry`, when `state` is not a state of `model`'s game (one
+/// integer compare: the game fingerprints of the model and the state).
+void check_same_game(const ForwardModel& model, const GameState& state, std::string_view entry);
 
 }  // namespace riven::game

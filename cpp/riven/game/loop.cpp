@@ -289,9 +289,8 @@ class Loop {
   void advance();
   void reset_activation_flags(std::size_t i) {
     Model& model = m(i);
+    // moved_or_attacked and rested last the side-turn (start_turn): model_state.py.
     model.aim_bonus = 0;
-    model.moved_or_attacked = false;
-    model.rested = false;
     model.focused = false;
     model.charged = false;
   }
@@ -862,7 +861,11 @@ void Loop::end_game(int winner, std::string_view reason) {
 // ====================================================================== state.py
 void Loop::start_turn() {
   for (std::size_t i = 0; i < s_.models.size(); ++i) {
-    if (side_of(i) == s_.side) m(i).activated = false;
+    if (side_of(i) == s_.side) {  // model_state.py reset_turn_flags
+      m(i).activated = false;
+      m(i).moved_or_attacked = false;
+      m(i).rested = false;
+    }
   }
   s_.last_activated = -1;
   s_.phase = Phase::Activate;
@@ -1067,9 +1070,8 @@ void Loop::perform(const Decision& decision) {
         .set("destination", std::move(destination))
         .set("actions_left", I(s_.actions_left));
   }
-  if (kind == ActionKind::Charge || kind == ActionKind::Melee || kind == ActionKind::Shoot ||
-      kind == ActionKind::Move || kind == ActionKind::Disengage) {
-    m(i).moved_or_attacked = true;
+  if (contains(fm_.spec(ActionKind::Rest).excludes, spec.name)) {
+    m(i).moved_or_attacked = true;  // no Rest for the rest of the side-turn
   }
   switch (kind) {
     case ActionKind::Move: {

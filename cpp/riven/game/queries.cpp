@@ -169,9 +169,12 @@ std::vector<std::pair<int, std::string>> shot_targets(const ForwardModel& fm, co
   std::vector<std::size_t> own_contacts;
   for (const int j : enemies_of(state, i)) {
     if (!rules::in_range(*weapon, distance(state, i, at(j)))) continue;
+    // actions.py _shot_targets: a Down friend is in no melee unless shooting.down_models_in_melee.
     std::vector<std::size_t> engaged_with;
     for (const std::size_t k : table::contacts(view, at(j), fm.contact_tolerance)) {
-      if (state.model_side(k) == side) engaged_with.push_back(k);
+      if (state.model_side(k) == side && (fm.rules->shooting.down_models_in_melee || state.models[k].is_active())) {
+        engaged_with.push_back(k);
+      }
     }
     if (!engaged_with.empty()) {
       if (!have_own) {
@@ -619,7 +622,7 @@ namespace {
 
 /// actions.py _allowed_actions: by action id. (The names are viewed, not copied, in recycled
 /// lists: a menu is built at every decision.)
-Recycled<std::uint8_t> allowed_actions(const ForwardModel& fm, const GameState& state,
+Recycled<std::uint8_t> allowed_actions(const ForwardModel& fm, const GameState& state, std::size_t i,
                                        const std::vector<std::string>& forbids) {
   const auto& statics = *state.statics;
   const auto contains = [](const std::vector<std::string_view>& names, std::string_view name) {
@@ -643,6 +646,14 @@ Recycled<std::uint8_t> allowed_actions(const ForwardModel& fm, const GameState& 
       }
     }
   }
+  // Rest's bans of the side-turn (a bonus action belongs to the model's activation of the turn):
+  // having Rested, none of actions.rest.excludes; having taken one of them, no Rest.
+  const Model& model = state.models[i];
+  if (model.rested) {
+    const auto& excludes = fm.spec(ActionKind::Rest).excludes;
+    blocked.insert(blocked.end(), excludes.begin(), excludes.end());
+  }
+  if (model.moved_or_attacked) blocked.emplace_back(fm.spec(ActionKind::Rest).name);
   Recycled<std::uint8_t> allowed(fm.actions.size(), 0);
   for (std::size_t a = 0; a < fm.actions.size(); ++a) {
     const ActionSpec& spec = fm.actions[a];
@@ -665,7 +676,7 @@ void append_action_decisions(const ForwardModel& fm, const GameState& state, std
   const Model& model = state.models[i];
   const auto& rules = *fm.rules;
   const rules::ConditionLimits lim = limits(fm, state, i);
-  Recycled<std::uint8_t> allowed = allowed_actions(fm, state, lim.forbids);
+  Recycled<std::uint8_t> allowed = allowed_actions(fm, state, i, lim.forbids);
   const ModelList engaged_with = engaged_enemies(fm, state, i);
   const bool engaged = !engaged_with.empty();
   if (engaged) {
@@ -908,7 +919,9 @@ std::vector<ShotTarget> shot_targets(const GameState& state, const table::BasesV
     if (!rules::in_range(*ranged, table::edge_distance(bases, i, j))) continue;
     std::vector<std::size_t> engaged_with;
     for (const std::size_t k : table::contacts(bases, j, contact_tolerance)) {
-      if (state.model_side(k) == side) engaged_with.push_back(k);
+      if (state.model_side(k) == side && (rules.shooting.down_models_in_melee || state.models[k].is_active())) {
+        engaged_with.push_back(k);
+      }
     }
     if (!engaged_with.empty()) {
       if (!own_read) {

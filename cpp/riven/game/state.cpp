@@ -29,6 +29,75 @@ int find_name(const std::vector<std::string>& names, std::string_view name) {
   return -1;
 }
 
+namespace {
+
+// FNV-1a, 64 bits, fed field by field (each string with its length, so no two lists collide by
+// concatenation).
+class Fnv {
+ public:
+  void bytes(const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t k = 0; k < size; ++k) {
+      hash_ ^= p[k];
+      hash_ *= 0x100000001b3ULL;
+    }
+  }
+  void integer(std::int64_t v) { bytes(&v, sizeof v); }
+  void real(double v) {
+    if (v == 0.0) v = 0.0;  // -0.0 == 0.0, as Python compares them
+    bytes(&v, sizeof v);
+  }
+  void text(std::string_view v) {
+    integer(static_cast<std::int64_t>(v.size()));
+    bytes(v.data(), v.size());
+  }
+  template <class T>
+  void integers(const std::vector<T>& values) {
+    integer(static_cast<std::int64_t>(values.size()));
+    for (const T v : values) integer(static_cast<std::int64_t>(v));
+  }
+  void texts(const std::vector<std::string>& values) {
+    integer(static_cast<std::int64_t>(values.size()));
+    for (const std::string& v : values) text(v);
+  }
+  [[nodiscard]] std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+}  // namespace
+
+std::uint64_t game_fingerprint(const GameStatic& statics) {
+  Fnv h;
+  h.texts(statics.model_ids);
+  h.integers(statics.model_sides);
+  h.integers(statics.model_profile);
+  h.integers(statics.model_oracle);
+  h.integer(static_cast<std::int64_t>(statics.profiles.size()));
+  for (const Profile& p : statics.profiles) h.text(p.name);
+  h.texts(statics.oracle_names);
+  h.integer(static_cast<std::int64_t>(statics.objectives.size()));
+  for (const Objective& o : statics.objectives) {
+    h.text(o.name);
+    h.text(o.kind);
+    h.real(o.x);
+    h.real(o.y);
+    h.real(o.radius);
+  }
+  h.real(statics.table_width);
+  h.real(statics.table_height);
+  h.integer(statics.round_limit);
+  h.texts(statics.actions);
+  h.texts(statics.conditions);
+  h.texts(statics.resources);
+  h.texts(statics.options);
+  h.texts(statics.destination_kinds);
+  h.texts(statics.system_keys);
+  h.text(statics.setting);
+  return h.value();
+}
+
 void GameStatic::validate() const {
   const std::size_t n = model_ids.size();
   require(model_sides.size() == n && model_profile.size() == n && model_oracle.size() == n,
@@ -105,6 +174,7 @@ GameState GameState::initial(std::shared_ptr<const GameStatic> statics, std::int
   }
   state.momentum.assign(statics->owners.size(), momentum_start);
   state.side = statics->first_side;
+  state.game_id = game_fingerprint(*statics);
   state.statics = std::move(statics);
   return state;
 }

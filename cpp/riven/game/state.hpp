@@ -135,6 +135,13 @@ struct GameStatic {
   void validate() const;
 };
 
+/// A 64-bit id of the game a GameStatic describes (FNV-1a over what a forward model reads of
+/// it: models, profiles' names, objectives, table, round limit, vocabularies, setting; not the
+/// first side, which a rolled mission's states differ by), the fields of
+/// riven_env/native/loop.py game_fingerprint. A ForwardModel and every GameState keep it, so that
+/// a state of another game is refused with one integer compare (issue 39.4).
+[[nodiscard]] std::uint64_t game_fingerprint(const GameStatic& statics);
+
 // ------------------------------------------------------------------ mutable part
 /// One Condition held: its id (GameStatic::conditions) and activations begun since gained.
 struct ConditionSlot {
@@ -363,6 +370,7 @@ struct GameState {
   InlineName end_reason;    // empty: None
   std::int64_t seq = 0;
   rules::Pcg64 rng;
+  std::uint64_t game_id = 0;  // game_fingerprint(*statics), set by initial()
 
   /// A state at the start of a game: every model active at its position, Momentum at `momentum_start`.
   static GameState initial(std::shared_ptr<const GameStatic> statics, std::int32_t momentum_start);

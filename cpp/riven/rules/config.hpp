@@ -76,6 +76,7 @@ struct ShootingRules {
   std::vector<std::string> cover_order;  // worst to best
   std::vector<NamedInt> cover_tn;        // shooting.cover_tn, in data order
   bool into_melee_needs_adjacent_friend = true;
+  bool down_models_in_melee = false;  // House: a Down friend in base contact is in no melee
   std::string exposed_condition = "exposed";
   std::array<ShotEffect, kBandCount> effects{};  // shooting.effects.BAND, by tier
 };

@@ -29,7 +29,6 @@ from typing import Any
 import numpy as np
 
 from riven_env.errors import IllegalActionError, RulesDataError
-from riven_env.rules.config import RulesConfig
 from riven_env.rules.datacheck import (
     read_int,
     read_str,
@@ -55,6 +54,7 @@ from riven_env.rules.results import (
     TestResult,
     modifiers_total,
 )
+from riven_env.rules.rules_data import RulesConfig
 
 NAME = "invictus"
 SECTION = "invictus"

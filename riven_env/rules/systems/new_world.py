@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from riven_env.errors import IllegalActionError, RulesDataError
-from riven_env.rules.config import RulesConfig
 from riven_env.rules.datacheck import (
     read_bool,
     read_int,
@@ -54,6 +53,7 @@ from riven_env.rules.results import (
     TestResult,
     modifiers_total,
 )
+from riven_env.rules.rules_data import RulesConfig
 
 NAME = "new-world"
 SECTION = "new_world"

@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 
 from riven_env.errors import RulesDataError
-from riven_env.rules.config import RulesConfig
 from riven_env.rules.profiles import ModelProfile
 from riven_env.rules.resolution import RivenResolution, register_resolution
 from riven_env.rules.results import (
@@ -42,6 +41,7 @@ from riven_env.rules.results import (
     TestResult,
     TestRoll,
 )
+from riven_env.rules.rules_data import RulesConfig
 from riven_env.rules.systems.ros_data import (
     ROS_RULES_FILE,
     SECTION,

@@ -22,7 +22,6 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 from riven_env.errors import RulesDataError
-from riven_env.rules.config import RulesConfig
 from riven_env.rules.datacheck import (
     read_float,
     read_int,
@@ -32,6 +31,7 @@ from riven_env.rules.datacheck import (
     refuse_unknown_keys,
 )
 from riven_env.rules.profiles import ATTRIBUTES
+from riven_env.rules.rules_data import RulesConfig
 
 ROS_RULES_FILE = "riddle-of-steel.toml"
 """Name of the bundled data file inside ``riven_env/rules/data``."""

@@ -202,6 +202,18 @@ def _layout(table: Table, rng: np.random.Generator, count: int = 10) -> Bases:
     return Bases(np.array(centres), np.array(radii), np.ones(len(centres), dtype=bool))
 
 
+def _verdict(
+    mismatch: str | None, error: float, shown: Callable[[], str]
+) -> tuple[str | None, float]:
+    """A discrete ``mismatch`` first, else a length ``error`` past :data:`LENGTH_TOL` (with
+    what differs, ``shown()``), else agreement; the error goes along either way."""
+    if mismatch is not None:
+        return mismatch, error
+    if error > LENGTH_TOL:
+        return f"lengths differ by {error:.3g} ({shown()})", error
+    return None, error
+
+
 def _plan_problem(a: MovePlan, b: MovePlan) -> tuple[str | None, float]:
     """A description of how two plans differ (``None`` when they agree) and the length error."""
     if len(a.path) != len(b.path):
@@ -214,11 +226,10 @@ def _plan_problem(a: MovePlan, b: MovePlan) -> tuple[str | None, float]:
             for p, q in zip(pa, pb, strict=True)
         ),
     )
-    if a.reached != b.reached:
-        return f"reached {a.reached} vs {b.reached} ({a} vs {b})", error
-    if error > LENGTH_TOL:
-        return f"lengths differ by {error:.3g} ({a} vs {b})", error
-    return None, error
+    mismatch = (
+        f"reached {a.reached} vs {b.reached} ({a} vs {b})" if a.reached != b.reached else None
+    )
+    return _verdict(mismatch, error, lambda: f"{a} vs {b}")
 
 
 def _sight(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
@@ -403,11 +414,12 @@ def _route_problem(a: Route, b: Route, table: Table) -> tuple[str | None, float]
     ca, cb = a.segment_costs(table), b.segment_costs(table)
     if len(ca) == len(cb) and len(ca):
         error = max(error, float(np.max(np.abs(ca - cb))))
-    if a.goal_reached != b.goal_reached:
-        return f"goal_reached {a.goal_reached} vs {b.goal_reached}", error
-    if error > LENGTH_TOL:
-        return f"lengths differ by {error:.3g} ({a.points.tolist()} vs {b.points.tolist()})", error
-    return None, error
+    mismatch = (
+        f"goal_reached {a.goal_reached} vs {b.goal_reached}"
+        if a.goal_reached != b.goal_reached
+        else None
+    )
+    return _verdict(mismatch, error, lambda: f"{a.points.tolist()} vs {b.points.tolist()}")
 
 
 def _route(table: Table, nat: native.NativeTable, pts: _Points, tally: Agreement) -> None:
