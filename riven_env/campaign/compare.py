@@ -26,7 +26,9 @@ import numpy as np
 from riven_env.campaign.analysis import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED, LOST_RESULTS
 from riven_env.campaign.errors import CampaignError
 from riven_env.errors import did_you_mean
+from riven_env.playtest.config import parse_value
 from riven_env.playtest.stats import Interval, paired_proportion_difference, wilson_interval
+from riven_env.rules.config import leaf_keys
 
 
 @dataclass(frozen=True)
@@ -37,32 +39,12 @@ class CampaignVariant:
     overrides: Mapping[str, Any]
 
 
-def rules_keys(doc: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Every leaf key of a rules document, dotted (``fate.out.miss``), with its value."""
-    out: dict[str, Any] = {}
-    for key, value in doc.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            out.update(rules_keys(value, f"{path}."))
-        else:
-            out[path] = value
-    return out
+def rules_keys(doc: Mapping[str, Any]) -> list[str]:
+    """Every leaf key of a rules document, dotted (``fate.out.miss``), in the file's order."""
+    return list(leaf_keys(doc))
 
 
-def _value(text: str) -> Any:
-    """A TOML literal (``3``, ``2.5``, ``true``, ``"x"``), else the text as a string."""
-    try:
-        import tomllib
-    except ImportError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
-def parse_variant(text: str, known: Mapping[str, Any]) -> CampaignVariant:
+def parse_variant(text: str, known: Sequence[str]) -> CampaignVariant:
     """``KEY=VALUE`` (several joined by ``&``) into a variant of the rules ``known``.
 
     Raises:
@@ -78,7 +60,7 @@ def parse_variant(text: str, known: Mapping[str, Any]) -> CampaignVariant:
             raise CampaignError(
                 f"--set {key}: unknown campaign rules key{did_you_mean(key, known)}"
             )
-        overrides[key] = _value(value.strip())
+        overrides[key] = parse_value(value)
     return CampaignVariant(text.strip(), overrides)
 
 

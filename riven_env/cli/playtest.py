@@ -156,7 +156,7 @@ def playtest(
     # whole, and the command ends as a finished run (status 0).
     try:
         with interrupts_deferred():
-            _print_result(data, config, result, scenario, blue, red, report, export, as_json)
+            _print_result(data, config, result, report, export, as_json)
     except KeyboardInterrupt:
         pass
 
@@ -165,9 +165,6 @@ def _print_result(
     data: dict[str, Any],
     config: PlaytestConfig,
     result: RunResult,
-    scenario: str,
-    blue: str,
-    red: str,
     report: Path | None,
     export: Path | None,
     as_json: bool,
@@ -175,6 +172,7 @@ def _print_result(
     """Print a finished playtest: its JSON object, or the table, the sides and the metrics."""
     from riven_env.cli.analytics import metrics_table
 
+    scenario, blue, red = config.scenario, config.blue, config.red
     if as_json:
         echo_json({**data, "results": results_field(config.db, data["games"])})
         return

@@ -122,12 +122,17 @@ def parse_override(text: str) -> tuple[str, object]:
     key = key.strip()
     if not sep or not key:
         raise PlaytestError(f"--set {text!r} is not allowed; allowed: KEY=VALUE, e.g. turnover=sbh")
+    return key, parse_value(raw)
+
+
+def parse_value(raw: str) -> object:
+    """A ``--set`` value: a TOML value when it is one (``3``, ``true``, ``"x"``), else the
+    stripped text (``sbh``)."""
     raw = raw.strip()
     try:
-        value: object = parse_toml(f"v = {raw}", "--set", error=PlaytestError)["v"]
+        return parse_toml(f"v = {raw}", "--set", error=PlaytestError)["v"]
     except PlaytestError:
-        value = raw
-    return key, value
+        return raw
 
 
 def parse_overrides(items: Iterable[str]) -> dict[str, object]:

@@ -35,11 +35,6 @@ from riven_env.game.setup import resolve_rules
 from riven_env.game.state import SIDES
 from riven_env.replay.narrate import LogContext, decision_words, describe_event
 
-try:  # the engine choice (python | native) moved out of riven_env.game
-    from riven_env.engines import new_game
-except ImportError:  # pragma: no cover - an older tree
-    from riven_env.game.setup import new_game  # type: ignore[no-redef]
-
 __all__ = [
     "HUMAN",
     "SAVE_FORMAT",
